@@ -1,0 +1,59 @@
+// What kubefake knows about one served resource: its REST mapping, its discovery data, its field
+// selectors and the strategy the generic registry runs for it. Built-ins and CRDs produce the same shape.
+import type { FieldError } from '../errors/field-error.ts';
+import type { KubeObject } from './object.ts';
+
+/** How `metadata.name` is validated for a kind (apimachinery/pkg/api/validation names). */
+export type NameRule = 'dns1123-subdomain' | 'dns1123-label' | 'dns1035-label' | 'path-segment';
+
+/**
+ * Per-kind behaviour plugged into the generic registry, as rest.RESTCreateStrategy /
+ * RESTUpdateStrategy do in kube-apiserver. Every hook is optional; the registry runs the
+ * ObjectMeta rules for every kind itself.
+ */
+export interface Strategy {
+  /** Clears or initialises fields on create (status, generation). */
+  prepareForCreate?(obj: KubeObject): void;
+  /** Carries fields over from the old object on update (status, generation bumps). */
+  prepareForUpdate?(obj: KubeObject, old: KubeObject): void;
+  /** Kind-specific validation on create; paths are absolute (`data`, `spec.replicas`). */
+  validate?(obj: KubeObject): FieldError[];
+  /** Kind-specific validation on update. */
+  validateUpdate?(obj: KubeObject, old: KubeObject): FieldError[];
+  /** Warnings to send as `Warning: 299` headers. */
+  warnings?(obj: KubeObject, old?: KubeObject): string[];
+}
+
+export interface ResourceType {
+  group: string;
+  version: string;
+  kind: string;
+  listKind: string;
+  /** Plural resource name used in paths (`deployments`). */
+  plural: string;
+  singular: string;
+  namespaced: boolean;
+  shortNames: string[];
+  categories: string[];
+  /** Discovery verbs in the order the real apiserver lists them. */
+  verbs: string[];
+  /** Subresources this kubefake serves for the resource (`status`, `scale`). */
+  subresources: string[];
+  nameRule: NameRule;
+  /**
+   * Field-selector keys beyond metadata.name / metadata.namespace, mapped to how the value is read.
+   * `null` means the kind uses the default conversion (only the two metadata keys).
+   */
+  fieldSelectors: Record<string, (obj: KubeObject) => string> | null;
+  /** Whether a PUT without metadata.resourceVersion overwrites (true for most core types). */
+  allowUnconditionalUpdate: boolean;
+  /** Whether PUT on a missing object creates it. */
+  allowCreateOnUpdate: boolean;
+  /** Whether DELETE answers with the deleted object rather than a success Status. */
+  returnDeletedObject: boolean;
+  /** Custom resources serialise with sorted keys and a few list-body quirks. */
+  unstructured: boolean;
+  strategy: Strategy;
+}
+
+export const storageKeyOf = (rt: Pick<ResourceType, 'group' | 'plural'>): string => `${rt.group}/${rt.plural}`;
