@@ -1,0 +1,77 @@
+// apiextensions.k8s.io/v1: discovery data from api/discovery/apis__apiextensions.k8s.io__v1.json and
+// apiextensions-apiserver pkg/registry/customresourcedefinition/{etcd.go,strategy.go}, defaults from
+// pkg/apis/apiextensions/v1/defaults.go. Only storage semantics here; establishing, naming checks
+// and serving the custom resources belong to the CRD machinery.
+import type { KubeObject } from '../object.ts';
+import { isPlainObject } from '../object.ts';
+import { arrAt, type BuiltinResourceType, builtin, child, composeStrategy, defaulting, generation, goString, objAt, setDefault } from './shared.ts';
+
+export function apiextensionsV1ResourceTypes(): BuiltinResourceType[] {
+  return [
+    builtin('apiextensions.k8s.io', 'v1', {
+      kind: 'CustomResourceDefinition',
+      plural: 'customresourcedefinitions',
+      namespaced: false,
+      shortNames: ['crd', 'crds'],
+      categories: ['api-extensions'],
+      subresources: ['status'],
+      allowUnconditionalUpdate: false,
+      allowCreateOnUpdate: false,
+      returnDeletedObject: false,
+      strategy: composeStrategy(
+        defaulting(defaultCustomResourceDefinition),
+        {
+          prepareForCreate(obj) {
+            obj.status = {};
+            appendStoredVersion(obj);
+          },
+          prepareForUpdate(obj, old) {
+            obj.status = structuredClone(old.status ?? {});
+            appendStoredVersion(obj);
+          },
+        },
+        generation(),
+        defaulting(statusShape),
+      ),
+    }),
+  ];
+}
+
+/** SetDefaults_CustomResourceDefinition(+Spec). */
+export function defaultCustomResourceDefinition(obj: KubeObject): void {
+  const spec = child(obj, 'spec');
+  const names = child(spec, 'names');
+  setDefault(names, 'singular', goString(names.kind).toLowerCase());
+  if (goString(names.listKind) === '' && goString(names.kind) !== '') names.listKind = `${goString(names.kind)}List`;
+  if (spec.conversion === undefined || spec.conversion === null) spec.conversion = { strategy: 'None' };
+  const status = objAt(obj, 'status');
+  if (status && (arrAt(status, 'storedVersions') ?? []).length === 0) {
+    const storage = storageVersion(obj);
+    if (storage !== undefined) status.storedVersions = [storage];
+  }
+}
+
+function storageVersion(obj: KubeObject): string | undefined {
+  const version = (arrAt(objAt(obj, 'spec'), 'versions') ?? []).find((v) => isPlainObject(v) && v.storage === true);
+  return isPlainObject(version) ? goString(version.name) : undefined;
+}
+
+/** The storage version joins status.storedVersions on create and on every update. */
+function appendStoredVersion(obj: KubeObject): void {
+  const storage = storageVersion(obj);
+  if (storage === undefined) return;
+  const status = child(obj, 'status');
+  const stored = (arrAt(status, 'storedVersions') ?? []).slice();
+  if (!stored.includes(storage)) stored.push(storage);
+  status.storedVersions = stored;
+}
+
+/** CustomResourceDefinitionStatus fields Go writes even when empty (no omitempty). */
+function statusShape(obj: KubeObject): void {
+  const status = child(obj, 'status');
+  if (status.conditions === undefined) status.conditions = null;
+  const accepted = child(status, 'acceptedNames');
+  if (accepted.plural === undefined) accepted.plural = '';
+  if (accepted.kind === undefined) accepted.kind = '';
+  if (status.storedVersions === undefined) status.storedVersions = null;
+}

@@ -1,0 +1,180 @@
+// apps/v1: discovery data from api/discovery/apis__apps__v1.json, strategies from
+// pkg/registry/apps/<resource>/strategy.go, defaults from pkg/apis/apps/v1/defaults.go. apps/v1
+// registers no field-label conversion function, so every kind uses the default one.
+import type { KubeObject } from '../object.ts';
+import { isPlainObject } from '../object.ts';
+import { defaultPersistentVolumeClaimSpec, defaultPodTemplate } from './pod-spec.ts';
+import {
+  arrAt,
+  type BuiltinResourceType,
+  builtin,
+  child,
+  composeStrategy,
+  defaulting,
+  generation,
+  meta,
+  objAt,
+  semanticEqual,
+  setDefault,
+  statusSubresource,
+  unset,
+  zeroFields,
+} from './shared.ts';
+
+const apps = (def: Parameters<typeof builtin>[2]) => builtin('apps', 'v1', def);
+
+/** Every apps/v1 workload: PUT needs no resourceVersion, never creates, DELETE answers a Status. */
+const workload = { allowUnconditionalUpdate: true, allowCreateOnUpdate: false, returnDeletedObject: false, namespaced: true } as const;
+
+export function appsV1ResourceTypes(): BuiltinResourceType[] {
+  return [
+    apps({
+      ...workload,
+      kind: 'Deployment',
+      plural: 'deployments',
+      shortNames: ['deploy'],
+      categories: ['all'],
+      subresources: ['scale', 'status'],
+      strategy: composeStrategy(
+        defaulting(defaultDeployment),
+        statusSubresource(),
+        // Annotation changes bump too: they are copied to the ReplicaSets.
+        generation((obj) => [obj.spec, obj.metadata?.annotations ?? {}]),
+      ),
+    }),
+    apps({
+      ...workload,
+      kind: 'StatefulSet',
+      plural: 'statefulsets',
+      shortNames: ['sts'],
+      categories: ['all'],
+      subresources: ['scale', 'status'],
+      strategy: composeStrategy(defaulting(defaultStatefulSet), statusSubresource(), generation(), defaulting(statefulSetStatusShape)),
+    }),
+    apps({
+      ...workload,
+      kind: 'DaemonSet',
+      plural: 'daemonsets',
+      shortNames: ['ds'],
+      categories: ['all'],
+      subresources: ['status'],
+      strategy: composeStrategy(
+        defaulting(defaultDaemonSet),
+        statusSubresource(),
+        generation(),
+        daemonSetTemplateGeneration,
+        defaulting(daemonSetStatusShape),
+      ),
+    }),
+    apps({
+      ...workload,
+      kind: 'ReplicaSet',
+      plural: 'replicasets',
+      shortNames: ['rs'],
+      categories: ['all'],
+      subresources: ['scale', 'status'],
+      strategy: composeStrategy(defaulting(defaultReplicaSet), statusSubresource(), generation(), defaulting(replicaSetStatusShape)),
+    }),
+  ];
+}
+
+const spec = (obj: KubeObject) => child(obj, 'spec');
+
+/** SetDefaults_Deployment. */
+export function defaultDeployment(obj: KubeObject): void {
+  const s = spec(obj);
+  setDefault(s, 'replicas', 1);
+  const strategy = child(s, 'strategy');
+  setDefault(strategy, 'type', 'RollingUpdate');
+  if (strategy.type === 'RollingUpdate') {
+    const rollingUpdate = child(strategy, 'rollingUpdate');
+    setDefault(rollingUpdate, 'maxUnavailable', '25%');
+    setDefault(rollingUpdate, 'maxSurge', '25%');
+  }
+  setDefault(s, 'revisionHistoryLimit', 10);
+  setDefault(s, 'progressDeadlineSeconds', 600);
+  defaultPodTemplate(s.template);
+}
+
+/**
+ * SetDefaults_StatefulSet. maxUnavailable defaults to 1 because MaxUnavailableStatefulSet is beta
+ * and on since 1.35; the PVC retention policy because StatefulSetAutoDeletePVC is GA.
+ */
+export function defaultStatefulSet(obj: KubeObject): void {
+  const s = spec(obj);
+  setDefault(s, 'podManagementPolicy', 'OrderedReady');
+  const updateStrategy = child(s, 'updateStrategy');
+  if (unset(updateStrategy.type)) {
+    updateStrategy.type = 'RollingUpdate';
+    if (!isPlainObject(updateStrategy.rollingUpdate)) updateStrategy.rollingUpdate = {};
+  }
+  const rollingUpdate = objAt(updateStrategy, 'rollingUpdate');
+  if (updateStrategy.type === 'RollingUpdate' && rollingUpdate) {
+    setDefault(rollingUpdate, 'partition', 0);
+    setDefault(rollingUpdate, 'maxUnavailable', 1);
+  }
+  const retention = child(s, 'persistentVolumeClaimRetentionPolicy');
+  setDefault(retention, 'whenDeleted', 'Retain');
+  setDefault(retention, 'whenScaled', 'Retain');
+  setDefault(s, 'replicas', 1);
+  setDefault(s, 'revisionHistoryLimit', 10);
+  defaultPodTemplate(s.template);
+  // The generated defaulter also runs SetDefaults_PersistentVolumeClaim on each claim template.
+  for (const claim of (arrAt(s, 'volumeClaimTemplates') ?? []).filter(isPlainObject)) {
+    defaultPersistentVolumeClaimSpec(child(claim, 'spec'));
+    setDefault(child(claim, 'status'), 'phase', 'Pending');
+  }
+}
+
+/** SetDefaults_DaemonSet. */
+export function defaultDaemonSet(obj: KubeObject): void {
+  const s = spec(obj);
+  const updateStrategy = child(s, 'updateStrategy');
+  setDefault(updateStrategy, 'type', 'RollingUpdate');
+  if (updateStrategy.type === 'RollingUpdate') {
+    const rollingUpdate = child(updateStrategy, 'rollingUpdate');
+    setDefault(rollingUpdate, 'maxUnavailable', 1);
+    setDefault(rollingUpdate, 'maxSurge', 0);
+  }
+  setDefault(s, 'revisionHistoryLimit', 10);
+  defaultPodTemplate(s.template);
+}
+
+/** SetDefaults_ReplicaSet. */
+export function defaultReplicaSet(obj: KubeObject): void {
+  setDefault(spec(obj), 'replicas', 1);
+  defaultPodTemplate(spec(obj).template);
+}
+
+/**
+ * The internal spec.templateGeneration is served as this annotation (Convert_apps_DaemonSet_To_v1):
+ * 1 on create (or the value sent, if higher), +1 whenever the pod template changes, and not
+ * settable by updates.
+ */
+export const TEMPLATE_GENERATION_ANNOTATION = 'deprecated.daemonset.template.generation';
+
+const templateGenerationOf = (obj: KubeObject): number => {
+  const n = Number.parseInt(obj.metadata?.annotations?.[TEMPLATE_GENERATION_ANNOTATION] ?? '', 10);
+  return Number.isNaN(n) ? 0 : n;
+};
+
+const setTemplateGeneration = (obj: KubeObject, n: number) => {
+  meta(obj).annotations = { ...(obj.metadata?.annotations ?? {}), [TEMPLATE_GENERATION_ANNOTATION]: String(n) };
+};
+
+const daemonSetTemplateGeneration = {
+  prepareForCreate(obj: KubeObject) {
+    setTemplateGeneration(obj, Math.max(templateGenerationOf(obj), 1));
+  },
+  prepareForUpdate(obj: KubeObject, old: KubeObject) {
+    const previous = templateGenerationOf(old);
+    const changed = !semanticEqual(objAt(obj.spec, 'template'), objAt(old.spec, 'template'));
+    setTemplateGeneration(obj, changed ? previous + 1 : previous);
+  },
+};
+
+// Status fields Go writes even when zero (ints without omitempty).
+const statefulSetStatusShape = (obj: KubeObject) => zeroFields(child(obj, 'status'), { replicas: 0, availableReplicas: 0 });
+const daemonSetStatusShape = (obj: KubeObject) =>
+  zeroFields(child(obj, 'status'), { currentNumberScheduled: 0, numberMisscheduled: 0, desiredNumberScheduled: 0, numberReady: 0 });
+const replicaSetStatusShape = (obj: KubeObject) => zeroFields(child(obj, 'status'), { replicas: 0 });

@@ -1,0 +1,146 @@
+// batch/v1: discovery data from api/discovery/apis__batch__v1.json, strategies from
+// pkg/registry/batch/{job,cronjob}/strategy.go, defaults from pkg/apis/batch/v1/defaults.go and the
+// Job field-label conversion from pkg/apis/batch/v1/conversion.go.
+import { type FieldError, fieldError } from '../../errors/field-error.ts';
+import { byteLength } from '../../validation/names.ts';
+import type { KubeObject } from '../object.ts';
+import { isPlainObject } from '../object.ts';
+import { defaultPodTemplate } from './pod-spec.ts';
+import {
+  arrAt,
+  type BuiltinResourceType,
+  builtin,
+  child,
+  composeStrategy,
+  defaulting,
+  generation,
+  getIn,
+  goInt,
+  goString,
+  meta,
+  metadataName,
+  metadataNamespace,
+  objAt,
+  setDefault,
+  statusSubresource,
+  unset,
+} from './shared.ts';
+
+const batch = (def: Parameters<typeof builtin>[2]) => builtin('batch', 'v1', def);
+
+export function batchV1ResourceTypes(): BuiltinResourceType[] {
+  return [
+    batch({
+      kind: 'CronJob',
+      plural: 'cronjobs',
+      namespaced: true,
+      shortNames: ['cj'],
+      categories: ['all'],
+      subresources: ['status'],
+      allowUnconditionalUpdate: true,
+      allowCreateOnUpdate: false,
+      returnDeletedObject: false,
+      strategy: composeStrategy(defaulting(defaultCronJob), statusSubresource(), generation(), { validate: validateCronJobName }),
+    }),
+    batch({
+      kind: 'Job',
+      plural: 'jobs',
+      namespaced: true,
+      categories: ['all'],
+      subresources: ['status'],
+      fieldSelectors: {
+        'metadata.name': metadataName,
+        'metadata.namespace': metadataNamespace,
+        'status.successful': (obj) => goInt(getIn(obj, ['status', 'succeeded'])),
+      },
+      fieldLabelError: (key) => `field label ${JSON.stringify(key)} not supported for batchv1.Job`,
+      allowUnconditionalUpdate: true,
+      allowCreateOnUpdate: false,
+      returnDeletedObject: false,
+      strategy: composeStrategy(
+        defaulting(defaultJob),
+        { prepareForCreate: generateSelectorIfNeeded },
+        statusSubresource(),
+        generation(),
+        // Defaulting runs again when the stored object is read back: the Job then takes the
+        // template labels generateSelector added as its own labels.
+        defaulting(defaultJob),
+      ),
+    }),
+  ];
+}
+
+/** SetDefaults_Job. */
+export function defaultJob(obj: KubeObject): void {
+  const spec = child(obj, 'spec');
+  if (unset(spec.completions) && unset(spec.parallelism)) {
+    spec.completions = 1;
+    spec.parallelism = 1;
+  }
+  setDefault(spec, 'parallelism', 1);
+  if (unset(spec.backoffLimit)) spec.backoffLimit = unset(spec.backoffLimitPerIndex) ? 6 : 2147483647;
+  const templateLabels = objAt(objAt(spec.template, 'metadata'), 'labels');
+  // An empty map would serialise as nothing either way; the read-back pass still copies later labels.
+  if (templateLabels && Object.keys(templateLabels).length > 0 && Object.keys(obj.metadata?.labels ?? {}).length === 0) {
+    meta(obj).labels = { ...(templateLabels as Record<string, string>) };
+    labelsSharedWithTemplate.add(obj);
+  }
+  setDefault(spec, 'completionMode', 'NonIndexed');
+  setDefault(spec, 'suspend', false);
+  const podFailurePolicy = objAt(spec, 'podFailurePolicy');
+  // JobPodReplacementPolicy is GA: the default depends on whether a pod failure policy is set.
+  setDefault(spec, 'podReplacementPolicy', podFailurePolicy ? 'Failed' : 'TerminatingOrFailed');
+  setDefault(spec, 'manualSelector', false);
+  for (const rule of (arrAt(podFailurePolicy, 'rules') ?? []).filter(isPlainObject)) {
+    for (const pattern of (arrAt(rule, 'onPodConditions') ?? []).filter(isPlainObject)) setDefault(pattern, 'status', 'True');
+  }
+  defaultPodTemplate(spec.template);
+}
+
+/**
+ * Go assigns the template's label map itself (`obj.Labels = labels`), so labels generateSelector
+ * adds to the template in the same request show up on the Job too.
+ */
+const labelsSharedWithTemplate = new WeakSet<KubeObject>();
+
+const JOB_NAME_LABELS = ['job-name', 'batch.kubernetes.io/job-name'];
+const CONTROLLER_UID_LABELS = ['controller-uid', 'batch.kubernetes.io/controller-uid'];
+
+/**
+ * generateSelectorIfNeeded: unless manualSelector, the pod template gets the job-name and
+ * controller-uid labels and the selector matches the controller uid. Needs the uid, which the
+ * registry assigns before prepareForCreate as the real one does.
+ */
+function generateSelectorIfNeeded(obj: KubeObject): void {
+  const spec = child(obj, 'spec');
+  if (spec.manualSelector === true) return;
+  const template = child(spec, 'template');
+  const labels = child(child(template, 'metadata'), 'labels');
+  const name = goString(obj.metadata?.name);
+  const uid = goString(obj.metadata?.uid);
+  // Existing values are kept; a conflict is validation's to report.
+  for (const key of JOB_NAME_LABELS) if (!(key in labels)) labels[key] = name;
+  for (const key of CONTROLLER_UID_LABELS) if (!(key in labels)) labels[key] = uid;
+  if (labelsSharedWithTemplate.has(obj)) meta(obj).labels = { ...(labels as Record<string, string>) };
+  const matchLabels = child(child(spec, 'selector'), 'matchLabels');
+  if (!('batch.kubernetes.io/controller-uid' in matchLabels)) matchLabels['batch.kubernetes.io/controller-uid'] = uid;
+}
+
+/** SetDefaults_CronJob; the job template's pod spec gets the PodSpec defaults. */
+export function defaultCronJob(obj: KubeObject): void {
+  const spec = child(obj, 'spec');
+  setDefault(spec, 'concurrencyPolicy', 'Allow');
+  setDefault(spec, 'suspend', false);
+  setDefault(spec, 'successfulJobsHistoryLimit', 3);
+  setDefault(spec, 'failedJobsHistoryLimit', 1);
+  defaultPodTemplate(objAt(objAt(spec, 'jobTemplate'), 'spec')?.template);
+}
+
+/**
+ * ValidateCronJobCreate's extra name rule (create only): the controller appends an 11-character
+ * suffix to make Job names, which must stay within 63.
+ */
+function validateCronJobName(obj: KubeObject): FieldError[] {
+  const name = goString(obj.metadata?.name);
+  return byteLength(name) > 52 ? [fieldError.invalid('metadata.name', name, 'must be no more than 52 characters')] : [];
+}

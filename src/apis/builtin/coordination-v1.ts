@@ -1,0 +1,39 @@
+// coordination.k8s.io/v1: discovery data from api/discovery/apis__coordination.k8s.io__v1.json,
+// behaviour from pkg/registry/coordination/lease/strategy.go and
+// pkg/apis/coordination/validation/validation.go (ValidateLease: NameIsDNSSubdomain).
+import { type FieldError, fieldError } from '../../errors/field-error.ts';
+import type { KubeObject } from '../object.ts';
+import { type BuiltinResourceType, builtin, objAt } from './shared.ts';
+
+export function coordinationV1ResourceTypes(): BuiltinResourceType[] {
+  return [
+    builtin('coordination.k8s.io', 'v1', {
+      kind: 'Lease',
+      plural: 'leases',
+      namespaced: true,
+      // Leader election relies on optimistic concurrency: a PUT must carry a resourceVersion,
+      // while PUT on a missing Lease creates it.
+      allowUnconditionalUpdate: false,
+      allowCreateOnUpdate: true,
+      returnDeletedObject: false,
+      strategy: { validate: validateLeaseSpec, validateUpdate: validateLeaseSpec },
+    }),
+  ];
+}
+
+/** ValidateLeaseSpec, the checks that need no feature knowledge. */
+function validateLeaseSpec(obj: KubeObject): FieldError[] {
+  const spec = objAt(obj, 'spec') ?? {};
+  const errs: FieldError[] = [];
+  if (typeof spec.leaseDurationSeconds === 'number' && spec.leaseDurationSeconds <= 0) {
+    errs.push(fieldError.invalid('spec.leaseDurationSeconds', spec.leaseDurationSeconds, 'must be greater than 0'));
+  }
+  if (typeof spec.leaseTransitions === 'number' && spec.leaseTransitions < 0) {
+    errs.push(fieldError.invalid('spec.leaseTransitions', spec.leaseTransitions, 'must be greater than or equal to 0'));
+  }
+  const strategy = typeof spec.strategy === 'string' ? spec.strategy : '';
+  if (typeof spec.preferredHolder === 'string' && spec.preferredHolder !== '' && strategy === '') {
+    errs.push(fieldError.forbidden('spec.preferredHolder', 'may only be specified if `strategy` is defined'));
+  }
+  return errs;
+}

@@ -1,0 +1,526 @@
+// core/v1 (the legacy group): REST mapping and discovery data from api/discovery/api__v1.json,
+// behaviour from pkg/registry/core/<resource>/{strategy.go,storage/storage.go}, field selectors
+// from pkg/apis/core/v1/conversion.go, defaults from pkg/apis/core/v1/defaults.go.
+import { type FieldError, fieldError, fieldPath } from '../../errors/field-error.ts';
+import { byteLength, isDNS1123Label, isDNS1123Subdomain, isQualifiedName, regexError } from '../../validation/names.ts';
+import type { KubeObject } from '../object.ts';
+import { isPlainObject } from '../object.ts';
+import type { Strategy } from '../resource-type.ts';
+import type { BuiltinContext } from './context.ts';
+import { decodedLength, decodeGoBase64 } from './go-base64.ts';
+import { defaultPersistentVolumeClaimSpec, defaultPodOnly, defaultPodSpec, initialPodStatus } from './pod-spec.ts';
+import { defaultService, serviceStatusShape, serviceStrategy } from './service.ts';
+import {
+  arrAt,
+  type BuiltinResourceType,
+  builtin,
+  child,
+  clone,
+  composeStrategy,
+  defaulting,
+  generation,
+  getIn,
+  goBool,
+  goString,
+  type JsonObject,
+  meta,
+  metadataName,
+  metadataNamespace,
+  objAt,
+  semanticEqual,
+  setDefault,
+  sortedKeys,
+  statusSubresource,
+  unset,
+  zeroFields,
+} from './shared.ts';
+
+const core = (def: Parameters<typeof builtin>[2]) => builtin('', 'v1', def);
+
+/** core.MaxSecretSize, also the ConfigMap limit. */
+export const MAX_SECRET_SIZE = 1 * 1024 * 1024;
+
+export function coreV1ResourceTypes(ctx: BuiltinContext): BuiltinResourceType[] {
+  return [
+    core({
+      kind: 'Namespace',
+      plural: 'namespaces',
+      namespaced: false,
+      shortNames: ['ns'],
+      // The namespace REST wraps the store without DeleteCollection.
+      verbs: ['create', 'delete', 'get', 'list', 'patch', 'update', 'watch'],
+      subresources: ['status'],
+      nameRule: 'dns1123-label',
+      fieldSelectors: {
+        'metadata.name': metadataName,
+        'status.phase': (obj) => goString(getIn(obj, ['status', 'phase'])),
+      },
+      allowUnconditionalUpdate: true,
+      allowCreateOnUpdate: false,
+      returnDeletedObject: true,
+      strategy: namespaceStrategy,
+    }),
+    core({
+      kind: 'ConfigMap',
+      plural: 'configmaps',
+      namespaced: true,
+      shortNames: ['cm'],
+      allowUnconditionalUpdate: true,
+      allowCreateOnUpdate: false,
+      returnDeletedObject: false,
+      strategy: { validate: validateConfigMap, validateUpdate: validateConfigMapUpdate },
+      decodeCheck: (obj) => checkBase64Map(obj, 'binaryData'),
+    }),
+    core({
+      kind: 'Secret',
+      plural: 'secrets',
+      namespaced: true,
+      fieldSelectors: {
+        'metadata.name': metadataName,
+        'metadata.namespace': metadataNamespace,
+        type: (obj) => goString(obj.type),
+      },
+      allowUnconditionalUpdate: true,
+      allowCreateOnUpdate: false,
+      returnDeletedObject: false,
+      strategy: composeStrategy(defaulting(defaultSecret), { validate: validateSecret, validateUpdate: validateSecretUpdate }),
+      decodeCheck: (obj) => checkBase64Map(obj, 'data'),
+    }),
+    core({
+      kind: 'Pod',
+      plural: 'pods',
+      namespaced: true,
+      shortNames: ['po'],
+      categories: ['all'],
+      subresources: ['status'],
+      fieldSelectors: podFieldSelectors,
+      allowUnconditionalUpdate: true,
+      allowCreateOnUpdate: false,
+      returnDeletedObject: true,
+      strategy: podStrategy(ctx),
+    }),
+    core({
+      kind: 'Service',
+      plural: 'services',
+      namespaced: true,
+      shortNames: ['svc'],
+      categories: ['all'],
+      subresources: ['status'],
+      nameRule: 'dns1035-label',
+      fieldSelectors: {
+        'metadata.name': metadataName,
+        'metadata.namespace': metadataNamespace,
+        'spec.clusterIP': (obj) => goString(getIn(obj, ['spec', 'clusterIP'])),
+        'spec.type': (obj) => goString(getIn(obj, ['spec', 'type'])),
+      },
+      allowUnconditionalUpdate: true,
+      allowCreateOnUpdate: true,
+      returnDeletedObject: true,
+      strategy: composeStrategy(defaulting(defaultService), serviceStrategy(ctx), defaulting(serviceStatusShape)),
+    }),
+    core({
+      kind: 'ServiceAccount',
+      plural: 'serviceaccounts',
+      namespaced: true,
+      shortNames: ['sa'],
+      allowUnconditionalUpdate: true,
+      allowCreateOnUpdate: false,
+      returnDeletedObject: true,
+      strategy: defaulting(cleanSecretReferences),
+    }),
+    core({
+      kind: 'Endpoints',
+      plural: 'endpoints',
+      namespaced: true,
+      shortNames: ['ep'],
+      allowUnconditionalUpdate: true,
+      allowCreateOnUpdate: true,
+      returnDeletedObject: false,
+      strategy: composeStrategy(defaulting(defaultEndpoints), { warnings: () => [ENDPOINTS_DEPRECATED] }),
+      readWarnings: [ENDPOINTS_DEPRECATED],
+    }),
+    core({
+      kind: 'Event',
+      plural: 'events',
+      namespaced: true,
+      shortNames: ['ev'],
+      // ValidateEventCreate runs no name function for v1 requests, leaving the generic path-segment rule.
+      nameRule: 'path-segment',
+      fieldSelectors: coreEventFieldSelectors,
+      allowUnconditionalUpdate: true,
+      allowCreateOnUpdate: true,
+      returnDeletedObject: false,
+      strategy: { validate: (obj) => legacyValidateEvent(coreEventView(obj)), validateUpdate: (obj) => legacyValidateEvent(coreEventView(obj)) },
+    }),
+    core({
+      kind: 'Node',
+      plural: 'nodes',
+      namespaced: false,
+      shortNames: ['no'],
+      subresources: ['status'],
+      fieldSelectors: {
+        'metadata.name': metadataName,
+        'spec.unschedulable': (obj) => goBool(getIn(obj, ['spec', 'unschedulable'])),
+      },
+      allowUnconditionalUpdate: true,
+      allowCreateOnUpdate: false,
+      returnDeletedObject: false,
+      // Nodes may set status on create (the kubelet registers with it); updates keep the stored one.
+      strategy: composeStrategy(defaulting(defaultNode), { prepareForUpdate: keepStatus }, defaulting(nodeStatusShape)),
+    }),
+    core({
+      kind: 'PersistentVolumeClaim',
+      plural: 'persistentvolumeclaims',
+      namespaced: true,
+      shortNames: ['pvc'],
+      subresources: ['status'],
+      allowUnconditionalUpdate: true,
+      allowCreateOnUpdate: false,
+      returnDeletedObject: true,
+      strategy: composeStrategy(defaulting(defaultPersistentVolumeClaim), statusSubresource(), defaulting(defaultPersistentVolumeClaim)),
+    }),
+  ];
+}
+
+// ---- Namespace (pkg/registry/core/namespace/strategy.go) ----
+
+const METADATA_NAME_LABEL = 'kubernetes.io/metadata.name';
+
+/** SetDefaults_Namespace / SetDefaults_NamespaceStatus, and the strategy's Canonicalize. */
+function defaultNamespace(obj: KubeObject): void {
+  const name = obj.metadata?.name;
+  if (typeof name === 'string' && name !== '') meta(obj).labels = { ...(obj.metadata?.labels ?? {}), [METADATA_NAME_LABEL]: name };
+  setDefault(child(obj, 'status'), 'phase', 'Active');
+}
+
+const namespaceStrategy: Strategy = composeStrategy(
+  defaulting(defaultNamespace),
+  {
+    prepareForCreate(obj) {
+      obj.status = { phase: 'Active' };
+      const spec = child(obj, 'spec');
+      const finalizers = (arrAt(spec, 'finalizers') ?? []).slice();
+      if (!finalizers.includes('kubernetes')) finalizers.push('kubernetes');
+      spec.finalizers = finalizers;
+    },
+    prepareForUpdate(obj, old) {
+      const spec = child(obj, 'spec');
+      const oldFinalizers = getIn(old, ['spec', 'finalizers']);
+      if (oldFinalizers === undefined) delete spec.finalizers;
+      else spec.finalizers = clone(oldFinalizers);
+      keepStatus(obj, old);
+    },
+  },
+);
+
+function keepStatus(obj: KubeObject, old: KubeObject): void {
+  if (old.status === undefined) delete obj.status;
+  else obj.status = clone(old.status);
+}
+
+// ---- ConfigMap and Secret (pkg/apis/core/validation/validation.go) ----
+
+const CONFIG_MAP_KEY_FMT = '[-._a-zA-Z0-9]+';
+const CONFIG_MAP_KEY_MSG = "a valid config key must consist of alphanumeric characters, '-', '_' or '.'";
+const configMapKeyRe = new RegExp(`^${CONFIG_MAP_KEY_FMT}$`);
+
+/** validation.IsConfigMapKey. */
+export function isConfigMapKey(value: string): string[] {
+  const errs: string[] = [];
+  if (byteLength(value) > 253) errs.push('must be no more than 253 characters');
+  if (!configMapKeyRe.test(value)) errs.push(regexError(CONFIG_MAP_KEY_MSG, CONFIG_MAP_KEY_FMT, 'key.name', 'KEY_NAME', 'key-name'));
+  if (value === '.') errs.push("must not be '.'");
+  else if (value === '..') errs.push("must not be '..'");
+  else if (value.startsWith('..')) errs.push("must not start with '..'");
+  return errs;
+}
+
+const stringMap = (obj: KubeObject, key: string): JsonObject => objAt(obj, key) ?? {};
+const valueBytes = (v: unknown): number => (typeof v === 'string' ? byteLength(v) : 0);
+const base64Bytes = (v: unknown): number => (typeof v === 'string' ? decodedLength(v) : 0);
+
+function validateConfigMap(obj: KubeObject): FieldError[] {
+  const errs: FieldError[] = [];
+  const data = stringMap(obj, 'data');
+  const binaryData = stringMap(obj, 'binaryData');
+  let total = 0;
+  for (const key of sortedKeys(data)) {
+    for (const msg of isConfigMapKey(key)) errs.push(fieldError.invalid(fieldPath.key('data', key), key, msg));
+    if (key in binaryData) errs.push(fieldError.invalid(fieldPath.key('data', key), key, 'duplicate of key present in binaryData'));
+    total += valueBytes(data[key]);
+  }
+  for (const key of sortedKeys(binaryData)) {
+    for (const msg of isConfigMapKey(key)) errs.push(fieldError.invalid(fieldPath.key('binaryData', key), key, msg));
+    total += base64Bytes(binaryData[key]);
+  }
+  // The real code passes field.NewPath(""), so the error has an empty field.
+  if (total > MAX_SECRET_SIZE) errs.push(fieldError.tooLong('', MAX_SECRET_SIZE));
+  return errs;
+}
+
+const IMMUTABLE_MSG = 'field is immutable when `immutable` is set';
+
+function validateConfigMapUpdate(obj: KubeObject, old: KubeObject): FieldError[] {
+  const errs: FieldError[] = [];
+  if (old.immutable === true) {
+    if (obj.immutable !== true) errs.push(fieldError.forbidden('immutable', IMMUTABLE_MSG));
+    if (!semanticEqual(obj.data, old.data)) errs.push(fieldError.forbidden('data', IMMUTABLE_MSG));
+    if (!semanticEqual(obj.binaryData, old.binaryData)) errs.push(fieldError.forbidden('binaryData', IMMUTABLE_MSG));
+  }
+  return [...errs, ...validateConfigMap(obj)];
+}
+
+/** SetDefaults_Secret, and Convert_v1_Secret_To_core_Secret: stringData overwrites data. */
+function defaultSecret(obj: KubeObject): void {
+  setDefault(obj, 'type', 'Opaque');
+  const stringData = objAt(obj, 'stringData');
+  if (stringData && Object.keys(stringData).length > 0) {
+    const data = child(obj, 'data');
+    for (const [k, v] of Object.entries(stringData)) data[k] = Buffer.from(typeof v === 'string' ? v : '', 'utf8').toString('base64');
+  }
+  delete obj.stringData;
+}
+
+function validateSecret(obj: KubeObject): FieldError[] {
+  const errs: FieldError[] = [];
+  const data = stringMap(obj, 'data');
+  let total = 0;
+  for (const key of sortedKeys(data)) {
+    for (const msg of isConfigMapKey(key)) errs.push(fieldError.invalid(fieldPath.key('data', key), key, msg));
+    total += base64Bytes(data[key]);
+  }
+  if (total > MAX_SECRET_SIZE) errs.push(fieldError.tooLong('data', MAX_SECRET_SIZE));
+  const required = (key: string) => fieldError.required(fieldPath.key('data', key));
+  switch (obj.type) {
+    case 'kubernetes.io/service-account-token':
+      if (!obj.metadata?.annotations?.['kubernetes.io/service-account.name']) {
+        errs.push(fieldError.required(fieldPath.key('metadata.annotations', 'kubernetes.io/service-account.name')));
+      }
+      break;
+    case 'kubernetes.io/dockercfg':
+      if (!('.dockercfg' in data)) errs.push(required('.dockercfg'));
+      break;
+    case 'kubernetes.io/dockerconfigjson':
+      if (!('.dockerconfigjson' in data)) errs.push(required('.dockerconfigjson'));
+      break;
+    case 'kubernetes.io/basic-auth':
+      if (!('username' in data) && !('password' in data)) errs.push(required('username'), required('password'));
+      break;
+    case 'kubernetes.io/ssh-auth':
+      if (base64Bytes(data['ssh-privatekey']) === 0) errs.push(required('ssh-privatekey'));
+      break;
+    case 'kubernetes.io/tls':
+      if (!('tls.crt' in data)) errs.push(required('tls.crt'));
+      if (!('tls.key' in data)) errs.push(required('tls.key'));
+      break;
+  }
+  return errs;
+}
+
+function validateSecretUpdate(obj: KubeObject, old: KubeObject): FieldError[] {
+  const errs: FieldError[] = [];
+  if ((obj.type ?? '') !== (old.type ?? '')) errs.push(fieldError.invalid('type', obj.type ?? '', 'field is immutable'));
+  if (old.immutable === true) {
+    if (obj.immutable !== true) errs.push(fieldError.forbidden('immutable', IMMUTABLE_MSG));
+    if (!semanticEqual(obj.data, old.data)) errs.push(fieldError.forbidden('data', IMMUTABLE_MSG));
+  }
+  return [...errs, ...validateSecret(obj)];
+}
+
+/** A []byte map field must hold base64 strings; the first bad one fails decoding. */
+function checkBase64Map(obj: KubeObject, key: string): string | undefined {
+  for (const value of Object.values(stringMap(obj, key))) {
+    if (typeof value !== 'string') continue;
+    const decoded = decodeGoBase64(value);
+    if (!decoded.ok) return decoded.error;
+  }
+  return undefined;
+}
+
+// ---- Pod (pkg/registry/core/pod/strategy.go) ----
+
+function defaultPod(obj: KubeObject): void {
+  const spec = objAt(obj, 'spec');
+  if (spec) defaultPodSpec(spec);
+  defaultPodOnly(obj);
+}
+
+function podStrategy(ctx: BuiltinContext): Strategy {
+  return composeStrategy(
+    defaulting(defaultPod),
+    {
+      prepareForCreate(obj) {
+        obj.status = initialPodStatus(obj, ctx.now);
+      },
+      prepareForUpdate: keepStatus,
+      warnings(obj, old) {
+        // WarningsOnCreate only; updates skip warnings on purpose.
+        if (old) return [];
+        const msgs = isDNS1123Label(goString(obj.metadata?.name));
+        return msgs.length
+          ? [`metadata.name: this is used in the Pod's hostname, which can result in surprising behavior; a DNS label is recommended: [${msgs.join(' ')}]`]
+          : [];
+      },
+    },
+    // updatePodGeneration: any PodSpec change bumps generation (no feature gate in 1.36).
+    generation(),
+  );
+}
+
+/** The Pod's primary IP as ToSelectableFields reads it (internal PodIPs[0], which v1 podIP feeds). */
+function podIP(obj: KubeObject): string {
+  const ips = arrAt(objAt(obj, 'status'), 'podIPs');
+  const first = ips?.[0];
+  if (isPlainObject(first)) return goString(first.ip);
+  return goString(getIn(obj, ['status', 'podIP']));
+}
+
+const podFieldSelectors: Record<string, (obj: KubeObject) => string> = {
+  'metadata.name': metadataName,
+  'metadata.namespace': metadataNamespace,
+  'spec.nodeName': (obj) => goString(getIn(obj, ['spec', 'nodeName'])),
+  // Old v1 clients send spec.host; the conversion maps it to spec.nodeName.
+  'spec.host': (obj) => goString(getIn(obj, ['spec', 'nodeName'])),
+  'spec.restartPolicy': (obj) => goString(getIn(obj, ['spec', 'restartPolicy'])),
+  'spec.schedulerName': (obj) => goString(getIn(obj, ['spec', 'schedulerName'])),
+  'spec.serviceAccountName': (obj) => goString(getIn(obj, ['spec', 'serviceAccountName'])) || goString(getIn(obj, ['spec', 'serviceAccount'])),
+  'spec.hostNetwork': (obj) => goBool(getIn(obj, ['spec', 'hostNetwork'])),
+  'status.phase': (obj) => goString(getIn(obj, ['status', 'phase'])),
+  'status.podIP': podIP,
+  // Accepted by the conversion function but absent from ToSelectableFields, so it reads as "".
+  'status.podIPs': () => '',
+  'status.nominatedNodeName': (obj) => goString(getIn(obj, ['status', 'nominatedNodeName'])),
+};
+
+// ---- ServiceAccount, Endpoints ----
+
+/** cleanSecretReferences: only the name of each referenced secret is kept. */
+function cleanSecretReferences(obj: KubeObject): void {
+  const secrets = arrAt(obj, 'secrets');
+  if (!secrets) return;
+  obj.secrets = secrets.map((s) => (isPlainObject(s) && !unset(s.name) ? { name: s.name } : {}));
+}
+
+const ENDPOINTS_DEPRECATED = 'v1 Endpoints is deprecated in v1.33+; use discovery.k8s.io/v1 EndpointSlice';
+
+/** SetDefaults_Endpoints. (The strategy no longer repacks subsets in 1.36; Canonicalize is empty.) */
+function defaultEndpoints(obj: KubeObject): void {
+  for (const subset of (arrAt(obj, 'subsets') ?? []).filter(isPlainObject)) {
+    for (const port of (arrAt(subset, 'ports') ?? []).filter(isPlainObject)) setDefault(port, 'protocol', 'TCP');
+  }
+}
+
+// ---- Event (pkg/registry/core/event, pkg/apis/core/validation/events.go) ----
+
+/** An Event in the internal field names validation messages use, whichever API it came through. */
+export interface EventView {
+  namespace: string;
+  involvedObjectNamespace: string;
+  eventTimeSet: boolean;
+  reportingController: string;
+  reportingInstance: string;
+  action: string;
+  reason: string;
+  message: string;
+}
+
+export function coreEventView(obj: KubeObject): EventView {
+  return {
+    namespace: goString(obj.metadata?.namespace),
+    involvedObjectNamespace: goString(getIn(obj, ['involvedObject', 'namespace'])),
+    eventTimeSet: !unset(obj.eventTime),
+    reportingController: goString(obj.reportingComponent),
+    reportingInstance: goString(obj.reportingInstance),
+    action: goString(obj.action),
+    reason: goString(obj.reason),
+    message: goString(obj.message),
+  };
+}
+
+/** legacyValidateEvent: what every Event must pass, whichever API version wrote it. */
+export function legacyValidateEvent(e: EventView): FieldError[] {
+  const errs: FieldError[] = [];
+  const mismatch = () => fieldError.invalid('involvedObject.namespace', e.involvedObjectNamespace, 'does not match event.namespace');
+  if (!e.eventTimeSet) {
+    if (e.involvedObjectNamespace === '') {
+      if (e.namespace !== '' && e.namespace !== 'default') errs.push(mismatch());
+    } else if (e.namespace !== e.involvedObjectNamespace) {
+      errs.push(mismatch());
+    }
+  } else {
+    if (e.involvedObjectNamespace === '' && e.namespace !== 'default' && e.namespace !== 'kube-system') errs.push(mismatch());
+    if (e.reportingController === '') errs.push(fieldError.required('reportingController'));
+    for (const msg of isQualifiedName(e.reportingController)) errs.push(fieldError.invalid('reportingController', e.reportingController, msg));
+    if (e.reportingInstance === '') errs.push(fieldError.required('reportingInstance'));
+    if (byteLength(e.reportingInstance) > 128) errs.push(fieldError.invalid('reportingInstance', '', 'can have at most 128 characters'));
+    if (e.action === '') errs.push(fieldError.required('action'));
+    if (byteLength(e.action) > 128) errs.push(fieldError.invalid('action', '', 'can have at most 128 characters'));
+    if (e.reason === '') errs.push(fieldError.required('reason'));
+    if (byteLength(e.reason) > 128) errs.push(fieldError.invalid('reason', '', 'can have at most 128 characters'));
+    if (byteLength(e.message) > 1024) errs.push(fieldError.invalid('message', '', 'can have at most 1024 characters'));
+  }
+  for (const msg of isDNS1123Subdomain(e.namespace)) errs.push(fieldError.invalid('namespace', e.namespace, msg));
+  return errs;
+}
+
+/** ToSelectableFields' `source`: the legacy component, else the reporting controller. */
+const eventSource = (component: unknown, reporting: unknown) => goString(component) || goString(reporting);
+
+const coreEventFieldSelectors: Record<string, (obj: KubeObject) => string> = {
+  'metadata.name': metadataName,
+  'metadata.namespace': metadataNamespace,
+  ...Object.fromEntries(
+    ['kind', 'namespace', 'name', 'uid', 'apiVersion', 'resourceVersion', 'fieldPath'].map((f) => [
+      `involvedObject.${f}`,
+      (obj: KubeObject) => goString(getIn(obj, ['involvedObject', f])),
+    ]),
+  ),
+  reason: (obj) => goString(obj.reason),
+  reportingComponent: (obj) => goString(obj.reportingComponent),
+  source: (obj) => eventSource(getIn(obj, ['source', 'component']), obj.reportingComponent),
+  type: (obj) => goString(obj.type),
+};
+
+// ---- Node, PersistentVolumeClaim ----
+
+/** SetDefaults_NodeStatus and the NodeSpec podCIDR/podCIDRs conversion. */
+function defaultNode(obj: KubeObject): void {
+  const spec = objAt(obj, 'spec');
+  if (spec) {
+    const cidrs = (arrAt(spec, 'podCIDRs') ?? []).filter((v): v is string => typeof v === 'string');
+    const cidr = goString(spec.podCIDR);
+    // PodCIDR is authoritative when both are set and differ (older clients).
+    if (cidr !== '' && (cidrs.length === 0 || cidrs[0] !== cidr)) spec.podCIDRs = [cidr];
+    const first = (arrAt(spec, 'podCIDRs') ?? [])[0];
+    if (typeof first === 'string') spec.podCIDR = first;
+  }
+  const status = objAt(obj, 'status');
+  if (status && isPlainObject(status.capacity) && (status.allocatable === undefined || status.allocatable === null)) {
+    status.allocatable = clone(status.capacity);
+  }
+}
+
+/** NodeStatus' non-pointer structs and their fields without omitempty. */
+function nodeStatusShape(obj: KubeObject): void {
+  zeroFields(child(obj, 'status'), {
+    daemonEndpoints: { kubeletEndpoint: { Port: 0 } },
+    nodeInfo: {
+      machineID: '',
+      systemUUID: '',
+      bootID: '',
+      kernelVersion: '',
+      osImage: '',
+      containerRuntimeVersion: '',
+      kubeletVersion: '',
+      kubeProxyVersion: '',
+      operatingSystem: '',
+      architecture: '',
+    },
+  });
+}
+
+/** SetDefaults_PersistentVolumeClaim(+Spec): the phase default also fills the cleared status. */
+function defaultPersistentVolumeClaim(obj: KubeObject): void {
+  defaultPersistentVolumeClaimSpec(child(obj, 'spec'));
+  setDefault(child(obj, 'status'), 'phase', 'Pending');
+}

@@ -1,0 +1,121 @@
+// events.k8s.io/v1: discovery data from api/discovery/apis__events.k8s.io__v1.json. The real server
+// serves it from the core Event storage (pkg/registry/core/event), converting field names; the
+// field-label mapping is pkg/apis/events/v1/conversion.go and the stricter checks for this API are
+// ValidateEventCreate/Update in pkg/apis/core/validation/events.go. Validation messages use the
+// internal (core) field names, whichever API the Event came through.
+import { type FieldError, fieldError } from '../../errors/field-error.ts';
+import { invalidWithJson } from '../../validation/meta-fields.ts';
+import { goJson } from '../../errors/go-format.ts';
+import type { KubeObject } from '../object.ts';
+import { isPlainObject } from '../object.ts';
+import { type EventView, legacyValidateEvent } from './core-v1.ts';
+import { type BuiltinResourceType, builtin, getIn, goString, metadataName, metadataNamespace, objAt, semanticEqual, unset } from './shared.ts';
+
+export function eventsV1ResourceTypes(): BuiltinResourceType[] {
+  return [
+    builtin('events.k8s.io', 'v1', {
+      kind: 'Event',
+      plural: 'events',
+      namespaced: true,
+      shortNames: ['ev'],
+      fieldSelectors: eventsFieldSelectors,
+      allowUnconditionalUpdate: true,
+      allowCreateOnUpdate: true,
+      returnDeletedObject: false,
+      strategy: { validate: validateEventCreate, validateUpdate: validateEventUpdate },
+    }),
+  ];
+}
+
+function view(obj: KubeObject): EventView {
+  return {
+    namespace: goString(obj.metadata?.namespace),
+    involvedObjectNamespace: goString(getIn(obj, ['regarding', 'namespace'])),
+    eventTimeSet: !unset(obj.eventTime),
+    reportingController: goString(obj.reportingController),
+    reportingInstance: goString(obj.reportingInstance),
+    action: goString(obj.action),
+    reason: goString(obj.reason),
+    message: goString(obj.note),
+  };
+}
+
+/** Strict validation for events.k8s.io (the name rule itself is the registry's, DNS subdomain). */
+function validateEventCreate(obj: KubeObject): FieldError[] {
+  const errs = [...legacyValidateEvent(view(obj)), ...validateSeries(obj)];
+  if (unset(obj.eventTime)) errs.push(fieldError.required('eventTime'));
+  if (obj.type !== 'Normal' && obj.type !== 'Warning') errs.push(fieldError.invalid('type', '', `has invalid value: ${goString(obj.type)}`));
+  if (!unset(obj.deprecatedFirstTimestamp)) errs.push(fieldError.invalid('firstTimestamp', '', 'needs to be unset'));
+  if (!unset(obj.deprecatedLastTimestamp)) errs.push(fieldError.invalid('lastTimestamp', '', 'needs to be unset'));
+  if (typeof obj.deprecatedCount === 'number' && obj.deprecatedCount !== 0) errs.push(fieldError.invalid('count', '', 'needs to be unset'));
+  const source = objAt(obj, 'deprecatedSource');
+  if (goString(source?.component) !== '' || goString(source?.host) !== '') errs.push(fieldError.invalid('source', '', 'needs to be unset'));
+  return errs;
+}
+
+function validateSeries(obj: KubeObject): FieldError[] {
+  const series = objAt(obj, 'series');
+  if (!series) return [];
+  const errs: FieldError[] = [];
+  if (typeof series.count !== 'number' || series.count < 2) errs.push(fieldError.invalid('series.count', '', 'should be at least 2'));
+  if (unset(series.lastObservedTime)) errs.push(fieldError.required('series.lastObservedTime'));
+  return errs;
+}
+
+/** An internal ObjectReference as Go's json.Marshal prints it: field names, declaration order. */
+function objectReferenceJson(ref: unknown): string {
+  if (ref === undefined || ref === null) return 'null';
+  const r = isPlainObject(ref) ? ref : {};
+  const f = (k: string) => goJson(goString(r[k]));
+  return `{"Kind":${f('kind')},"Namespace":${f('namespace')},"Name":${f('name')},"UID":${f('uid')},"APIVersion":${f('apiVersion')},"ResourceVersion":${f('resourceVersion')},"FieldPath":${f('fieldPath')}}`;
+}
+
+function immutable(path: string, value: unknown, old: unknown, json?: string): FieldError[] {
+  if (semanticEqual(value ?? null, old ?? null)) return [];
+  if (json === undefined) return [fieldError.invalid(path, value ?? null, 'field is immutable')];
+  // A struct value: Go prints its field names in declaration order, not goJson's sorted keys.
+  return [invalidWithJson(path, value, json, 'field is immutable')];
+}
+
+function validateEventUpdate(obj: KubeObject, old: KubeObject): FieldError[] {
+  const errs = [...legacyValidateEvent(view(obj))];
+  if (!semanticEqual(obj.series, old.series)) errs.push(...validateSeries(obj));
+  const source = (o: KubeObject) => {
+    const s = objAt(o, 'deprecatedSource');
+    return `{"Component":${goJson(goString(s?.component))},"Host":${goJson(goString(s?.host))}}`;
+  };
+  errs.push(
+    ...immutable('involvedObject', obj.regarding, old.regarding, objectReferenceJson(obj.regarding)),
+    ...immutable('reason', obj.reason, old.reason),
+    ...immutable('message', obj.note, old.note),
+    ...(source(obj) === source(old) ? [] : [invalidWithJson('source', null, source(obj), 'field is immutable')]),
+    ...immutable('firstTimestamp', obj.deprecatedFirstTimestamp, old.deprecatedFirstTimestamp),
+    ...immutable('lastTimestamp', obj.deprecatedLastTimestamp, old.deprecatedLastTimestamp),
+    ...immutable('count', obj.deprecatedCount ?? 0, old.deprecatedCount ?? 0),
+    // The Go code checks reason twice.
+    ...immutable('reason', obj.reason, old.reason),
+    ...immutable('type', obj.type, old.type),
+    ...immutable('eventTime', obj.eventTime, old.eventTime),
+    ...immutable('action', obj.action, old.action),
+    ...immutable('related', obj.related, old.related, obj.related ? objectReferenceJson(obj.related) : undefined),
+    ...immutable('reportingController', obj.reportingController, old.reportingController),
+    ...immutable('reportingInstance', obj.reportingInstance, old.reportingInstance),
+  );
+  return errs;
+}
+
+const eventsFieldSelectors: Record<string, (obj: KubeObject) => string> = {
+  'metadata.name': metadataName,
+  'metadata.namespace': metadataNamespace,
+  ...Object.fromEntries(
+    ['kind', 'namespace', 'name', 'uid', 'apiVersion', 'resourceVersion', 'fieldPath'].map((f) => [
+      `regarding.${f}`,
+      (obj: KubeObject) => goString(getIn(obj, ['regarding', f])),
+    ]),
+  ),
+  reason: (obj) => goString(obj.reason),
+  reportingController: (obj) => goString(obj.reportingController),
+  // `source` maps to the same selectable field as core/v1: the legacy component, else the controller.
+  source: (obj) => goString(getIn(obj, ['deprecatedSource', 'component'])) || goString(obj.reportingController),
+  type: (obj) => goString(obj.type),
+};

@@ -1,0 +1,303 @@
+// The Service strategy: SetDefaults_Service, the svcStrategy of pkg/registry/core/service/strategy.go
+// (NormalizeClusterIPs, patchAllocatedValues, dropTypeDependentFields) and the allocation the
+// Service REST does around it (pkg/registry/core/service/storage/alloc.go), for a single-stack IPv4
+// cluster. Allocation errors come from the REST before validation in the real server; here they
+// are held back and returned by validate(), which the registry runs right after prepareForCreate.
+import { type FieldError, fieldError, fieldPath } from '../../errors/field-error.ts';
+import type { KubeObject } from '../object.ts';
+import { isPlainObject } from '../object.ts';
+import type { Strategy } from '../resource-type.ts';
+import type { BuiltinContext } from './context.ts';
+import { arrAt, child, clone, getIn, type JsonObject, objAt, semanticEqual, setDefault, unset } from './shared.ts';
+
+const CLUSTER_FAMILY = 'IPv4';
+
+/** SetDefaults_Service (pkg/apis/core/v1/defaults.go). */
+export function defaultService(obj: KubeObject): void {
+  const spec = child(obj, 'spec');
+  setDefault(spec, 'sessionAffinity', 'None');
+  if (spec.sessionAffinity === 'None') delete spec.sessionAffinityConfig;
+  if (spec.sessionAffinity === 'ClientIP') {
+    if (unset(getIn(spec, ['sessionAffinityConfig', 'clientIP', 'timeoutSeconds']))) spec.sessionAffinityConfig = { clientIP: { timeoutSeconds: 10800 } };
+  }
+  setDefault(spec, 'type', 'ClusterIP');
+  for (const port of ports(spec)) {
+    setDefault(port, 'protocol', 'TCP');
+    if (unset(port.targetPort) || port.targetPort === 0) port.targetPort = port.port;
+  }
+  if (externallyAccessible(spec)) setDefault(spec, 'externalTrafficPolicy', 'Cluster');
+  if (unset(spec.internalTrafficPolicy) && ['NodePort', 'LoadBalancer', 'ClusterIP'].includes(spec.type as string)) {
+    spec.internalTrafficPolicy = 'Cluster';
+  }
+  if (spec.type === 'LoadBalancer') {
+    if (unset(spec.allocateLoadBalancerNodePorts)) spec.allocateLoadBalancerNodePorts = true;
+    const ingress = arrAt(objAt(objAt(obj, 'status'), 'loadBalancer'), 'ingress') ?? [];
+    for (const ing of ingress) if (isPlainObject(ing) && !unset(ing.ip) && unset(ing.ipMode)) ing.ipMode = 'VIP';
+  }
+}
+
+/** ServiceStatus.LoadBalancer is a non-pointer struct: Go always writes `loadBalancer: {}`. */
+export function serviceStatusShape(obj: KubeObject): void {
+  const status = child(obj, 'status');
+  if (!isPlainObject(status.loadBalancer)) status.loadBalancer = {};
+}
+
+export function serviceStrategy(ctx: BuiltinContext): Strategy {
+  const pending = new WeakMap<KubeObject, FieldError[]>();
+  const hold = (obj: KubeObject, errs: FieldError[]) => {
+    if (errs.length) pending.set(obj, [...(pending.get(obj) ?? []), ...errs]);
+    return errs.length === 0;
+  };
+  return {
+    prepareForCreate(obj) {
+      obj.status = {};
+      const spec = child(obj, 'spec');
+      normalizeClusterIPs(undefined, spec);
+      if (spec.type === 'ExternalName') return;
+      if (!hold(obj, initIPFamilyFields(spec, undefined))) return;
+      if (!hold(obj, allocClusterIPs(spec, ctx))) return;
+      if (needsNodePort(spec) && !hold(obj, initNodePorts(spec, ctx))) return;
+      if (needsHCNodePort(spec)) allocHealthCheckNodePort(spec, ctx);
+    },
+    prepareForUpdate(obj, old) {
+      if (old.status === undefined) delete obj.status;
+      else obj.status = clone(old.status);
+      const spec = child(obj, 'spec');
+      const oldSpec = objAt(old, 'spec') ?? {};
+      patchAllocatedValues(spec, oldSpec);
+      normalizeClusterIPs(oldSpec, spec);
+      dropTypeDependentFields(spec, oldSpec);
+      if (spec.type !== 'ExternalName' && !hold(obj, initIPFamilyFields(spec, oldSpec))) return;
+      updateClusterIPs(spec, oldSpec, ctx, (errs) => hold(obj, errs));
+      updateNodePorts(spec, oldSpec, ctx, (errs) => hold(obj, errs));
+    },
+    validate: (obj) => pending.get(obj) ?? [],
+    validateUpdate: (obj) => pending.get(obj) ?? [],
+  };
+}
+
+const ports = (spec: JsonObject): JsonObject[] => (arrAt(spec, 'ports') ?? []).filter(isPlainObject);
+const clusterIPs = (spec: JsonObject): string[] => (arrAt(spec, 'clusterIPs') ?? []).filter((v): v is string => typeof v === 'string');
+const needsClusterIP = (spec: JsonObject) => spec.type !== 'ExternalName';
+const needsNodePort = (spec: JsonObject) => spec.type === 'NodePort' || spec.type === 'LoadBalancer';
+const needsHCNodePort = (spec: JsonObject) => spec.type === 'LoadBalancer' && spec.externalTrafficPolicy === 'Local';
+const num = (v: unknown): number => (typeof v === 'number' ? v : 0);
+
+function externallyAccessible(spec: JsonObject): boolean {
+  return (
+    spec.type === 'LoadBalancer' ||
+    spec.type === 'NodePort' ||
+    (spec.type === 'ClusterIP' && (arrAt(spec, 'externalIPs')?.length ?? 0) > 0)
+  );
+}
+
+function shouldAllocateNodePorts(spec: JsonObject): boolean {
+  if (spec.type === 'NodePort') return true;
+  if (spec.type === 'LoadBalancer') return spec.allocateLoadBalancerNodePorts !== false;
+  return false;
+}
+
+/** NormalizeClusterIPs: keeps the singular and plural fields in step. */
+function normalizeClusterIPs(oldSpec: JsonObject | undefined, spec: JsonObject): void {
+  const ip = typeof spec.clusterIP === 'string' ? spec.clusterIP : '';
+  if (!oldSpec) {
+    if (ip !== '' && clusterIPs(spec).length === 0) spec.clusterIPs = [ip];
+    return;
+  }
+  const oldIP = typeof oldSpec.clusterIP === 'string' ? oldSpec.clusterIP : '';
+  if (clusterIPs(oldSpec).length > 0 && clusterIPs(spec).length === 0 && oldIP === ip) {
+    spec.clusterIPs = clone(oldSpec.clusterIPs);
+  }
+  if (oldIP !== ip) {
+    const same = semanticEqual(clusterIPs(oldSpec), clusterIPs(spec));
+    if (oldIP !== '' && ip === '') {
+      if (same) delete spec.clusterIPs;
+    } else if (same) {
+      spec.clusterIPs = [ip];
+    }
+  }
+}
+
+/** patchAllocatedValues: a resubmitted manifest keeps what the server allocated. */
+function patchAllocatedValues(spec: JsonObject, oldSpec: JsonObject): void {
+  if (needsClusterIP(oldSpec) && needsClusterIP(spec)) {
+    if (unset(spec.clusterIP) && !unset(oldSpec.clusterIP)) spec.clusterIP = oldSpec.clusterIP;
+    if (clusterIPs(spec).length === 0 && oldSpec.clusterIPs !== undefined) spec.clusterIPs = clone(oldSpec.clusterIPs);
+  }
+  if (needsNodePort(oldSpec) && needsNodePort(spec)) {
+    const byName = new Map<string, number>();
+    for (const p of ports(oldSpec)) byName.set(typeof p.name === 'string' ? p.name : '', num(p.nodePort));
+    for (const p of ports(spec)) {
+      const old = byName.get(typeof p.name === 'string' ? p.name : '') ?? 0;
+      if (num(p.nodePort) === 0 && old !== 0) p.nodePort = old;
+    }
+  }
+  if (needsHCNodePort(oldSpec) && needsHCNodePort(spec) && num(spec.healthCheckNodePort) === 0 && num(oldSpec.healthCheckNodePort) !== 0) {
+    spec.healthCheckNodePort = oldSpec.healthCheckNodePort;
+  }
+}
+
+/** dropTypeDependentFields: switching type wipes what the server had filled in for the old type. */
+function dropTypeDependentFields(spec: JsonObject, oldSpec: JsonObject): void {
+  if (needsClusterIP(oldSpec) && !needsClusterIP(spec)) {
+    if (spec.clusterIP === oldSpec.clusterIP && semanticEqual(clusterIPs(oldSpec), clusterIPs(spec))) {
+      delete spec.clusterIP;
+      delete spec.clusterIPs;
+    }
+    if (semanticEqual(oldSpec.ipFamilies, spec.ipFamilies)) delete spec.ipFamilies;
+    if ((oldSpec.ipFamilyPolicy ?? '') === (spec.ipFamilyPolicy ?? '')) delete spec.ipFamilyPolicy;
+  }
+  if (needsNodePort(oldSpec) && !needsNodePort(spec)) {
+    const oldPorts = new Set(ports(oldSpec).map((p) => num(p.nodePort)).filter((n) => n !== 0));
+    if (ports(spec).every((p) => num(p.nodePort) === 0 || oldPorts.has(num(p.nodePort)))) {
+      for (const p of ports(spec)) delete p.nodePort;
+    }
+  }
+  if (needsHCNodePort(oldSpec) && !needsHCNodePort(spec) && num(oldSpec.healthCheckNodePort) === num(spec.healthCheckNodePort)) {
+    delete spec.healthCheckNodePort;
+  }
+  if (oldSpec.type === 'LoadBalancer' && spec.type !== 'LoadBalancer') {
+    if (typeof spec.allocateLoadBalancerNodePorts === 'boolean' && spec.allocateLoadBalancerNodePorts === oldSpec.allocateLoadBalancerNodePorts) {
+      delete spec.allocateLoadBalancerNodePorts;
+    }
+    if ((spec.loadBalancerClass ?? null) === (oldSpec.loadBalancerClass ?? null)) delete spec.loadBalancerClass;
+  }
+}
+
+/** initIPFamilyFields for a cluster whose only family is IPv4. */
+function initIPFamilyFields(spec: JsonObject, oldSpec: JsonObject | undefined): FieldError[] {
+  const headlessSelectorless = spec.clusterIP === 'None' && Object.keys(objAt(spec, 'selector') ?? {}).length === 0;
+  if (unset(spec.ipFamilyPolicy)) {
+    if (oldSpec && !unset(oldSpec.ipFamilyPolicy)) spec.ipFamilyPolicy = oldSpec.ipFamilyPolicy;
+    else spec.ipFamilyPolicy = headlessSelectorless ? 'RequireDualStack' : 'SingleStack';
+  }
+  const families = (arrAt(spec, 'ipFamilies') ?? []).slice() as unknown[];
+  const errs: FieldError[] = [];
+  clusterIPs(spec).forEach((ip, i) => {
+    if (ip === 'None' || i < families.length) return;
+    const family = ip.includes(':') ? 'IPv6' : 'IPv4';
+    if (family !== CLUSTER_FAMILY) {
+      errs.push(fieldError.invalid(fieldPath.index('spec.clusterIPs', i), clusterIPs(spec), `${family} is not configured on this cluster`));
+    } else {
+      families.push(family);
+    }
+  });
+  if (errs.length) return errs;
+  if (families.length) spec.ipFamilies = families;
+  if (headlessSelectorless) {
+    if (families.length === 0) families.push(CLUSTER_FAMILY);
+    if (families.length < 2 && spec.ipFamilyPolicy !== 'SingleStack') families.push(families[0] === 'IPv4' ? 'IPv6' : 'IPv4');
+    spec.ipFamilies = families;
+    return [];
+  }
+  if (spec.ipFamilyPolicy === 'RequireDualStack') {
+    errs.push(fieldError.invalid('spec.ipFamilyPolicy', spec.ipFamilyPolicy, 'this cluster is not configured for dual-stack services'));
+  }
+  families.forEach((f, i) => {
+    if (f !== CLUSTER_FAMILY) errs.push(fieldError.invalid(fieldPath.index('spec.ipFamilies', i), f, 'not configured on this cluster'));
+  });
+  if (errs.length) return errs;
+  if (families.length === 0) spec.ipFamilies = [CLUSTER_FAMILY];
+  return [];
+}
+
+/** allocClusterIPs: one IP per family, honouring a requested one; headless gets none. */
+function allocClusterIPs(spec: JsonObject, ctx: BuiltinContext): FieldError[] {
+  const current = clusterIPs(spec);
+  if (current[0] === 'None') return [];
+  const families = (arrAt(spec, 'ipFamilies') ?? []) as unknown[];
+  const ips = families.map((_, i) => current[i] ?? '');
+  const requested = clone(ips);
+  for (let i = 0; i < ips.length; i++) {
+    if (ips[i] === '') {
+      ips[i] = ctx.serviceIPs.allocateNext();
+    } else {
+      const err = ctx.serviceIPs.allocate(ips[i]!);
+      if (err) {
+        return [fieldError.invalid('spec.clusterIPs', requested, `failed to allocate IP ${ips[i]}: ${err}`)];
+      }
+    }
+  }
+  spec.clusterIPs = ips;
+  if (ips[0] !== undefined) spec.clusterIP = ips[0];
+  return [];
+}
+
+/** initNodePorts: ports sharing a port number share a NodePort. */
+function initNodePorts(spec: JsonObject, ctx: BuiltinContext): FieldError[] {
+  const byPort = new Map<number, number>();
+  const list = ports(spec);
+  for (let i = 0; i < list.length; i++) {
+    const p = list[i]!;
+    if (num(p.nodePort) === 0 && !shouldAllocateNodePorts(spec)) continue;
+    const allocated = byPort.get(num(p.port)) ?? 0;
+    if (allocated === 0) {
+      const requested = list.slice(i).find((q) => num(q.port) === num(p.port) && num(q.nodePort) !== 0);
+      const np = requested ? num(requested.nodePort) : 0;
+      if (np !== 0) {
+        const err = ctx.nodePorts.allocate(np);
+        if (err) return [fieldError.invalid(fieldPath.child(fieldPath.index('spec.ports', i), 'nodePort'), np, err)];
+        p.nodePort = np;
+        byPort.set(num(p.port), np);
+      } else {
+        const next = ctx.nodePorts.allocateNext();
+        p.nodePort = next;
+        byPort.set(num(p.port), next);
+      }
+    } else if (num(p.nodePort) !== allocated) {
+      if (num(p.nodePort) === 0) {
+        p.nodePort = allocated;
+      } else {
+        const err = ctx.nodePorts.allocate(num(p.nodePort));
+        if (err) return [fieldError.invalid(fieldPath.child(fieldPath.index('spec.ports', i), 'nodePort'), p.nodePort, err)];
+      }
+    }
+  }
+  return [];
+}
+
+function allocHealthCheckNodePort(spec: JsonObject, ctx: BuiltinContext): void {
+  if (num(spec.healthCheckNodePort) !== 0) ctx.nodePorts.allocate(num(spec.healthCheckNodePort));
+  else spec.healthCheckNodePort = ctx.nodePorts.allocateNext();
+}
+
+/** updateClusterIPs: ExternalName transitions allocate or release. */
+function updateClusterIPs(spec: JsonObject, oldSpec: JsonObject, ctx: BuiltinContext, hold: (errs: FieldError[]) => boolean): void {
+  if (oldSpec.type === 'ExternalName' && spec.type !== 'ExternalName') {
+    hold(allocClusterIPs(spec, ctx));
+    return;
+  }
+  if (clusterIPs(oldSpec)[0] === 'None') return;
+  if (oldSpec.type !== 'ExternalName' && spec.type === 'ExternalName') {
+    for (const ip of clusterIPs(oldSpec)) ctx.serviceIPs.release(ip);
+  }
+}
+
+/** txnUpdateNodePorts / updateNodePorts / updateHealthCheckNodePort, released at once. */
+function updateNodePorts(spec: JsonObject, oldSpec: JsonObject, ctx: BuiltinContext, hold: (errs: FieldError[]) => boolean): void {
+  const oldNumbers = ports(oldSpec).map((p) => num(p.nodePort)).filter((n) => n !== 0);
+  if (needsNodePort(oldSpec) && !needsNodePort(spec)) oldNumbers.forEach((n) => ctx.nodePorts.release(n));
+  if (needsNodePort(spec)) {
+    const claimed = new Set<number>();
+    const list = ports(spec);
+    for (let i = 0; i < list.length; i++) {
+      const p = list[i]!;
+      if (num(p.nodePort) === 0 && !shouldAllocateNodePorts(spec)) continue;
+      if (num(p.nodePort) !== 0) {
+        if (!oldNumbers.includes(num(p.nodePort)) && !claimed.has(num(p.nodePort))) {
+          const err = ctx.nodePorts.allocate(num(p.nodePort));
+          if (err && !hold([fieldError.invalid(fieldPath.child(fieldPath.index('spec.ports', i), 'nodePort'), p.nodePort, err)])) return;
+          claimed.add(num(p.nodePort));
+        }
+      } else {
+        p.nodePort = ctx.nodePorts.allocateNext();
+      }
+    }
+    const kept = new Set(list.map((p) => num(p.nodePort)));
+    for (const n of oldNumbers) if (!kept.has(n)) ctx.nodePorts.release(n);
+  }
+  const neededHC = needsHCNodePort(oldSpec);
+  const needsHC = needsHCNodePort(spec);
+  if (!neededHC && needsHC) allocHealthCheckNodePort(spec, ctx);
+  if (neededHC && !needsHC && num(oldSpec.healthCheckNodePort) !== 0) ctx.nodePorts.release(num(oldSpec.healthCheckNodePort));
+}

@@ -1,0 +1,225 @@
+// Small pieces the built-in strategies are assembled from, so each kind's file only states what
+// its real strategy does (pkg/registry/<group>/<resource>/strategy.go) instead of re-coding it.
+import type { FieldError } from '../../errors/field-error.ts';
+import type { KubeObject, ObjectMeta } from '../object.ts';
+import { isPlainObject } from '../object.ts';
+import type { ResourceType, Strategy } from '../resource-type.ts';
+import { deepEqual } from '../../util/deep-equal.ts';
+
+export type JsonObject = Record<string, unknown>;
+
+/**
+ * What the built-ins add to the ResourceType contract. Everything is optional so the registry
+ * can adopt it piece by piece; none of it changes how a plain ResourceType is read.
+ */
+export interface BuiltinResourceType extends ResourceType {
+  /**
+   * Checks the decoded request body before conversion. A returned text is a decode error: the real
+   * apiserver answers 400 `<Kind> in version "<version>" cannot be handled as a <Kind>: <text>`
+   * (apiserver/pkg/endpoints/handlers/rest.go transformDecodeError).
+   */
+  decodeCheck?: (obj: KubeObject) => string | undefined;
+  /**
+   * The conversion function's error for an unsupported field-selector key, where it differs from
+   * `field label not supported: <key>` (batch/v1 Job words it differently).
+   */
+  fieldLabelError?: (key: string) => string;
+  /**
+   * Warnings the real server attaches to every request for the resource (kubectl shows them on
+   * get and list). Create and update already carry them through strategy.warnings, so these are
+   * for the requests that do not run the strategy: get, list, watch, delete, deletecollection.
+   */
+  readWarnings?: string[];
+}
+
+/** The child object at `key`, created when missing or not an object. */
+export function child(obj: JsonObject, key: string): JsonObject {
+  const v = obj[key];
+  if (isPlainObject(v)) return v;
+  const created: JsonObject = {};
+  obj[key] = created;
+  return created;
+}
+
+/** The object at `key`, or undefined when missing or not an object. */
+export function objAt(obj: unknown, key: string): JsonObject | undefined {
+  if (!isPlainObject(obj)) return undefined;
+  const v = obj[key];
+  return isPlainObject(v) ? v : undefined;
+}
+
+/** The array at `key`, keeping only its object elements' positions (others are skipped by callers). */
+export function arrAt(obj: unknown, key: string): unknown[] | undefined {
+  if (!isPlainObject(obj)) return undefined;
+  const v = obj[key];
+  return Array.isArray(v) ? v : undefined;
+}
+
+/** Walks a dotted path through plain objects. */
+export function getIn(obj: unknown, path: readonly string[]): unknown {
+  let cur: unknown = obj;
+  for (const key of path) {
+    if (!isPlainObject(cur)) return undefined;
+    cur = cur[key];
+  }
+  return cur;
+}
+
+/** A string field as Go holds it after decoding: missing or non-string is the zero value "". */
+export function goString(v: unknown): string {
+  return typeof v === 'string' ? v : '';
+}
+
+/** strconv.FormatBool / fmt.Sprint of a bool field (missing is false). */
+export function goBool(v: unknown): string {
+  return v === true ? 'true' : 'false';
+}
+
+/** strconv.Itoa of an int32 field (missing is 0). */
+export function goInt(v: unknown): string {
+  return typeof v === 'number' && Number.isFinite(v) ? String(Math.trunc(v)) : '0';
+}
+
+/** Whether a field is unset the way Go sees it: nil pointer, empty string or missing. */
+export function unset(v: unknown): boolean {
+  return v === undefined || v === null || v === '';
+}
+
+export function setDefault(obj: JsonObject, key: string, value: unknown): void {
+  if (unset(obj[key])) obj[key] = value;
+}
+
+export function meta(obj: KubeObject): ObjectMeta {
+  if (!isPlainObject(obj.metadata)) obj.metadata = {};
+  return obj.metadata!;
+}
+
+export function clone<T>(v: T): T {
+  return v === undefined ? v : (structuredClone(v) as T);
+}
+
+/** apiequality.Semantic.DeepEqual on the decoded values, compared as JSON. */
+export function semanticEqual(a: unknown, b: unknown): boolean {
+  return deepEqual(a ?? null, b ?? null);
+}
+
+/** Runs several strategy parts in order; validation results are concatenated. */
+export function composeStrategy(...parts: Strategy[]): Strategy {
+  const has = <K extends keyof Strategy>(k: K) => parts.some((p) => p[k]);
+  const strategy: Strategy = {};
+  if (has('prepareForCreate')) strategy.prepareForCreate = (obj) => parts.forEach((p) => p.prepareForCreate?.(obj));
+  if (has('prepareForUpdate')) strategy.prepareForUpdate = (obj, old) => parts.forEach((p) => p.prepareForUpdate?.(obj, old));
+  if (has('validate')) strategy.validate = (obj) => parts.flatMap((p): FieldError[] => p.validate?.(obj) ?? []);
+  if (has('validateUpdate')) {
+    strategy.validateUpdate = (obj, old) => parts.flatMap((p): FieldError[] => p.validateUpdate?.(obj, old) ?? []);
+  }
+  if (has('warnings')) strategy.warnings = (obj, old) => parts.flatMap((p) => p.warnings?.(obj, old) ?? []);
+  return strategy;
+}
+
+/**
+ * Defaulting (pkg/apis/<group>/v1/defaults.go) and wire conversion. The real server runs it on every
+ * decode, including reading back what it just stored, so it is applied before and after the
+ * strategy proper (a Job's labels copied from template labels the strategy itself added).
+ */
+export function defaulting(fn: (obj: KubeObject) => void): Strategy {
+  return { prepareForCreate: fn, prepareForUpdate: (obj) => fn(obj) };
+}
+
+/**
+ * A status subresource: create starts from `initial()` (PrepareForCreate's `Status = XStatus{}` or
+ * its seeded value), main-resource updates keep the stored status.
+ */
+export function statusSubresource(initial: (obj: KubeObject) => unknown = () => ({})): Strategy {
+  return {
+    prepareForCreate(obj) {
+      obj.status = initial(obj);
+    },
+    prepareForUpdate(obj, old) {
+      if (old.status === undefined) delete obj.status;
+      else obj.status = clone(old.status);
+    },
+  };
+}
+
+/**
+ * metadata.generation: 1 on create, +1 when the compared content changes on update
+ * (`if !Semantic.DeepEqual(new.Spec, old.Spec) { new.Generation = old.Generation + 1 }`).
+ */
+export function generation(compared: (obj: KubeObject) => unknown = (obj) => obj.spec): Strategy {
+  return {
+    prepareForCreate(obj) {
+      meta(obj).generation = 1;
+    },
+    prepareForUpdate(obj, old) {
+      const previous = typeof old.metadata?.generation === 'number' ? old.metadata.generation : 0;
+      meta(obj).generation = semanticEqual(compared(obj), compared(old)) ? previous : previous + 1;
+    },
+  };
+}
+
+/** Fills fields Go always serialises (non-pointer structs, ints without omitempty) with zero values. */
+export function zeroFields(target: JsonObject, zeros: JsonObject): void {
+  for (const [k, v] of Object.entries(zeros)) {
+    if (target[k] === undefined) target[k] = clone(v);
+    else if (isPlainObject(v) && isPlainObject(target[k])) zeroFields(target[k] as JsonObject, v);
+  }
+}
+
+/** Map keys in a stable order; Go iterates maps randomly, so error order is ours to pick. */
+export function sortedKeys(obj: JsonObject): string[] {
+  return Object.keys(obj).sort();
+}
+
+export const ALL_VERBS = ['create', 'delete', 'deletecollection', 'get', 'list', 'patch', 'update', 'watch'];
+
+/** Field-selector extractors for the two ObjectMeta keys generic.ObjectMetaFieldsSet provides. */
+export const metadataName = (obj: KubeObject): string => goString(obj.metadata?.name);
+export const metadataNamespace = (obj: KubeObject): string => goString(obj.metadata?.namespace);
+
+export interface ResourceDefinition {
+  kind: string;
+  plural: string;
+  namespaced: boolean;
+  shortNames?: string[];
+  categories?: string[];
+  verbs?: string[];
+  subresources?: string[];
+  nameRule?: ResourceType['nameRule'];
+  fieldSelectors?: ResourceType['fieldSelectors'];
+  allowUnconditionalUpdate: boolean;
+  allowCreateOnUpdate: boolean;
+  returnDeletedObject: boolean;
+  strategy?: Strategy;
+  decodeCheck?: BuiltinResourceType['decodeCheck'];
+  fieldLabelError?: BuiltinResourceType['fieldLabelError'];
+  readWarnings?: BuiltinResourceType['readWarnings'];
+}
+
+/** A built-in type with the regularities every built-in shares (singular = lower-case kind, `<Kind>List`). */
+export function builtin(group: string, version: string, def: ResourceDefinition): BuiltinResourceType {
+  const type: BuiltinResourceType = {
+    group,
+    version,
+    kind: def.kind,
+    listKind: `${def.kind}List`,
+    plural: def.plural,
+    singular: def.kind.toLowerCase(),
+    namespaced: def.namespaced,
+    shortNames: def.shortNames ?? [],
+    categories: def.categories ?? [],
+    verbs: def.verbs ?? [...ALL_VERBS],
+    subresources: def.subresources ?? [],
+    nameRule: def.nameRule ?? 'dns1123-subdomain',
+    fieldSelectors: def.fieldSelectors ?? null,
+    allowUnconditionalUpdate: def.allowUnconditionalUpdate,
+    allowCreateOnUpdate: def.allowCreateOnUpdate,
+    returnDeletedObject: def.returnDeletedObject,
+    unstructured: false,
+    strategy: def.strategy ?? {},
+  };
+  if (def.decodeCheck) type.decodeCheck = def.decodeCheck;
+  if (def.fieldLabelError) type.fieldLabelError = def.fieldLabelError;
+  if (def.readWarnings) type.readWarnings = def.readWarnings;
+  return type;
+}
