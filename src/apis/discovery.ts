@@ -1,0 +1,124 @@
+// Discovery documents built from the catalog: legacy (/api, /apis, per group version) and
+// aggregated apidiscovery.k8s.io/v2 (what kubectl asks for first). Shapes per apiserver-wire.md §7.
+import { createHash } from 'node:crypto';
+import type { ApiCatalog } from './catalog.ts';
+import { apiVersionOf } from './object.ts';
+import type { ResourceType } from './resource-type.ts';
+
+export const AGGREGATED_DISCOVERY_CONTENT_TYPE = 'application/json;g=apidiscovery.k8s.io;v=v2;as=APIGroupDiscoveryList';
+
+/** base64 of the first 8 bytes of sha256("<group>/<version>/<Kind>") (discovery/storageversionhash.go). */
+export function storageVersionHash(group: string, version: string, kind: string): string {
+  return createHash('sha256').update(`${group}/${version}/${kind}`).digest().subarray(0, 8).toString('base64');
+}
+
+/** Kubernetes version priority: GA > beta > alpha, higher numbers first, then other strings. */
+export function compareKubeVersions(a: string, b: string): number {
+  const rank = (v: string): [number, number, number, string] => {
+    const m = /^v(\d+)(?:(alpha|beta)(\d+))?$/.exec(v);
+    if (!m) return [0, 0, 0, v];
+    const level = m[2] === 'alpha' ? 1 : m[2] === 'beta' ? 2 : 3;
+    return [level, Number(m[1]), m[3] ? Number(m[3]) : 0, v];
+  };
+  const [la, ma, na, sa] = rank(a);
+  const [lb, mb, nb, sb] = rank(b);
+  if (la !== lb) return lb - la;
+  if (la === 0) return sa < sb ? -1 : sa > sb ? 1 : 0;
+  if (ma !== mb) return mb - ma;
+  return nb - na;
+}
+
+interface GroupVersions {
+  group: string;
+  versions: string[];
+}
+
+function groupsOf(catalog: ApiCatalog): GroupVersions[] {
+  const groups = new Map<string, Set<string>>();
+  for (const t of catalog.all()) {
+    if (!groups.has(t.group)) groups.set(t.group, new Set());
+    groups.get(t.group)!.add(t.version);
+  }
+  return [...groups].map(([group, versions]) => ({ group, versions: [...versions].sort(compareKubeVersions) }));
+}
+
+export function apiVersions(serverAddress: string) {
+  return { kind: 'APIVersions', versions: ['v1'], serverAddressByClientCIDRs: [{ clientCIDR: '0.0.0.0/0', serverAddress }] };
+}
+
+function apiGroup(g: GroupVersions) {
+  const versions = g.versions.map((version) => ({ groupVersion: `${g.group}/${version}`, version }));
+  return { name: g.group, versions, preferredVersion: versions[0]! };
+}
+
+export function apiGroupList(catalog: ApiCatalog) {
+  return { kind: 'APIGroupList', apiVersion: 'v1', groups: groupsOf(catalog).filter((g) => g.group !== '').map(apiGroup) };
+}
+
+export function apiGroupDocument(catalog: ApiCatalog, group: string) {
+  const g = groupsOf(catalog).find((x) => x.group === group);
+  return g ? { kind: 'APIGroup', apiVersion: 'v1', ...apiGroup(g) } : undefined;
+}
+
+function apiResources(t: ResourceType) {
+  const main: Record<string, unknown> = { name: t.plural, singularName: t.singular, namespaced: t.namespaced, kind: t.kind, verbs: t.verbs };
+  if (t.shortNames.length) main.shortNames = t.shortNames;
+  if (t.categories.length) main.categories = t.categories;
+  main.storageVersionHash = storageVersionHash(t.group, t.version, t.kind);
+  // Main resources come before their subresources: KubernetesObjectApi takes the first kind match.
+  const subs = t.subresources.map((sub) =>
+    sub === 'scale'
+      ? { name: `${t.plural}/scale`, singularName: '', namespaced: t.namespaced, group: 'autoscaling', version: 'v1', kind: 'Scale', verbs: ['get', 'patch', 'update'] }
+      : { name: `${t.plural}/${sub}`, singularName: '', namespaced: t.namespaced, kind: t.kind, verbs: ['get', 'patch', 'update'] },
+  );
+  return [main, ...subs];
+}
+
+export function apiResourceList(catalog: ApiCatalog, group: string, version: string) {
+  const resources = catalog
+    .all()
+    .filter((t) => t.group === group && t.version === version)
+    .flatMap(apiResources);
+  const groupVersion = apiVersionOf(group, version);
+  // The core group's list carries no apiVersion (it is stripped for the legacy /api prefix).
+  return group === '' ? { kind: 'APIResourceList', groupVersion, resources } : { kind: 'APIResourceList', apiVersion: 'v1', groupVersion, resources };
+}
+
+function discoveryResource(t: ResourceType) {
+  const out: Record<string, unknown> = {
+    resource: t.plural,
+    responseKind: { group: t.group, version: t.version, kind: t.kind },
+    scope: t.namespaced ? 'Namespaced' : 'Cluster',
+    singularResource: t.singular,
+    verbs: t.verbs,
+  };
+  if (t.shortNames.length) out.shortNames = t.shortNames;
+  if (t.categories.length) out.categories = t.categories;
+  if (t.subresources.length) {
+    out.subresources = t.subresources.map((sub) => ({
+      subresource: sub,
+      responseKind: sub === 'scale' ? { group: 'autoscaling', version: 'v1', kind: 'Scale' } : { group: t.group, version: t.version, kind: t.kind },
+      verbs: ['get', 'patch', 'update'],
+    }));
+  }
+  return out;
+}
+
+/** apidiscovery.k8s.io/v2 for `/api` (core only) or `/apis` (every other group). */
+export function aggregatedDiscovery(catalog: ApiCatalog, core: boolean) {
+  const items = groupsOf(catalog)
+    .filter((g) => (g.group === '') === core)
+    .map((g) => ({
+      metadata: core ? {} : { name: g.group },
+      versions: g.versions.map((version) => ({
+        version,
+        resources: catalog
+          .all()
+          .filter((t) => t.group === g.group && t.version === version)
+          .map(discoveryResource)
+          .sort((a, b) => ((a.resource as string) < (b.resource as string) ? -1 : 1)),
+        freshness: 'Current',
+      })),
+    }));
+  return { kind: 'APIGroupDiscoveryList', apiVersion: 'apidiscovery.k8s.io/v2', metadata: {}, items };
+}

@@ -1,0 +1,320 @@
+// The generic store pipeline every resource runs through (apiserver/pkg/registry/generic/registry/store.go):
+// system fields, the type's strategy, validation, optimistic concurrency, dry-run and deletion.
+// It never sees HTTP: inputs are decoded objects and options, outputs are objects or StatusErrors.
+import { apiVersionOf, isPlainObject, type KubeObject, type ObjectMeta, type StoredObject } from '../apis/object.ts';
+import type { ResourceType } from '../apis/resource-type.ts';
+import { storageKeyOf } from '../apis/resource-type.ts';
+import { fieldError, type FieldError } from '../errors/field-error.ts';
+import { goJson } from '../errors/go-format.ts';
+import {
+  alreadyExists,
+  badRequest,
+  conflict,
+  deleteSuccess,
+  generateNameConflict,
+  invalid,
+  notFound,
+  OPTIMISTIC_LOCK_MESSAGE,
+  plainServerError,
+  type GroupResource,
+  type Status,
+} from '../errors/status-error.ts';
+import { KeyExistsError, RevisionConflictError } from '../storage/versioned-store.ts';
+import { validateObjectMeta, validateObjectMetaUpdate } from '../validation/object-meta.ts';
+import { formatTimestamp, type RegistryContext } from './context.ts';
+import { applyDeletion, type DeletionOutcome } from './deletion.ts';
+import { GENERATE_NAME_ATTEMPTS, generateName } from './generate-name.ts';
+import { listObjects, type ListResult } from './list.ts';
+import { applyMergePatch } from './merge-patch.ts';
+import { admitNamespacedCreate } from './namespace-admission.ts';
+import {
+  isDryRun,
+  validateDeleteOptions,
+  validateWriteOptions,
+  type DeleteOptions,
+  type GetOptions,
+  type ListOptions,
+  type WriteOptions,
+} from './options.ts';
+import { readAtLeast } from './read-revision.ts';
+
+export interface WriteResult {
+  object: KubeObject;
+  /** 201 when the write created the object. */
+  created: boolean;
+  warnings: string[];
+}
+
+export interface DeleteResult {
+  /** The deleted (or now-deleting) object, or the success Status for types that answer with one. */
+  body: KubeObject | Status;
+  /** True when the object is still there, waiting on finalizers. */
+  pending: boolean;
+}
+
+export type PatchType = 'merge';
+
+const deepCopy = <T>(v: T): T => structuredClone(v);
+
+export class GenericRegistry {
+  readonly type: ResourceType;
+  readonly bucket: string;
+  readonly groupResource: GroupResource;
+  private readonly ctx: RegistryContext;
+
+  constructor(type: ResourceType, ctx: RegistryContext) {
+    this.type = type;
+    this.ctx = ctx;
+    this.bucket = storageKeyOf(type);
+    this.groupResource = { group: type.group, resource: type.plural };
+  }
+
+  get apiVersion(): string {
+    return apiVersionOf(this.type.group, this.type.version);
+  }
+
+  keyOf(namespace: string | undefined, name: string): string {
+    return this.type.namespaced ? `${namespace ?? ''}/${name}` : name;
+  }
+
+  /** The object as stored, or undefined; no copy, no HTTP semantics. */
+  peek(namespace: string | undefined, name: string): StoredObject | undefined {
+    return this.ctx.store.get(this.bucket, this.keyOf(namespace, name));
+  }
+
+  async get(namespace: string | undefined, name: string, options: GetOptions = {}): Promise<KubeObject> {
+    await readAtLeast(this.ctx.store, options.resourceVersion);
+    const obj = this.peek(namespace, name);
+    if (!obj) throw notFound(this.groupResource, name);
+    return this.present(obj);
+  }
+
+  async list(namespace: string | undefined, options: ListOptions = {}): Promise<ListResult> {
+    const result = await listObjects(this.ctx.store, this.type, this.bucket, namespace, options);
+    return { ...result, items: result.items.map((o) => this.present(o)) };
+  }
+
+  async create(namespace: string | undefined, body: KubeObject, options: WriteOptions = {}): Promise<WriteResult> {
+    validateWriteOptions('CreateOptions', options);
+    const obj = this.prepareBody(body, namespace, 'create');
+    const meta = obj.metadata!;
+    const generated = !meta.name && !!meta.generateName;
+    for (let attempt = 1; ; attempt++) {
+      if (generated) meta.name = generateName(meta.generateName!, this.ctx.random);
+      try {
+        return this.createOnce(obj, options);
+      } catch (err) {
+        if (generated && err instanceof KeyExistsError) {
+          if (attempt < GENERATE_NAME_ATTEMPTS) continue;
+          throw generateNameConflict(this.groupResource, meta.name!);
+        }
+        if (err instanceof KeyExistsError) {
+          const prefix = err.existing.metadata.deletionTimestamp ? 'object is being deleted: ' : '';
+          throw alreadyExists(this.groupResource, meta.name!, prefix);
+        }
+        throw err;
+      }
+    }
+  }
+
+  private createOnce(input: KubeObject, options: WriteOptions): WriteResult {
+    const obj = deepCopy(input);
+    const meta = obj.metadata!;
+    const requestedResourceVersion = meta.resourceVersion;
+    // rest.BeforeCreate: system fields are the server's, whatever the client sent.
+    meta.uid = this.ctx.random.uid();
+    meta.creationTimestamp = formatTimestamp(this.ctx.clock.now());
+    delete meta.generation;
+    delete meta.deletionTimestamp;
+    delete meta.deletionGracePeriodSeconds;
+    delete meta.selfLink;
+    delete meta.resourceVersion;
+    this.type.strategy.prepareForCreate?.(obj);
+    const errors = [...validateObjectMeta(meta, this.metaRules()), ...(this.type.strategy.validate?.(obj) ?? [])];
+    if (errors.length) throw this.invalid(meta.name ?? '', errors);
+    if (this.type.namespaced) admitNamespacedCreate(this.ctx.store, this.groupResource, meta);
+    if (requestedResourceVersion) throw plainServerError('resourceVersion should not be set on objects to be created');
+    const key = this.keyOf(meta.namespace, meta.name!);
+    const warnings = this.type.strategy.warnings?.(obj) ?? [];
+    if (isDryRun(options.dryRun)) {
+      const existing = this.ctx.store.get(this.bucket, key);
+      if (existing) throw new KeyExistsError(existing);
+      return { object: this.present(obj), created: true, warnings };
+    }
+    const stored = this.ctx.store.create(this.bucket, key, obj);
+    return { object: this.present(stored), created: true, warnings };
+  }
+
+  async update(namespace: string | undefined, name: string, body: KubeObject, options: WriteOptions = {}): Promise<WriteResult> {
+    validateWriteOptions('UpdateOptions', options);
+    const obj = this.prepareBody(body, namespace, 'update', name);
+    const existing = this.peek(namespace, name);
+    if (!existing) {
+      if (!this.type.allowCreateOnUpdate) throw notFound(this.groupResource, name);
+      return this.create(namespace, obj, options);
+    }
+    const requested = obj.metadata!.resourceVersion;
+    if (!requested && !this.type.allowUnconditionalUpdate) {
+      // The real gk here is built from the resource, so details.kind is the plural.
+      throw invalid({ group: this.type.group, kind: this.type.plural }, name, [
+        fieldError.invalid('metadata.resourceVersion', 0, 'must be specified for an update'),
+      ]);
+    }
+    return this.updateFrom(existing, obj, requested || undefined, options);
+  }
+
+  /**
+   * Applies a patch to the latest object and runs the update pipeline. Patches need no
+   * resourceVersion; a patch that sets one is checked like a PUT's.
+   */
+  async patch(namespace: string | undefined, name: string, patchType: PatchType, patch: unknown, options: WriteOptions = {}): Promise<WriteResult> {
+    validateWriteOptions('PatchOptions', options);
+    for (;;) {
+      const existing = this.peek(namespace, name);
+      if (!existing) throw notFound(this.groupResource, name);
+      const patched = applyMergePatch(existing, patch);
+      if (!isPlainObject(patched) || (patched.metadata !== undefined && !isPlainObject(patched.metadata))) {
+        throw invalid({ group: '', kind: '' }, '', [fieldError.invalid('patch', goJson(patched), 'cannot decode the patched object')]);
+      }
+      const obj = this.prepareBody(patched as KubeObject, namespace, 'patch', name);
+      const requested = obj.metadata!.resourceVersion;
+      try {
+        return this.updateFrom(existing, obj, requested, options);
+      } catch (err) {
+        // A concurrent write between read and commit: retry on the new state, as GuaranteedUpdate does.
+        if (err instanceof RevisionConflictError && requested === existing.metadata.resourceVersion && (patch as KubeObject)?.metadata?.resourceVersion === undefined) continue;
+        throw err;
+      }
+    }
+  }
+
+  private updateFrom(existing: StoredObject, input: KubeObject, requestedResourceVersion: string | undefined, options: WriteOptions): WriteResult {
+    const name = existing.metadata.name;
+    if (requestedResourceVersion !== undefined && requestedResourceVersion !== existing.metadata.resourceVersion) {
+      throw conflict(this.groupResource, name, OPTIMISTIC_LOCK_MESSAGE);
+    }
+    const obj = deepCopy(input);
+    const meta = obj.metadata!;
+    const old = existing.metadata;
+    if (meta.uid && meta.uid !== old.uid) {
+      throw conflict(
+        this.groupResource,
+        name,
+        `StorageError: invalid object, Code: 4, Key: /registry/${this.type.group ? this.type.group + '/' : ''}${this.type.plural}/${this.keyOf(old.namespace, name)}, ResourceVersion: 0, AdditionalErrorMsg: Precondition failed: UID in precondition: ${meta.uid}, UID in object meta: ${old.uid}`,
+      );
+    }
+    // rest.BeforeUpdate: fields the server owns are copied from the stored object.
+    meta.uid = old.uid;
+    meta.creationTimestamp = old.creationTimestamp;
+    if (old.generation !== undefined) meta.generation = old.generation;
+    else delete meta.generation;
+    if (old.deletionTimestamp) meta.deletionTimestamp = old.deletionTimestamp;
+    if (old.deletionGracePeriodSeconds !== undefined && meta.deletionGracePeriodSeconds === undefined) {
+      meta.deletionGracePeriodSeconds = old.deletionGracePeriodSeconds;
+    }
+    delete meta.selfLink;
+    meta.resourceVersion = old.resourceVersion;
+    this.type.strategy.prepareForUpdate?.(obj, existing);
+    const errors = [...validateObjectMetaUpdate(meta, old, this.metaRules()), ...(this.type.strategy.validateUpdate?.(obj, existing) ?? [])];
+    if (errors.length) throw this.invalid(name, errors);
+    const warnings = this.type.strategy.warnings?.(obj, existing) ?? [];
+    const key = this.keyOf(old.namespace, name);
+    // Removing the last finalizer of a deleting object completes its deletion.
+    const completesDeletion = !!meta.deletionTimestamp && !meta.finalizers?.length && !meta.deletionGracePeriodSeconds;
+    if (isDryRun(options.dryRun)) return { object: this.present(obj), created: false, warnings };
+    if (completesDeletion) {
+      this.ctx.store.delete(this.bucket, key, old.resourceVersion);
+      return { object: this.present(obj), created: false, warnings };
+    }
+    const stored = this.ctx.store.update(this.bucket, key, obj, old.resourceVersion);
+    return { object: this.present(stored), created: false, warnings };
+  }
+
+  async delete(namespace: string | undefined, name: string, options: DeleteOptions = {}): Promise<DeleteResult> {
+    validateDeleteOptions(options);
+    for (;;) {
+      const existing = this.peek(namespace, name);
+      if (!existing) throw notFound(this.groupResource, name);
+      try {
+        return this.deleteOnce(existing, options);
+      } catch (err) {
+        if (err instanceof RevisionConflictError) continue;
+        throw err;
+      }
+    }
+  }
+
+  private deleteOnce(existing: StoredObject, options: DeleteOptions): DeleteResult {
+    const outcome: DeletionOutcome = applyDeletion(existing, options, this.type, this.ctx.clock);
+    const key = this.keyOf(existing.metadata.namespace, existing.metadata.name);
+    const dryRun = isDryRun(options.dryRun);
+    if (outcome.kind === 'mark') {
+      const object = dryRun ? outcome.object : this.ctx.store.update(this.bucket, key, outcome.object, existing.metadata.resourceVersion);
+      return { body: this.present(object), pending: true };
+    }
+    const removed = dryRun ? existing : this.ctx.store.delete(this.bucket, key, existing.metadata.resourceVersion);
+    const body = this.type.returnDeletedObject ? this.present(removed) : deleteSuccess(this.groupResource, removed.metadata.name, removed.metadata.uid);
+    return { body, pending: false };
+  }
+
+  /** Deletes every object a list with these options matches; answers the matched list as it was. */
+  async deleteCollection(namespace: string | undefined, listOptions: ListOptions, options: DeleteOptions): Promise<ListResult> {
+    validateDeleteOptions(options);
+    const { items, resourceVersion } = await listObjects(this.ctx.store, this.type, this.bucket, namespace, { ...listOptions, limit: undefined, continue: undefined });
+    for (const item of items) {
+      try {
+        await this.delete(item.metadata?.namespace, item.metadata!.name!, options);
+      } catch (err) {
+        // Deleted concurrently: the real deletecollection ignores NotFound as well.
+        if (!(err instanceof Error && 'status' in err && (err as { code?: number }).code === 404)) throw err;
+      }
+    }
+    return { items: items.map((o) => this.present(o)), resourceVersion, continue: undefined, remainingItemCount: undefined };
+  }
+
+  /**
+   * Decodes what the registry needs from a request body: apiVersion/kind defaulted, name and
+   * namespace checked against the URL with the real 400 texts, metadata made an object.
+   */
+  private prepareBody(body: KubeObject, namespace: string | undefined, verb: 'create' | 'update' | 'patch', urlName?: string): KubeObject {
+    const obj: KubeObject = { ...body };
+    obj.apiVersion ||= this.apiVersion;
+    obj.kind ||= this.type.kind;
+    if (obj.apiVersion !== this.apiVersion) {
+      throw badRequest(`the API version in the data (${obj.apiVersion}) does not match the expected API version (${this.apiVersion})`);
+    }
+    const meta: ObjectMeta = isPlainObject(obj.metadata) ? { ...obj.metadata } : {};
+    obj.metadata = meta;
+    if (this.type.namespaced) {
+      if (!meta.namespace) meta.namespace = namespace;
+      else if (meta.namespace !== namespace) {
+        throw badRequest(
+          verb === 'create'
+            ? 'the namespace of the provided object does not match the namespace sent on the request'
+            : `the namespace of the object (${meta.namespace}) does not match the namespace on the request (${namespace})`,
+        );
+      }
+    } else {
+      delete meta.namespace;
+    }
+    if (urlName !== undefined) {
+      if (!meta.name) meta.name = urlName;
+      if (meta.name !== urlName) throw badRequest(`the name of the object (${meta.name}) does not match the name on the URL (${urlName})`);
+    }
+    return obj;
+  }
+
+  private metaRules() {
+    return { namespaced: this.type.namespaced, nameRule: this.type.nameRule };
+  }
+
+  private invalid(name: string, errors: FieldError[]) {
+    return invalid({ group: this.type.group, kind: this.type.kind }, name, errors);
+  }
+
+  /** What a client receives: a private copy with apiVersion and kind set. */
+  private present(obj: KubeObject): KubeObject {
+    const { apiVersion: _a, kind: _k, ...rest } = obj;
+    return { apiVersion: this.apiVersion, kind: this.type.kind, ...deepCopy(rest) };
+  }
+}

@@ -1,0 +1,108 @@
+// LIST with the etcd3 store's semantics: resourceVersion / resourceVersionMatch, selectors, and
+// pagination where every page is read at the first page's revision.
+import type { KubeObject } from '../apis/object.ts';
+import type { ResourceType } from '../apis/resource-type.ts';
+import { badRequest, expired } from '../errors/status-error.ts';
+import { parseLabelSelector, SelectorParseError } from '../selectors/label-selector.ts';
+import { RevisionCompactedError, type VersionedStore } from '../storage/versioned-store.ts';
+import { decodeContinue, encodeContinue } from './continue-token.ts';
+import { compileFieldSelector, type ObjectPredicate } from './field-selection.ts';
+import { validateListOptions, type ListOptions } from './options.ts';
+import { parseResourceVersion, readAtLeast } from './read-revision.ts';
+
+export interface ListResult {
+  items: KubeObject[];
+  resourceVersion: string;
+  continue: string | undefined;
+  remainingItemCount: number | undefined;
+}
+
+const CONTINUE_EXPIRED =
+  'The provided continue parameter is too old to display a consistent list result. You can start a new list without the continue parameter, or use the continue token in this response to retrieve the remainder of the results. Continuing with the provided token results in an inconsistent list - objects that were created, modified, or deleted between the time the first chunk was returned and now may show up in the list.';
+const LIST_EXPIRED = 'The resourceVersion for the provided list is too old.';
+
+export function compileLabelSelector(text: string | undefined): ObjectPredicate | undefined {
+  if (!text) return undefined;
+  try {
+    const selector = parseLabelSelector(text);
+    return selector.empty ? undefined : (obj) => selector.matches(obj.metadata?.labels);
+  } catch (err) {
+    if (err instanceof SelectorParseError) throw badRequest(err.message);
+    throw err;
+  }
+}
+
+export async function listObjects(
+  store: VersionedStore,
+  type: ResourceType,
+  bucket: string,
+  namespace: string | undefined,
+  options: ListOptions,
+): Promise<ListResult> {
+  validateListOptions(options);
+  const byLabel = compileLabelSelector(options.labelSelector);
+  const byField = compileFieldSelector(type, options.fieldSelector);
+  const prefix = type.namespaced && namespace ? `${namespace}/` : '';
+  const { revision, startKey, paged } = await resolveStart(store, options);
+  const limit = paged && options.limit && options.limit > 0 ? options.limit : 0;
+
+  let entries;
+  try {
+    entries = store.list(bucket, prefix, revision);
+  } catch (err) {
+    if (!(err instanceof RevisionCompactedError)) throw err;
+    if (options.continue) {
+      throw expired(CONTINUE_EXPIRED, { continue: encodeContinue(startKey ?? '', -1) });
+    }
+    throw expired(LIST_EXPIRED);
+  }
+
+  let index = 0;
+  if (startKey !== undefined) {
+    while (index < entries.length && entries[index]!.key.slice(prefix.length) < startKey) index++;
+  }
+  const first = index;
+  const items: KubeObject[] = [];
+  let lastKey: string | undefined;
+  let hasMore = false;
+  for (; index < entries.length; index++) {
+    // Like the etcd3 store: once the page is full, any further key means there is more.
+    if (limit && items.length >= limit) {
+      hasMore = true;
+      break;
+    }
+    const { key, object } = entries[index]!;
+    lastKey = key;
+    if ((byLabel && !byLabel(object)) || (byField && !byField(object))) continue;
+    items.push(object);
+  }
+  const filtered = !!byLabel || !!byField;
+  return {
+    items,
+    resourceVersion: String(revision),
+    continue: hasMore && lastKey !== undefined ? encodeContinue(`${lastKey.slice(prefix.length)}\u0000`, revision) : undefined,
+    remainingItemCount: hasMore && !filtered ? entries.length - first - limit : undefined,
+  };
+}
+
+/** Which revision to read and where to start, from resourceVersion(Match) or a continue token. */
+async function resolveStart(
+  store: VersionedStore,
+  options: ListOptions,
+): Promise<{ revision: number; startKey: string | undefined; paged: boolean }> {
+  const rv = options.resourceVersion;
+  if (options.continue) {
+    if (rv && rv !== '0') throw badRequest('specifying resource version is not allowed when using continue');
+    const token = decodeContinue(options.continue);
+    const revision = token.resourceVersion === -1 ? store.revision : token.resourceVersion;
+    if (revision > store.revision) throw badRequest('invalid continue token: inconsistent continuation');
+    return { revision, startKey: token.startKey, paged: true };
+  }
+  if (!rv) return { revision: store.revision, startKey: undefined, paged: true };
+  // RV=0 is served from the watch cache, which ignores limit.
+  if (rv === '0') return { revision: store.revision, startKey: undefined, paged: false };
+  const wanted = parseResourceVersion(rv);
+  const exact = options.resourceVersionMatch === 'Exact' || (!options.resourceVersionMatch && !!options.limit && options.limit > 0);
+  await readAtLeast(store, rv);
+  return { revision: exact ? wanted : store.revision, startKey: undefined, paged: true };
+}
