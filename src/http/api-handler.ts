@@ -1,0 +1,189 @@
+// Translates HTTP requests into registry calls and registry results into HTTP answers. Kubernetes
+// semantics are decided in the registry; this layer only routes, negotiates and serialises.
+import { ApiCatalog } from '../apis/catalog.ts';
+import {
+  aggregatedDiscovery,
+  apiGroupDocument,
+  apiGroupList,
+  apiResourceList,
+  apiVersions,
+} from '../apis/discovery.ts';
+import { apiVersionOf } from '../apis/object.ts';
+import type { ResourceType } from '../apis/resource-type.ts';
+import { badRequest, StatusError, toStatusError, unknownPath, unsupportedMediaType, type Status } from '../errors/status-error.ts';
+import type { GenericRegistry } from '../registry/generic-registry.ts';
+import type { ListResult } from '../registry/list.ts';
+import { decodeObjectBody, parseStructured, readBody } from './body.ts';
+import { contentTypeEssence, negotiateObjectFormat, parseAccept, SERVED_MEDIA_TYPES, type OutputFormat } from './media-types.ts';
+import { deleteOptionsFrom, getOptionsFrom, isWatchRequest, listOptionsFrom, writeOptionsFrom } from './query-options.ts';
+import { parseRequestPath, type ResourceRequest } from './request-info.ts';
+import { errorResponse, objectResponse, plainNotFound, statusResponse } from './responses.ts';
+import { notAcceptable } from '../errors/status-error.ts';
+import { discoveryResponse } from './discovery-response.ts';
+
+export interface VersionInfo {
+  major: string;
+  minor: string;
+  gitVersion: string;
+  [key: string]: string;
+}
+
+export interface ApiHandlerDeps {
+  catalog: ApiCatalog;
+  registryFor(type: ResourceType): GenericRegistry;
+  version: VersionInfo;
+  /** host:port clients reach this server at (for /api's serverAddressByClientCIDRs). */
+  serverAddress(request: Request): string;
+  /** Answers `?watch=true` requests; undefined until watch is served. */
+  watch?(type: ResourceType, registry: GenericRegistry, namespace: string | undefined, name: string | undefined, query: URLSearchParams, request: Request, format: OutputFormat): Promise<Response>;
+}
+
+const PATCH_CONTENT_TYPES = ['application/merge-patch+json'];
+
+export class ApiHandler {
+  private readonly deps: ApiHandlerDeps;
+
+  constructor(deps: ApiHandlerDeps) {
+    this.deps = deps;
+  }
+
+  async handle(request: Request): Promise<Response> {
+    const url = new URL(request.url);
+    try {
+      const info = parseRequestPath(url.pathname);
+      if (info.kind === 'non-resource') return this.nonResource(info.path, request);
+      return await this.resource(info, request, url.searchParams);
+    } catch (err) {
+      return errorResponse(toStatusError(err));
+    }
+  }
+
+  private nonResource(path: string, request: Request): Response {
+    const { catalog } = this.deps;
+    const trimmed = path.length > 1 ? path.replace(/\/$/, '') : path;
+    switch (trimmed) {
+      case '/version':
+        return objectResponse(this.deps.version);
+      case '/healthz':
+      case '/livez':
+      case '/readyz':
+        return new Response('ok', { status: 200, headers: { 'content-type': 'text/plain; charset=utf-8' } });
+      case '/api':
+        return discoveryResponse(request, apiVersions(this.deps.serverAddress(request)), () => aggregatedDiscovery(catalog, true));
+      case '/apis':
+        return discoveryResponse(request, apiGroupList(catalog), () => aggregatedDiscovery(catalog, false));
+    }
+    const parts = trimmed.split('/').filter(Boolean);
+    if (parts[0] === 'api' && parts.length === 2 && catalog.servesGroupVersion('', parts[1]!)) {
+      return objectResponse(apiResourceList(catalog, '', parts[1]!));
+    }
+    if (parts[0] === 'apis' && parts.length === 2) {
+      const doc = apiGroupDocument(catalog, parts[1]!);
+      if (doc) return objectResponse(doc);
+    }
+    if (parts[0] === 'apis' && parts.length === 3 && catalog.servesGroupVersion(parts[1]!, parts[2]!)) {
+      return objectResponse(apiResourceList(catalog, parts[1]!, parts[2]!));
+    }
+    return plainNotFound();
+  }
+
+  private async resource(info: ResourceRequest, request: Request, query: URLSearchParams): Promise<Response> {
+    const { catalog } = this.deps;
+    const type = catalog.find(info.group, info.version, info.resource);
+    if (!type) {
+      if (catalog.servesGroupVersion(info.group, info.version)) throw unknownPath();
+      return plainNotFound();
+    }
+    // Namespaced objects live under namespaces/<ns>/; cluster-scoped ones never do.
+    if ((info.namespace !== undefined && !type.namespaced) || (type.namespaced && info.namespace === undefined && info.name !== undefined)) {
+      throw unknownPath();
+    }
+    if (info.subresource !== undefined) throw unknownPath();
+    const format = negotiateObjectFormat(parseAccept(request.headers.get('accept')));
+    if (!format) throw notAcceptable(SERVED_MEDIA_TYPES);
+    try {
+      return await this.dispatch(type, info, request, query, format);
+    } catch (err) {
+      return errorResponse(toStatusError(err), format);
+    }
+  }
+
+  private async dispatch(type: ResourceType, info: ResourceRequest, request: Request, query: URLSearchParams, format: OutputFormat): Promise<Response> {
+    const registry = this.deps.registryFor(type);
+    const { namespace, name } = info;
+    const method = request.method.toUpperCase();
+    const watch = info.watchPrefix || (method === 'GET' && isWatchRequest(query));
+    if (watch) {
+      if (method !== 'GET' || !this.deps.watch) throw methodNotAllowed();
+      return this.deps.watch(type, registry, namespace, name, query, request, format);
+    }
+    if (name === undefined) {
+      switch (method) {
+        case 'GET':
+          return this.listResponse(type, await registry.list(namespace, listOptionsFrom(query)), format);
+        case 'POST': {
+          if (type.namespaced && namespace === undefined) throw methodNotAllowed();
+          const body = decodeObjectBody(await readBody(request), contentTypeEssence(request.headers.get('content-type')), type.kind);
+          const result = await registry.create(namespace, body, writeOptionsFrom(query));
+          return objectResponse(result.object, { status: 201, format, warnings: result.warnings });
+        }
+        case 'DELETE': {
+          const options = deleteOptionsFrom(query, await this.optionalBody(request, 'DeleteOptions'));
+          return this.listResponse(type, await registry.deleteCollection(namespace, listOptionsFrom(query), options), format);
+        }
+      }
+      throw methodNotAllowed();
+    }
+    switch (method) {
+      case 'GET':
+        return objectResponse(await registry.get(namespace, name, getOptionsFrom(query)), { format });
+      case 'PUT': {
+        const body = decodeObjectBody(await readBody(request), contentTypeEssence(request.headers.get('content-type')), type.kind);
+        const result = await registry.update(namespace, name, body, writeOptionsFrom(query));
+        return objectResponse(result.object, { status: result.created ? 201 : 200, format, warnings: result.warnings });
+      }
+      case 'PATCH': {
+        const contentType = contentTypeEssence(request.headers.get('content-type'));
+        if (!contentType || !PATCH_CONTENT_TYPES.includes(contentType)) throw unsupportedMediaType(PATCH_CONTENT_TYPES);
+        const bytes = await readBody(request);
+        const parsed = parseStructured(bytes, 'json');
+        if (!parsed.ok) throw badRequest('invalid JSON patch');
+        const result = await registry.patch(namespace, name, 'merge', parsed.value, writeOptionsFrom(query));
+        return objectResponse(result.object, { status: result.created ? 201 : 200, format, warnings: result.warnings });
+      }
+      case 'DELETE': {
+        const options = deleteOptionsFrom(query, await this.optionalBody(request, 'DeleteOptions'));
+        const result = await registry.delete(namespace, name, options);
+        // 202 only when deletion is pending and the client explicitly sent orphanDependents=false.
+        const code = result.pending && options.orphanDependents === false ? 202 : 200;
+        if (isStatus(result.body)) return statusResponse(result.body, format);
+        return objectResponse(result.body, { status: code, format });
+      }
+    }
+    throw methodNotAllowed();
+  }
+
+  /** A body that may be absent (DELETE): empty means "use the query". */
+  private async optionalBody(request: Request, kind: string): Promise<Record<string, unknown> | undefined> {
+    const bytes = await readBody(request);
+    if (bytes.length === 0 || Buffer.from(bytes).toString('utf8').trim() === '') return undefined;
+    return decodeObjectBody(bytes, contentTypeEssence(request.headers.get('content-type')), kind);
+  }
+
+  private listResponse(type: ResourceType, list: ListResult, format: OutputFormat): Response {
+    const metadata: Record<string, unknown> = {};
+    if (type.unstructured) metadata.continue = list.continue ?? '';
+    else if (list.continue) metadata.continue = list.continue;
+    if (list.remainingItemCount !== undefined) metadata.remainingItemCount = list.remainingItemCount;
+    metadata.resourceVersion = list.resourceVersion;
+    const body = { kind: type.listKind, apiVersion: apiVersionOf(type.group, type.version), metadata, items: list.items };
+    return objectResponse(body, { format });
+  }
+}
+
+const isStatus = (body: unknown): body is Status => (body as { kind?: string }).kind === 'Status' && (body as { apiVersion?: string }).apiVersion === 'v1';
+
+/** go-restful's answer for a method with no route. */
+function methodNotAllowed(): StatusError {
+  return new StatusError({ message: '405: Method Not Allowed', reason: 'MethodNotAllowed', details: {}, code: 405 });
+}

@@ -1,0 +1,21 @@
+// Serves /api and /apis in the form the client asked for: aggregated discovery (with ETag/304,
+// which kubectl revalidates with) or the legacy documents.
+import { createHash } from 'node:crypto';
+import { AGGREGATED_DISCOVERY_CONTENT_TYPE } from '../apis/discovery.ts';
+import { parseAccept } from './media-types.ts';
+import { objectResponse } from './responses.ts';
+
+function wantsAggregated(request: Request): boolean {
+  return parseAccept(request.headers.get('accept')).some(
+    (r) => r.type === 'application' && r.subtype === 'json' && r.params.g === 'apidiscovery.k8s.io' && r.params.v === 'v2' && r.params.as === 'APIGroupDiscoveryList',
+  );
+}
+
+export function discoveryResponse(request: Request, legacy: unknown, aggregated: () => unknown): Response {
+  if (!wantsAggregated(request)) return objectResponse(legacy);
+  const body = JSON.stringify(aggregated());
+  const etag = `"${createHash('sha512').update(body).digest('hex')}"`;
+  const headers = { 'content-type': AGGREGATED_DISCOVERY_CONTENT_TYPE, etag, vary: 'Accept' };
+  if (request.headers.get('if-none-match') === etag) return new Response(null, { status: 304, headers });
+  return new Response(body, { status: 200, headers });
+}

@@ -1,0 +1,61 @@
+// Content negotiation: which representation a client asked for (Accept) and sent (Content-Type).
+
+export interface MediaRange {
+  type: string;
+  subtype: string;
+  params: Record<string, string>;
+  q: number;
+}
+
+export type OutputFormat = 'json' | 'yaml';
+
+export const SERVED_MEDIA_TYPES = ['application/json', 'application/yaml'];
+
+export function parseMediaRange(text: string): MediaRange | undefined {
+  const [essence, ...rawParams] = text.split(';').map((s) => s.trim());
+  const [type, subtype] = (essence ?? '').toLowerCase().split('/');
+  if (!type || !subtype) return undefined;
+  const params: Record<string, string> = {};
+  let q = 1;
+  for (const p of rawParams) {
+    const eq = p.indexOf('=');
+    if (eq < 0) continue;
+    const key = p.slice(0, eq).trim().toLowerCase();
+    const value = p.slice(eq + 1).trim().replace(/^"|"$/g, '');
+    if (key === 'q') q = Number(value);
+    else params[key] = value;
+  }
+  return { type, subtype, params, q: Number.isFinite(q) ? q : 0 };
+}
+
+export function parseAccept(header: string | null): MediaRange[] {
+  if (!header || !header.trim()) return [];
+  return header
+    .split(',')
+    .map(parseMediaRange)
+    .filter((r): r is MediaRange => !!r && r.q > 0);
+}
+
+/**
+ * The plain object format a client accepts, or undefined if none; ranges that ask for a
+ * transformed representation (`as=Table`, ...) are matched elsewhere.
+ */
+export function negotiateObjectFormat(ranges: MediaRange[]): OutputFormat | undefined {
+  if (ranges.length === 0) return 'json';
+  const ordered = [...ranges].sort((a, b) => b.q - a.q);
+  for (const r of ordered) {
+    if (r.params.as) continue;
+    if (r.type === '*' && r.subtype === '*') return 'json';
+    if (r.type !== 'application') continue;
+    if (r.subtype === '*' || r.subtype === 'json') return 'json';
+    if (r.subtype === 'yaml') return 'yaml';
+  }
+  return undefined;
+}
+
+/** The essence (`type/subtype`) of a Content-Type header, lower-cased, without parameters. */
+export function contentTypeEssence(header: string | null): string | undefined {
+  if (!header) return undefined;
+  const essence = header.split(';')[0]!.trim().toLowerCase();
+  return essence || undefined;
+}

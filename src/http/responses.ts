@@ -1,0 +1,40 @@
+// Serialising answers: JSON or YAML bodies with an explicit content-type (clients parse by it),
+// Status errors with HTTP status = code, and Warning headers.
+import { dump } from 'js-yaml';
+import type { Status, StatusError } from '../errors/status-error.ts';
+import type { OutputFormat } from './media-types.ts';
+
+export interface ResponseOptions {
+  status?: number;
+  format?: OutputFormat;
+  warnings?: readonly string[];
+  headers?: Record<string, string>;
+  contentType?: string;
+}
+
+/** `299 - "<text>"` with quotes and backslashes escaped (apimachinery/pkg/util/net NewWarningHeader). */
+export function warningHeader(text: string): string {
+  return `299 - "${text.replace(/[\\"]/g, (c) => '\\' + c)}"`;
+}
+
+export function objectResponse(body: unknown, options: ResponseOptions = {}): Response {
+  const format = options.format ?? 'json';
+  const text = format === 'yaml' ? dump(body, { noRefs: true, lineWidth: -1 }) : JSON.stringify(body);
+  const headers = new Headers(options.headers);
+  headers.set('content-type', options.contentType ?? (format === 'yaml' ? 'application/yaml' : 'application/json'));
+  for (const w of new Set(options.warnings ?? [])) headers.append('warning', warningHeader(w));
+  return new Response(text, { status: options.status ?? 200, headers });
+}
+
+export function statusResponse(status: Status, format: OutputFormat = 'json', warnings?: readonly string[]): Response {
+  return objectResponse(status, { status: status.code ?? (status.status === 'Success' ? 200 : 500), format, warnings });
+}
+
+export function errorResponse(err: StatusError, format: OutputFormat = 'json'): Response {
+  return statusResponse(err.status, format);
+}
+
+/** Go's http.NotFound, which answers paths outside every served API group. */
+export function plainNotFound(): Response {
+  return new Response('404 page not found\n', { status: 404, headers: { 'content-type': 'text/plain; charset=utf-8', 'x-content-type-options': 'nosniff' } });
+}
