@@ -1,0 +1,152 @@
+// createFakeCluster(): one isolated API server with its own store, host name and catalog.
+import type { KubeConfig } from '@kubernetes/client-node';
+import { builtinResourceTypes } from '../apis/builtin/index.ts';
+import { ApiCatalog } from '../apis/catalog.ts';
+import { apiVersionOf, parseApiVersion, type KubeObject } from '../apis/object.ts';
+import type { ResourceType } from '../apis/resource-type.ts';
+import { StatusError } from '../errors/status-error.ts';
+import { ApiHandler } from '../http/api-handler.ts';
+import { cryptoRandom, systemClock, type RegistryContext } from '../registry/context.ts';
+import { GenericRegistry } from '../registry/generic-registry.ts';
+import { VersionedStore } from '../storage/versioned-store.ts';
+import { listen as listenHttp, type ListenOptions, type Listener } from '../transport/http-listener.ts';
+import { attachHost, CLUSTER_DOMAIN, detachHost } from '../transport/msw-network.ts';
+import { kubeConfigYaml, makeKubeConfig } from './kubeconfig.ts';
+import { parseManifests, type Manifests } from './manifests.ts';
+import { KUBERNETES_VERSION } from './version.ts';
+
+export type { Manifests } from './manifests.ts';
+export type { ListenOptions } from '../transport/http-listener.ts';
+
+export interface FakeClusterOptions {
+  /** Objects installed before createFakeCluster() resolves (same forms as apply()). */
+  manifests?: Manifests;
+  /**
+   * How many store events the watch history keeps; older resourceVersions get 410 Expired.
+   * Default 10,000.
+   */
+  watchHistory?: number;
+}
+
+export interface ListenResult {
+  /** `http://127.0.0.1:<port>` */
+  url: string;
+  /** kubeconfig YAML pointing at the listener, usable by kubectl as is. */
+  kubeconfig: string;
+}
+
+export interface FakeCluster extends AsyncDisposable {
+  /** A @kubernetes/client-node KubeConfig wired to this cluster (namespace `default`). */
+  readonly kubeConfig: KubeConfig;
+  /** The cluster's own server URL (`https://<id>.kubefake.local`), answered in-process. */
+  readonly url: string;
+  /** Create-or-update of YAML text (multi-document), an object or an array; resolves to the stored objects in input order. */
+  apply(manifests: Manifests): Promise<KubeObject[]>;
+  /** Serves the cluster on a real loopback HTTP port as well (for kubectl and other languages). */
+  listen(options?: ListenOptions): Promise<ListenResult>;
+  /** Drops the watch history now, so older resourceVersions and continue tokens get 410 Expired. */
+  compact(): Promise<void>;
+  /** Answers one request directly, without any transport (what both transports call). */
+  handle(request: Request): Promise<Response>;
+  /** Stops serving; the in-process interception is released with the last open cluster. */
+  close(): Promise<void>;
+}
+
+const BOOT_NAMESPACES = ['default', 'kube-system', 'kube-public', 'kube-node-lease'];
+let clusterCounter = 0;
+
+export async function createFakeCluster(options: FakeClusterOptions = {}): Promise<FakeCluster> {
+  const id = `c${(++clusterCounter).toString(36)}${Math.random().toString(36).slice(2, 8)}`;
+  const host = `${id}.${CLUSTER_DOMAIN}`;
+  const url = `https://${host}`;
+  const ctx: RegistryContext = {
+    store: new VersionedStore({ historyLimit: options.watchHistory ?? 10_000 }),
+    clock: systemClock,
+    random: cryptoRandom,
+  };
+  const catalog = new ApiCatalog();
+  for (const type of builtinResourceTypes()) catalog.add(type);
+  const registries = new Map<ResourceType, GenericRegistry>();
+  const registryFor = (type: ResourceType): GenericRegistry => {
+    let registry = registries.get(type);
+    if (!registry) registries.set(type, (registry = new GenericRegistry(type, ctx)));
+    return registry;
+  };
+  const handler = new ApiHandler({
+    catalog,
+    registryFor,
+    version: KUBERNETES_VERSION,
+    serverAddress: (request) => new URL(request.url).host,
+  });
+  const handle = (request: Request) => handler.handle(request);
+
+  const namespaces = registryFor(catalog.find('', 'v1', 'namespaces')!);
+  for (const name of BOOT_NAMESPACES) await namespaces.create(undefined, { metadata: { name } });
+
+  const listeners: Listener[] = [];
+  let closed = false;
+
+  const apply = async (manifests: Manifests): Promise<KubeObject[]> => {
+    const out: KubeObject[] = [];
+    for (const obj of parseManifests(manifests)) out.push(await applyOne(catalog, registryFor, obj));
+    return out;
+  };
+
+  await attachHost(host, handle);
+  const cluster: FakeCluster = {
+    url,
+    kubeConfig: makeKubeConfig(url),
+    apply,
+    handle,
+    async listen(listenOptions) {
+      const listener = await listenHttp(handle, listenOptions);
+      listeners.push(listener);
+      return { url: listener.url, kubeconfig: kubeConfigYaml(listener.url) };
+    },
+    async compact() {
+      ctx.store.compact();
+    },
+    async close() {
+      if (closed) return;
+      closed = true;
+      await Promise.all(listeners.map((l) => l.close()));
+      await detachHost(host);
+    },
+    [Symbol.asyncDispose]() {
+      return cluster.close();
+    },
+  };
+  try {
+    if (options.manifests) await apply(options.manifests);
+  } catch (err) {
+    await cluster.close();
+    throw err;
+  }
+  return cluster;
+}
+
+/** Create, or update the existing object with the given content (keeping its resourceVersion check). */
+async function applyOne(catalog: ApiCatalog, registryFor: (t: ResourceType) => GenericRegistry, obj: KubeObject): Promise<KubeObject> {
+  if (typeof obj.apiVersion !== 'string' || typeof obj.kind !== 'string') {
+    throw new TypeError(`kubefake: a manifest needs apiVersion and kind: ${JSON.stringify(obj).slice(0, 120)}`);
+  }
+  const { group, version } = parseApiVersion(obj.apiVersion);
+  const type = catalog.findKind(group, version, obj.kind);
+  if (!type) throw new TypeError(`kubefake: no resource serves ${obj.kind} in ${apiVersionOf(group, version)}`);
+  const registry = registryFor(type);
+  const namespace = type.namespaced ? (obj.metadata?.namespace ?? 'default') : undefined;
+  const name = obj.metadata?.name;
+  for (;;) {
+    const existing = name ? registry.peek(namespace, name) : undefined;
+    try {
+      if (!existing) return (await registry.create(namespace, obj)).object;
+      const body = { ...obj, metadata: { ...obj.metadata, resourceVersion: existing.metadata.resourceVersion } };
+      return (await registry.update(namespace, name!, body)).object;
+    } catch (err) {
+      // Raced with another writer: read again and retry, as an apply loop would.
+      if (err instanceof StatusError && err.status.reason === 'Conflict') continue;
+      if (err instanceof StatusError && err.status.reason === 'AlreadyExists' && name) continue;
+      throw err;
+    }
+  }
+}
