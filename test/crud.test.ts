@@ -355,3 +355,27 @@ describe('delete', () => {
     expect(left.items.map((i) => i.metadata?.name)).toEqual(['k3']);
   });
 });
+
+describe('typed decoding and per-resource warnings', () => {
+  it('answers 400 for Secret data that is not base64, as typed decoding does', async () => {
+    await expectStatus(core.createNamespacedSecret({ namespace: 'default', body: { metadata: { name: 's' }, data: { k: 'not base64!' } } }), {
+      code: 400,
+      reason: 'BadRequest',
+      message: 'Secret in version "v1" cannot be handled as a Secret: illegal base64 data at input byte 3',
+    });
+  });
+
+  it('sends the deprecation warning on every Endpoints request', async () => {
+    const res = await core.listNamespacedEndpointsWithHttpInfo({ namespace: 'default' });
+    expect(res.headers['warning']).toBe('299 - "v1 Endpoints is deprecated in v1.33+; use discovery.k8s.io/v1 EndpointSlice"');
+  });
+
+  it('uses the Job conversion function’s own text for an unsupported field', async () => {
+    const batch = cluster.kubeConfig.makeApiClient(k8s.BatchV1Api);
+    await expectStatus(batch.listNamespacedJob({ namespace: 'default', fieldSelector: 'status.active=1' }), {
+      code: 400,
+      reason: 'BadRequest',
+      message: 'field label "status.active" not supported for batchv1.Job',
+    });
+  });
+});

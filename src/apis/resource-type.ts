@@ -41,10 +41,20 @@ export interface ResourceType {
   subresources: string[];
   nameRule: NameRule;
   /**
-   * Field-selector keys beyond metadata.name / metadata.namespace, mapped to how the value is read.
-   * `null` means the kind uses the default conversion (only the two metadata keys).
+   * Every field-selector key the kind's conversion function accepts (metadata keys included),
+   * mapped to how the value is read. `null` means the default conversion: only metadata.name and
+   * metadata.namespace, with the default error text.
    */
   fieldSelectors: Record<string, (obj: KubeObject) => string> | null;
+  /** The conversion function's text for an unsupported key, where not `field label not supported: <key>`. */
+  fieldLabelError?: (key: string) => string;
+  /**
+   * Checks a decoded body the way typed decoding would (e.g. base64 in Secret data). A returned
+   * text becomes 400 `<Kind> in version "<v>" cannot be handled as a <Kind>: <text>`.
+   */
+  decodeCheck?: (obj: KubeObject) => string | undefined;
+  /** Warnings the real server attaches to every request for this resource (deprecations). */
+  requestWarnings?: string[];
   /** Whether a PUT without metadata.resourceVersion overwrites (true for most core types). */
   allowUnconditionalUpdate: boolean;
   /** Whether PUT on a missing object creates it. */

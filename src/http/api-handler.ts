@@ -111,6 +111,9 @@ export class ApiHandler {
   private async dispatch(type: ResourceType, info: ResourceRequest, request: Request, query: URLSearchParams, format: OutputFormat): Promise<Response> {
     const registry = this.deps.registryFor(type);
     const { namespace, name } = info;
+    const typeWarnings = type.requestWarnings ?? [];
+    const respond = (body: unknown, status = 200, warnings: readonly string[] = []) =>
+      objectResponse(body, { status, format, warnings: [...typeWarnings, ...warnings] });
     const method = request.method.toUpperCase();
     const watch = info.watchPrefix || (method === 'GET' && isWatchRequest(query));
     if (watch) {
@@ -120,27 +123,27 @@ export class ApiHandler {
     if (name === undefined) {
       switch (method) {
         case 'GET':
-          return this.listResponse(type, await registry.list(namespace, listOptionsFrom(query)), format);
+          return respond(this.listBody(type, await registry.list(namespace, listOptionsFrom(query))));
         case 'POST': {
           if (type.namespaced && namespace === undefined) throw methodNotAllowed();
           const body = decodeObjectBody(await readBody(request), contentTypeEssence(request.headers.get('content-type')), type.kind);
           const result = await registry.create(namespace, body, writeOptionsFrom(query));
-          return objectResponse(result.object, { status: 201, format, warnings: result.warnings });
+          return respond(result.object, 201, result.warnings);
         }
         case 'DELETE': {
           const options = deleteOptionsFrom(query, await this.optionalBody(request, 'DeleteOptions'));
-          return this.listResponse(type, await registry.deleteCollection(namespace, listOptionsFrom(query), options), format);
+          return respond(this.listBody(type, await registry.deleteCollection(namespace, listOptionsFrom(query), options)));
         }
       }
       throw methodNotAllowed();
     }
     switch (method) {
       case 'GET':
-        return objectResponse(await registry.get(namespace, name, getOptionsFrom(query)), { format });
+        return respond(await registry.get(namespace, name, getOptionsFrom(query)));
       case 'PUT': {
         const body = decodeObjectBody(await readBody(request), contentTypeEssence(request.headers.get('content-type')), type.kind);
         const result = await registry.update(namespace, name, body, writeOptionsFrom(query));
-        return objectResponse(result.object, { status: result.created ? 201 : 200, format, warnings: result.warnings });
+        return respond(result.object, result.created ? 201 : 200, result.warnings);
       }
       case 'PATCH': {
         const contentType = contentTypeEssence(request.headers.get('content-type'));
@@ -149,15 +152,15 @@ export class ApiHandler {
         const parsed = parseStructured(bytes, 'json');
         if (!parsed.ok) throw badRequest('invalid JSON patch');
         const result = await registry.patch(namespace, name, 'merge', parsed.value, writeOptionsFrom(query));
-        return objectResponse(result.object, { status: result.created ? 201 : 200, format, warnings: result.warnings });
+        return respond(result.object, result.created ? 201 : 200, result.warnings);
       }
       case 'DELETE': {
         const options = deleteOptionsFrom(query, await this.optionalBody(request, 'DeleteOptions'));
         const result = await registry.delete(namespace, name, options);
         // 202 only when deletion is pending and the client explicitly sent orphanDependents=false.
         const code = result.pending && options.orphanDependents === false ? 202 : 200;
-        if (isStatus(result.body)) return statusResponse(result.body, format);
-        return objectResponse(result.body, { status: code, format });
+        if (isStatus(result.body)) return statusResponse(result.body, format, typeWarnings);
+        return respond(result.body, code);
       }
     }
     throw methodNotAllowed();
@@ -170,14 +173,13 @@ export class ApiHandler {
     return decodeObjectBody(bytes, contentTypeEssence(request.headers.get('content-type')), kind);
   }
 
-  private listResponse(type: ResourceType, list: ListResult, format: OutputFormat): Response {
+  private listBody(type: ResourceType, list: ListResult): unknown {
     const metadata: Record<string, unknown> = {};
     if (type.unstructured) metadata.continue = list.continue ?? '';
     else if (list.continue) metadata.continue = list.continue;
     if (list.remainingItemCount !== undefined) metadata.remainingItemCount = list.remainingItemCount;
     metadata.resourceVersion = list.resourceVersion;
-    const body = { kind: type.listKind, apiVersion: apiVersionOf(type.group, type.version), metadata, items: list.items };
-    return objectResponse(body, { format });
+    return { kind: type.listKind, apiVersion: apiVersionOf(type.group, type.version), metadata, items: list.items };
   }
 }
 

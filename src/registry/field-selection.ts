@@ -34,7 +34,7 @@ export function compileFieldSelector(type: ResourceType, text: string | undefine
     throw badRequest(
       type.fieldSelectors === null
         ? `${JSON.stringify(field)} is not a known field selector: only "metadata.name", "metadata.namespace"`
-        : `field label not supported: ${field}`,
+        : (type.fieldLabelError?.(field) ?? `field label not supported: ${field}`),
     );
   }
   return (obj) => selector.matches((field) => fields[field]?.(obj));

@@ -2,11 +2,12 @@
 // apiextensions-apiserver pkg/registry/customresourcedefinition/{etcd.go,strategy.go}, defaults from
 // pkg/apis/apiextensions/v1/defaults.go. Only storage semantics here; establishing, naming checks
 // and serving the custom resources belong to the CRD machinery.
+import type { ResourceType } from '../resource-type.ts';
 import type { KubeObject } from '../object.ts';
 import { isPlainObject } from '../object.ts';
-import { arrAt, type BuiltinResourceType, builtin, child, composeStrategy, defaulting, generation, goString, objAt, setDefault } from './shared.ts';
+import { arrAt, builtin, child, composeStrategy, defaulting, generation, goString, objAt, setDefault } from './shared.ts';
 
-export function apiextensionsV1ResourceTypes(): BuiltinResourceType[] {
+export function apiextensionsV1ResourceTypes(): ResourceType[] {
   return [
     builtin('apiextensions.k8s.io', 'v1', {
       kind: 'CustomResourceDefinition',

@@ -1,12 +1,12 @@
 // apps/v1: discovery data from api/discovery/apis__apps__v1.json, strategies from
 // pkg/registry/apps/<resource>/strategy.go, defaults from pkg/apis/apps/v1/defaults.go. apps/v1
 // registers no field-label conversion function, so every kind uses the default one.
+import type { ResourceType } from '../resource-type.ts';
 import type { KubeObject } from '../object.ts';
 import { isPlainObject } from '../object.ts';
 import { defaultPersistentVolumeClaimSpec, defaultPodTemplate } from './pod-spec.ts';
 import {
   arrAt,
-  type BuiltinResourceType,
   builtin,
   child,
   composeStrategy,
@@ -26,7 +26,7 @@ const apps = (def: Parameters<typeof builtin>[2]) => builtin('apps', 'v1', def);
 /** Every apps/v1 workload: PUT needs no resourceVersion, never creates, DELETE answers a Status. */
 const workload = { allowUnconditionalUpdate: true, allowCreateOnUpdate: false, returnDeletedObject: false, namespaced: true } as const;
 
-export function appsV1ResourceTypes(): BuiltinResourceType[] {
+export function appsV1ResourceTypes(): ResourceType[] {
   return [
     apps({
       ...workload,

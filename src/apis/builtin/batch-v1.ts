@@ -1,6 +1,7 @@
 // batch/v1: discovery data from api/discovery/apis__batch__v1.json, strategies from
 // pkg/registry/batch/{job,cronjob}/strategy.go, defaults from pkg/apis/batch/v1/defaults.go and the
 // Job field-label conversion from pkg/apis/batch/v1/conversion.go.
+import type { ResourceType } from '../resource-type.ts';
 import { type FieldError, fieldError } from '../../errors/field-error.ts';
 import { byteLength } from '../../validation/names.ts';
 import type { KubeObject } from '../object.ts';
@@ -8,7 +9,6 @@ import { isPlainObject } from '../object.ts';
 import { defaultPodTemplate } from './pod-spec.ts';
 import {
   arrAt,
-  type BuiltinResourceType,
   builtin,
   child,
   composeStrategy,
@@ -28,7 +28,7 @@ import {
 
 const batch = (def: Parameters<typeof builtin>[2]) => builtin('batch', 'v1', def);
 
-export function batchV1ResourceTypes(): BuiltinResourceType[] {
+export function batchV1ResourceTypes(): ResourceType[] {
   return [
     batch({
       kind: 'CronJob',

@@ -1,11 +1,12 @@
 // coordination.k8s.io/v1: discovery data from api/discovery/apis__coordination.k8s.io__v1.json,
 // behaviour from pkg/registry/coordination/lease/strategy.go and
 // pkg/apis/coordination/validation/validation.go (ValidateLease: NameIsDNSSubdomain).
+import type { ResourceType } from '../resource-type.ts';
 import { type FieldError, fieldError } from '../../errors/field-error.ts';
 import type { KubeObject } from '../object.ts';
-import { type BuiltinResourceType, builtin, objAt } from './shared.ts';
+import { builtin, objAt } from './shared.ts';
 
-export function coordinationV1ResourceTypes(): BuiltinResourceType[] {
+export function coordinationV1ResourceTypes(): ResourceType[] {
   return [
     builtin('coordination.k8s.io', 'v1', {
       kind: 'Lease',

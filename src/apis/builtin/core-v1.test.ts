@@ -294,7 +294,7 @@ describe('other core kinds', () => {
     const { obj, warnings } = create(ep, { metadata: { name: 'e' }, subsets: [{ ports: [{ port: 80 }] }] });
     expect(obj.subsets).toEqual([{ ports: [{ port: 80, protocol: 'TCP' }] }]);
     expect(warnings).toEqual(['v1 Endpoints is deprecated in v1.33+; use discovery.k8s.io/v1 EndpointSlice']);
-    expect(ep.readWarnings).toEqual(warnings);
+    expect(ep.requestWarnings).toEqual(warnings);
   });
 
   it('runs the legacy Event validation', () => {

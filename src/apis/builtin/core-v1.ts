@@ -1,6 +1,7 @@
 // core/v1 (the legacy group): REST mapping and discovery data from api/discovery/api__v1.json,
 // behaviour from pkg/registry/core/<resource>/{strategy.go,storage/storage.go}, field selectors
 // from pkg/apis/core/v1/conversion.go, defaults from pkg/apis/core/v1/defaults.go.
+import type { ResourceType } from '../resource-type.ts';
 import { type FieldError, fieldError, fieldPath } from '../../errors/field-error.ts';
 import { byteLength, isDNS1123Label, isDNS1123Subdomain, isQualifiedName, regexError } from '../../validation/names.ts';
 import type { KubeObject } from '../object.ts';
@@ -12,7 +13,6 @@ import { defaultPersistentVolumeClaimSpec, defaultPodOnly, defaultPodSpec, initi
 import { defaultService, serviceStatusShape, serviceStrategy } from './service.ts';
 import {
   arrAt,
-  type BuiltinResourceType,
   builtin,
   child,
   clone,
@@ -40,7 +40,7 @@ const core = (def: Parameters<typeof builtin>[2]) => builtin('', 'v1', def);
 /** core.MaxSecretSize, also the ConfigMap limit. */
 export const MAX_SECRET_SIZE = 1 * 1024 * 1024;
 
-export function coreV1ResourceTypes(ctx: BuiltinContext): BuiltinResourceType[] {
+export function coreV1ResourceTypes(ctx: BuiltinContext): ResourceType[] {
   return [
     core({
       kind: 'Namespace',

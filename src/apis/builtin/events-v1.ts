@@ -3,15 +3,16 @@
 // field-label mapping is pkg/apis/events/v1/conversion.go and the stricter checks for this API are
 // ValidateEventCreate/Update in pkg/apis/core/validation/events.go. Validation messages use the
 // internal (core) field names, whichever API the Event came through.
+import type { ResourceType } from '../resource-type.ts';
 import { type FieldError, fieldError } from '../../errors/field-error.ts';
 import { invalidWithJson } from '../../validation/meta-fields.ts';
 import { goJson } from '../../errors/go-format.ts';
 import type { KubeObject } from '../object.ts';
 import { isPlainObject } from '../object.ts';
 import { type EventView, legacyValidateEvent } from './core-v1.ts';
-import { type BuiltinResourceType, builtin, getIn, goString, metadataName, metadataNamespace, objAt, semanticEqual, unset } from './shared.ts';
+import { builtin, getIn, goString, metadataName, metadataNamespace, objAt, semanticEqual, unset } from './shared.ts';
 
-export function eventsV1ResourceTypes(): BuiltinResourceType[] {
+export function eventsV1ResourceTypes(): ResourceType[] {
   return [
     builtin('events.k8s.io', 'v1', {
       kind: 'Event',

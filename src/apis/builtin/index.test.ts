@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { builtinResourceTypes, builtinResourceTypesWithExtras, createBuiltinContext } from './index.ts';
+import { builtinResourceTypes, createBuiltinContext } from './index.ts';
 import { typesFor } from './test-helpers.ts';
 
 const ALL = ['create', 'delete', 'deletecollection', 'get', 'list', 'patch', 'update', 'watch'];
@@ -113,8 +113,8 @@ describe('builtinResourceTypes', () => {
   });
 
   it('keeps Service IP allocation per context', () => {
-    const first = builtinResourceTypesWithExtras(createBuiltinContext()).find((t) => t.plural === 'services')!;
-    const second = builtinResourceTypesWithExtras(createBuiltinContext()).find((t) => t.plural === 'services')!;
+    const first = builtinResourceTypes(createBuiltinContext()).find((t) => t.plural === 'services')!;
+    const second = builtinResourceTypes(createBuiltinContext()).find((t) => t.plural === 'services')!;
     const svc = () => ({ metadata: { name: 's', namespace: 'default' }, spec: { ports: [{ port: 80 }] } });
     const a = svc();
     const b = svc();

@@ -11,18 +11,11 @@ import { coordinationV1ResourceTypes } from './coordination-v1.ts';
 import { coreV1ResourceTypes } from './core-v1.ts';
 import { eventsV1ResourceTypes } from './events-v1.ts';
 import { rbacV1ResourceTypes } from './rbac-v1.ts';
-import type { BuiltinResourceType } from './shared.ts';
 
 export type { BuiltinContext, NodePortAllocator, ServiceIPAllocator } from './context.ts';
 export { createBuiltinContext, createNodePortAllocator, createServiceIPAllocator, DEFAULT_NODE_PORT_RANGE, DEFAULT_SERVICE_CIDR } from './context.ts';
-export type { BuiltinResourceType } from './shared.ts';
 
 export function builtinResourceTypes(ctx: BuiltinContext = createBuiltinContext()): ResourceType[] {
-  return builtinResourceTypesWithExtras(ctx);
-}
-
-/** The same list, typed with the built-in extras (decode checks, field-label error texts, read warnings). */
-export function builtinResourceTypesWithExtras(ctx: BuiltinContext = createBuiltinContext()): BuiltinResourceType[] {
   return [
     coreV1ResourceTypes(ctx),
     appsV1ResourceTypes(),

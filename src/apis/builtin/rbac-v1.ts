@@ -2,11 +2,12 @@
 // api/discovery/apis__rbac.authorization.k8s.io__v1.json, strategies from
 // pkg/registry/rbac/<resource>/strategy.go, defaults from pkg/apis/rbac/v1/defaults.go and
 // validation from pkg/apis/rbac/validation/validation.go (names only need to be path segments).
+import type { ResourceType } from '../resource-type.ts';
 import { type FieldError, fieldError, fieldPath } from '../../errors/field-error.ts';
 import { isDNS1123Subdomain, isPathSegmentName } from '../../validation/names.ts';
 import type { KubeObject } from '../object.ts';
 import { isPlainObject } from '../object.ts';
-import { arrAt, type BuiltinResourceType, builtin, child, composeStrategy, defaulting, goString, type JsonObject, objAt, semanticEqual, setDefault, unset } from './shared.ts';
+import { arrAt, builtin, child, composeStrategy, defaulting, goString, type JsonObject, objAt, semanticEqual, setDefault, unset } from './shared.ts';
 
 const GROUP = 'rbac.authorization.k8s.io';
 const rbac = (def: Parameters<typeof builtin>[2]) =>
@@ -18,7 +19,7 @@ const rbac = (def: Parameters<typeof builtin>[2]) =>
 /** All four RBAC strategies: PUT may create and needs no resourceVersion. */
 const rbacWrites = { allowUnconditionalUpdate: true, allowCreateOnUpdate: true, returnDeletedObject: false } as const;
 
-export function rbacV1ResourceTypes(): BuiltinResourceType[] {
+export function rbacV1ResourceTypes(): ResourceType[] {
   return [
     rbac({
       ...rbacWrites,

@@ -8,29 +8,6 @@ import { deepEqual } from '../../util/deep-equal.ts';
 
 export type JsonObject = Record<string, unknown>;
 
-/**
- * What the built-ins add to the ResourceType contract. Everything is optional so the registry
- * can adopt it piece by piece; none of it changes how a plain ResourceType is read.
- */
-export interface BuiltinResourceType extends ResourceType {
-  /**
-   * Checks the decoded request body before conversion. A returned text is a decode error: the real
-   * apiserver answers 400 `<Kind> in version "<version>" cannot be handled as a <Kind>: <text>`
-   * (apiserver/pkg/endpoints/handlers/rest.go transformDecodeError).
-   */
-  decodeCheck?: (obj: KubeObject) => string | undefined;
-  /**
-   * The conversion function's error for an unsupported field-selector key, where it differs from
-   * `field label not supported: <key>` (batch/v1 Job words it differently).
-   */
-  fieldLabelError?: (key: string) => string;
-  /**
-   * Warnings the real server attaches to every request for the resource (kubectl shows them on
-   * get and list). Create and update already carry them through strategy.warnings, so these are
-   * for the requests that do not run the strategy: get, list, watch, delete, deletecollection.
-   */
-  readWarnings?: string[];
-}
 
 /** The child object at `key`, created when missing or not an object. */
 export function child(obj: JsonObject, key: string): JsonObject {
@@ -191,14 +168,14 @@ export interface ResourceDefinition {
   allowCreateOnUpdate: boolean;
   returnDeletedObject: boolean;
   strategy?: Strategy;
-  decodeCheck?: BuiltinResourceType['decodeCheck'];
-  fieldLabelError?: BuiltinResourceType['fieldLabelError'];
-  readWarnings?: BuiltinResourceType['readWarnings'];
+  decodeCheck?: ResourceType['decodeCheck'];
+  fieldLabelError?: ResourceType['fieldLabelError'];
+  readWarnings?: ResourceType['requestWarnings'];
 }
 
 /** A built-in type with the regularities every built-in shares (singular = lower-case kind, `<Kind>List`). */
-export function builtin(group: string, version: string, def: ResourceDefinition): BuiltinResourceType {
-  const type: BuiltinResourceType = {
+export function builtin(group: string, version: string, def: ResourceDefinition): ResourceType {
+  const type: ResourceType = {
     group,
     version,
     kind: def.kind,
@@ -220,6 +197,6 @@ export function builtin(group: string, version: string, def: ResourceDefinition)
   };
   if (def.decodeCheck) type.decodeCheck = def.decodeCheck;
   if (def.fieldLabelError) type.fieldLabelError = def.fieldLabelError;
-  if (def.readWarnings) type.readWarnings = def.readWarnings;
+  if (def.readWarnings) type.requestWarnings = def.readWarnings;
   return type;
 }

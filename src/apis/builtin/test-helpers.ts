@@ -3,19 +3,19 @@ import type { FieldError } from '../../errors/field-error.ts';
 import { fieldErrorMessage } from '../../errors/field-error.ts';
 import type { KubeObject } from '../object.ts';
 import { type BuiltinContext, createBuiltinContext } from './context.ts';
-import { builtinResourceTypesWithExtras } from './index.ts';
-import type { BuiltinResourceType } from './shared.ts';
+import { builtinResourceTypes } from './index.ts';
+import type { ResourceType } from '../resource-type.ts';
 
 export function typesFor(ctx: BuiltinContext = createBuiltinContext({ now: () => new Date('2026-01-02T03:04:05.678Z') })) {
-  const types = builtinResourceTypesWithExtras(ctx);
-  return (group: string, plural: string): BuiltinResourceType => {
+  const types = builtinResourceTypes(ctx);
+  return (group: string, plural: string): ResourceType => {
     const t = types.find((x) => x.group === group && x.plural === plural);
     if (!t) throw new Error(`no type ${group}/${plural}`);
     return t;
   };
 }
 
-export function create(type: BuiltinResourceType, obj: KubeObject): { obj: KubeObject; errors: string[]; warnings: string[] } {
+export function create(type: ResourceType, obj: KubeObject): { obj: KubeObject; errors: string[]; warnings: string[] } {
   const copy = structuredClone(obj);
   copy.metadata = { uid: 'uid-1', ...(copy.metadata ?? {}) };
   type.strategy.prepareForCreate?.(copy);
@@ -23,7 +23,7 @@ export function create(type: BuiltinResourceType, obj: KubeObject): { obj: KubeO
   return { obj: copy, errors, warnings: type.strategy.warnings?.(copy) ?? [] };
 }
 
-export function update(type: BuiltinResourceType, obj: KubeObject, old: KubeObject): { obj: KubeObject; errors: string[]; warnings: string[] } {
+export function update(type: ResourceType, obj: KubeObject, old: KubeObject): { obj: KubeObject; errors: string[]; warnings: string[] } {
   const copy = structuredClone(obj);
   // The registry carries generation and uid over before the strategy runs.
   copy.metadata = { ...(copy.metadata ?? {}), uid: old.metadata?.uid ?? 'uid-1' };
