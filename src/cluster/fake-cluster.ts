@@ -88,7 +88,8 @@ export async function createFakeCluster(options: FakeClusterOptions = {}): Promi
 
   const apply = async (manifests: Manifests): Promise<KubeObject[]> => {
     const out: KubeObject[] = [];
-    for (const obj of parseManifests(manifests)) out.push(await applyOne(catalog, registryFor, obj));
+    // Registry results share frozen stored state; users get their own mutable copies.
+    for (const obj of parseManifests(manifests)) out.push(structuredClone(await applyOne(catalog, registryFor, obj)));
     return out;
   };
 

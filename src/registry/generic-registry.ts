@@ -314,9 +314,12 @@ export class GenericRegistry {
     return invalid({ group: this.type.group, kind: this.type.kind }, name, errors);
   }
 
-  /** What a client receives: a private copy with apiVersion and kind set. */
+  /**
+   * What a client receives: apiVersion and kind set in front. Stored objects are frozen, so the
+   * nested parts are shared, not copied; callers that hand objects to users copy them.
+   */
   private present(obj: KubeObject): KubeObject {
     const { apiVersion: _a, kind: _k, ...rest } = obj;
-    return { apiVersion: this.apiVersion, kind: this.type.kind, ...deepCopy(rest) };
+    return { apiVersion: this.apiVersion, kind: this.type.kind, ...rest };
   }
 }

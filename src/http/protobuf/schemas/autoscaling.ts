@@ -1,0 +1,20 @@
+// Protobuf field tables for k8s.io/api/autoscaling/v1 (generated.proto, types.go) at Kubernetes 1.36
+// (k8s.io/api and k8s.io/apimachinery v0.36.3): the messages reachable from the kinds in ./index.ts.
+// Row: [proto field number, Go json tag, type]; see ../schema.ts for the notation. Listed in Go
+// declaration order, which is the order encoding/json writes keys in.
+import type { MessageTable } from '../schema.ts';
+
+export const autoscalingMessages: MessageTable = {
+  'autoscaling.Scale': [
+    [1, 'metadata,omitempty', 'meta.ObjectMeta'],
+    [2, 'spec,omitempty', 'autoscaling.ScaleSpec'],
+    [3, 'status,omitempty', 'autoscaling.ScaleStatus'],
+  ],
+  'autoscaling.ScaleSpec': [
+    [1, 'replicas,omitempty', 'int32'],
+  ],
+  'autoscaling.ScaleStatus': [
+    [1, 'replicas', 'int32'],
+    [2, 'selector,omitempty', 'string'],
+  ],
+};
