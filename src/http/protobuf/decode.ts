@@ -347,9 +347,8 @@ function emitValue(json: Record<string, unknown>, inlined: Record<string, unknow
     default: {
       // Struct-typed: omitempty never drops a struct in encoding/json; omitzero does.
       const decoded = decodeKind(f, slot ? (slotValue(slot) as Uint8Array) : EMPTY, depth);
-      if (f.omitZero && decoded.zero) return true;
       if (f.inline) inlined.push(decoded.json as Record<string, unknown>);
-      else json[f.json] = decoded.json;
+      else if (!(f.omitZero && decoded.zero)) json[f.json] = decoded.json;
       return decoded.zero;
     }
   }

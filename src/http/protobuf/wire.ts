@@ -6,8 +6,20 @@
 // Error texts follow the gogo-generated Unmarshal/skipGenerated code in k8s.io/api
 // (generated.pb.go), so callers can surface them as kube-apiserver would.
 
+/**
+ * malformed: bad prefix, truncation, wrong wire types (a 400 from kube-apiserver);
+ * missingKind: the envelope names no kind or version; unknownKind: not a kind kubefake decodes.
+ */
+export type ProtobufDecodeErrorReason = 'malformed' | 'missingKind' | 'unknownKind';
+
 export class ProtobufDecodeError extends Error {
   override readonly name = 'ProtobufDecodeError';
+  readonly reason: ProtobufDecodeErrorReason;
+
+  constructor(message: string, reason: ProtobufDecodeErrorReason = 'malformed') {
+    super(message);
+    this.reason = reason;
+  }
 }
 
 export const WIRE_VARINT = 0;

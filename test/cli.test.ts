@@ -1,0 +1,65 @@
+// `kubefake serve`: starts, applies manifests, writes a kubeconfig, answers, stops cleanly on SIGTERM.
+import * as k8s from '@kubernetes/client-node';
+import { spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+
+const root = new URL('..', import.meta.url).pathname;
+
+/** Runs the CLI from source (Node strips the types), as `bin/kubefake.js` runs it from dist. */
+function serve(args: string[]) {
+  const script = `import(${JSON.stringify(join(root, 'src/cli.ts'))}).then((m) => m.main(${JSON.stringify(args)})).then((code) => process.exit(code))`;
+  const child = spawn(process.execPath, ['--input-type=module', '-e', script], { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (d) => (stdout += d));
+  child.stderr.on('data', (d) => (stderr += d));
+  const exited = new Promise<number>((resolve) => child.on('exit', (code) => resolve(code ?? -1)));
+  const ready = new Promise<void>((resolve, reject) => {
+    const timer = setInterval(() => {
+      if (stdout.includes('kubefake is serving')) {
+        clearInterval(timer);
+        resolve();
+      }
+    }, 20);
+    void exited.then((code) => {
+      clearInterval(timer);
+      reject(new Error(`kubefake serve exited with ${code}: ${stderr}`));
+    });
+  });
+  // Runs that are expected to fail never await `ready`; keep its rejection from going unhandled.
+  ready.catch(() => undefined);
+  return { child, ready, exited, output: () => ({ stdout, stderr }) };
+}
+
+describe('kubefake serve', () => {
+  it('serves the example manifests, writes the kubeconfig, and stops on SIGTERM', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'kubefake-cli-'));
+    const kubeconfig = join(dir, 'config');
+    const run = serve(['serve', '--manifests', 'examples/crontab', '--kubeconfig', kubeconfig]);
+    await run.ready;
+    const { stdout } = run.output();
+    const url = /serving Kubernetes v1\.36 at (http:\/\/127\.0\.0\.1:\d+)/.exec(stdout)?.[1];
+    expect(url).toBeTruthy();
+    expect(stdout).toContain(`export KUBECONFIG=${kubeconfig}`);
+    const kc = new k8s.KubeConfig();
+    kc.loadFromString(readFileSync(kubeconfig, 'utf8'));
+    expect(kc.getCurrentCluster()?.server).toBe(url);
+    const crds = await kc.makeApiClient(k8s.ApiextensionsV1Api).listCustomResourceDefinition();
+    expect(crds.items.map((c) => c.metadata?.name)).toEqual(['crontabs.stable.example.com']);
+    run.child.kill('SIGTERM');
+    expect(await run.exited).toBe(0);
+    expect(run.output().stdout).toContain('kubefake stopped');
+  });
+
+  it('exits 2 with a message for a bad port, and prints usage for an unknown command', async () => {
+    const bad = serve(['serve', '--port', 'eighty']);
+    expect(await bad.exited).toBe(2);
+    expect(bad.output().stderr).toContain('--port must be a port number, got eighty');
+    const unknown = serve(['frobnicate']);
+    expect(await unknown.exited).toBe(2);
+    expect(unknown.output().stderr).toContain('Usage: kubefake serve');
+  });
+});

@@ -1,0 +1,66 @@
+// kubectl against cluster.listen(): the everyday commands must behave as against a real apiserver.
+import * as k8s from '@kubernetes/client-node';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createFakeCluster, type FakeCluster } from '../src/index.ts';
+import { kubectlAvailable, kubectlRunner, type KubectlResult } from './support/kubectl.ts';
+
+describe.skipIf(!kubectlAvailable)('kubectl over cluster.listen()', () => {
+  let cluster: FakeCluster;
+  let kubectl: (args: string[], input?: string) => Promise<KubectlResult>;
+  let core: k8s.CoreV1Api;
+
+  beforeAll(async () => {
+    cluster = await createFakeCluster();
+    const { kubeconfig } = await cluster.listen();
+    kubectl = kubectlRunner(kubeconfig);
+    core = cluster.kubeConfig.makeApiClient(k8s.CoreV1Api);
+  });
+  afterAll(() => cluster.close());
+
+  it('gets namespaces', async () => {
+    const r = await kubectl(['get', 'namespaces', '-o', 'name']);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout.trim().split('\n')).toEqual(['namespace/default', 'namespace/kube-node-lease', 'namespace/kube-public', 'namespace/kube-system']);
+  });
+
+  it('gets configmaps written through client-node, in a table and as YAML', async () => {
+    await core.createNamespacedConfigMap({ namespace: 'default', body: { metadata: { name: 'from-client' }, data: { k: 'v' } } });
+    const table = await kubectl(['get', 'configmaps']);
+    expect(table.code, table.stderr).toBe(0);
+    expect(table.stdout).toMatch(/^NAME\s+.*\nfrom-client\s/);
+    const yaml = await kubectl(['get', 'configmap', 'from-client', '-o', 'jsonpath={.data.k}']);
+    expect(yaml.stdout).toBe('v');
+  });
+
+  it('creates a configmap that client-node then reads', async () => {
+    const r = await kubectl(['create', 'configmap', 'made-by-kubectl', '--from-literal=mode=fast']);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout.trim()).toBe('configmap/made-by-kubectl created');
+    const cm = await core.readNamespacedConfigMap({ name: 'made-by-kubectl', namespace: 'default' });
+    expect(cm.data).toEqual({ mode: 'fast' });
+  });
+
+  it('prints the server’s NotFound and AlreadyExists errors', async () => {
+    const missing = await kubectl(['get', 'configmap', 'nope']);
+    expect(missing.code).toBe(1);
+    expect(missing.stderr.trim()).toBe('Error from server (NotFound): configmaps "nope" not found');
+    await core.createNamespacedConfigMap({ namespace: 'default', body: { metadata: { name: 'taken' } } });
+    const dup = await kubectl(['create', 'configmap', 'taken']);
+    expect(dup.code).toBe(1);
+    expect(dup.stderr.trim()).toBe('error: failed to create configmap: configmaps "taken" already exists');
+  });
+
+  it('deletes a configmap and waits for it to be gone', async () => {
+    await core.createNamespacedConfigMap({ namespace: 'default', body: { metadata: { name: 'doomed' } } });
+    const r = await kubectl(['delete', 'configmap', 'doomed']);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout.trim()).toBe('configmap "doomed" deleted');
+    await expect(core.readNamespacedConfigMap({ name: 'doomed', namespace: 'default' })).rejects.toMatchObject({ code: 404 });
+  });
+
+  it('filters with label selectors', async () => {
+    await core.createNamespacedConfigMap({ namespace: 'default', body: { metadata: { name: 'labelled', labels: { app: 'demo' } } } });
+    const r = await kubectl(['get', 'configmaps', '-l', 'app=demo', '-o', 'name']);
+    expect(r.stdout.trim()).toBe('configmap/labelled');
+  });
+});
