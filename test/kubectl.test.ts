@@ -40,6 +40,19 @@ describe.skipIf(!kubectlAvailable)('kubectl over cluster.listen()', () => {
     expect(cm.data).toEqual({ mode: 'fast' });
   });
 
+  it('creates namespaces, secrets and deployments through the protobuf bodies kubectl sends', async () => {
+    expect((await kubectl(['create', 'namespace', 'team-a'])).stdout.trim()).toBe('namespace/team-a created');
+    expect((await kubectl(['create', 'secret', 'generic', 'creds', '-n', 'team-a', '--from-literal=password=s3cret'])).stdout.trim()).toBe('secret/creds created');
+    expect((await kubectl(['create', 'deployment', 'web', '-n', 'team-a', '--image=nginx', '--replicas=2', '--port=80'])).stdout.trim()).toBe('deployment.apps/web created');
+    const secret = await core.readNamespacedSecret({ name: 'creds', namespace: 'team-a' });
+    expect(Buffer.from(secret.data!.password!, 'base64').toString()).toBe('s3cret');
+    expect(secret.type).toBe('Opaque');
+    const dep = await cluster.kubeConfig.makeApiClient(k8s.AppsV1Api).readNamespacedDeployment({ name: 'web', namespace: 'team-a' });
+    expect(dep.spec?.replicas).toBe(2);
+    expect(dep.spec?.template.spec?.containers[0]).toMatchObject({ name: 'nginx', image: 'nginx', ports: [{ containerPort: 80, protocol: 'TCP' }] });
+    expect(dep.metadata?.generation).toBe(1);
+  });
+
   it('prints the server’s NotFound and AlreadyExists errors', async () => {
     const missing = await kubectl(['get', 'configmap', 'nope']);
     expect(missing.code).toBe(1);

@@ -6,6 +6,7 @@ import { apiVersionOf, parseApiVersion, type KubeObject } from '../apis/object.t
 import type { ResourceType } from '../apis/resource-type.ts';
 import { StatusError } from '../errors/status-error.ts';
 import { ApiHandler } from '../http/api-handler.ts';
+import { DEFAULT_WATCH_TUNING } from '../http/watch-stream.ts';
 import { cryptoRandom, systemClock, type RegistryContext } from '../registry/context.ts';
 import { GenericRegistry } from '../registry/generic-registry.ts';
 import { VersionedStore } from '../storage/versioned-store.ts';
@@ -26,6 +27,13 @@ export interface FakeClusterOptions {
    * Default 10,000.
    */
   watchHistory?: number;
+  /** Watch stream tuning. */
+  watch?: {
+    /** How often an idle watch with allowWatchBookmarks gets a BOOKMARK; default 60,000 ms, as the apiserver. */
+    bookmarkIntervalMs?: number;
+    /** How many unread events a watcher may fall behind before it is ended with 410 Expired; default 10,000. */
+    maxBacklog?: number;
+  };
 }
 
 export interface ListenResult {
@@ -77,6 +85,7 @@ export async function createFakeCluster(options: FakeClusterOptions = {}): Promi
     registryFor,
     version: KUBERNETES_VERSION,
     serverAddress: (request) => new URL(request.url).host,
+    watchTuning: { ...DEFAULT_WATCH_TUNING, ...options.watch },
   });
   const handle = (request: Request) => handler.handle(request);
 

@@ -13,9 +13,10 @@ import type { ResourceType } from '../apis/resource-type.ts';
 import { badRequest, StatusError, toStatusError, unknownPath, unsupportedMediaType, type Status } from '../errors/status-error.ts';
 import type { GenericRegistry } from '../registry/generic-registry.ts';
 import type { ListResult } from '../registry/list.ts';
-import { decodeObjectBody, parseStructured, readBody } from './body.ts';
+import { decodeObjectBody, parseStructured, readBody, type BodyTarget } from './body.ts';
 import { contentTypeEssence, negotiateObjectFormat, parseAccept, SERVED_MEDIA_TYPES, type OutputFormat } from './media-types.ts';
-import { deleteOptionsFrom, getOptionsFrom, isWatchRequest, listOptionsFrom, writeOptionsFrom } from './query-options.ts';
+import { deleteOptionsFrom, getOptionsFrom, isWatchRequest, listOptionsFrom, watchOptionsFrom, writeOptionsFrom } from './query-options.ts';
+import { watchResponse, type WatchStreamTuning } from './watch-stream.ts';
 import { parseRequestPath, type ResourceRequest } from './request-info.ts';
 import { errorResponse, objectResponse, plainNotFound, statusResponse } from './responses.ts';
 import { notAcceptable } from '../errors/status-error.ts';
@@ -34,8 +35,8 @@ export interface ApiHandlerDeps {
   version: VersionInfo;
   /** host:port clients reach this server at (for /api's serverAddressByClientCIDRs). */
   serverAddress(request: Request): string;
-  /** Answers `?watch=true` requests; undefined until watch is served. */
-  watch?(type: ResourceType, registry: GenericRegistry, namespace: string | undefined, name: string | undefined, query: URLSearchParams, request: Request, format: OutputFormat): Promise<Response>;
+  /** Bookmark interval and backlog limit of watch streams. */
+  watchTuning?: WatchStreamTuning;
 }
 
 const PATCH_CONTENT_TYPES = ['application/merge-patch+json'];
@@ -117,8 +118,8 @@ export class ApiHandler {
     const method = request.method.toUpperCase();
     const watch = info.watchPrefix || (method === 'GET' && isWatchRequest(query));
     if (watch) {
-      if (method !== 'GET' || !this.deps.watch) throw methodNotAllowed();
-      return this.deps.watch(type, registry, namespace, name, query, request, format);
+      if (method !== 'GET') throw methodNotAllowed();
+      return watchResponse(registry, namespace, name, watchOptionsFrom(query), this.deps.watchTuning);
     }
     if (name === undefined) {
       switch (method) {
@@ -126,7 +127,7 @@ export class ApiHandler {
           return respond(this.listBody(type, await registry.list(namespace, listOptionsFrom(query))));
         case 'POST': {
           if (type.namespaced && namespace === undefined) throw methodNotAllowed();
-          const body = decodeObjectBody(await readBody(request), contentTypeEssence(request.headers.get('content-type')), type.kind);
+          const body = decodeObjectBody(await readBody(request), contentTypeEssence(request.headers.get('content-type')), bodyTarget(type));
           const result = await registry.create(namespace, body, writeOptionsFrom(query));
           return respond(result.object, 201, result.warnings);
         }
@@ -141,7 +142,7 @@ export class ApiHandler {
       case 'GET':
         return respond(await registry.get(namespace, name, getOptionsFrom(query)));
       case 'PUT': {
-        const body = decodeObjectBody(await readBody(request), contentTypeEssence(request.headers.get('content-type')), type.kind);
+        const body = decodeObjectBody(await readBody(request), contentTypeEssence(request.headers.get('content-type')), bodyTarget(type));
         const result = await registry.update(namespace, name, body, writeOptionsFrom(query));
         return respond(result.object, result.created ? 201 : 200, result.warnings);
       }
@@ -170,7 +171,7 @@ export class ApiHandler {
   private async optionalBody(request: Request, kind: string): Promise<Record<string, unknown> | undefined> {
     const bytes = await readBody(request);
     if (bytes.length === 0 || Buffer.from(bytes).toString('utf8').trim() === '') return undefined;
-    return decodeObjectBody(bytes, contentTypeEssence(request.headers.get('content-type')), kind);
+    return decodeObjectBody(bytes, contentTypeEssence(request.headers.get('content-type')), { apiVersion: 'meta.k8s.io/v1', kind, protobuf: true });
   }
 
   private listBody(type: ResourceType, list: ListResult): unknown {
@@ -182,6 +183,8 @@ export class ApiHandler {
     return { kind: type.listKind, apiVersion: apiVersionOf(type.group, type.version), metadata, items: list.items };
   }
 }
+
+const bodyTarget = (type: ResourceType): BodyTarget => ({ apiVersion: apiVersionOf(type.group, type.version), kind: type.kind, protobuf: !type.unstructured });
 
 const isStatus = (body: unknown): body is Status => (body as { kind?: string }).kind === 'Status' && (body as { apiVersion?: string }).apiVersion === 'v1';
 

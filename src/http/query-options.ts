@@ -2,9 +2,10 @@
 // parameter codec's text; the registry validates the decoded values.
 import { badRequest } from '../errors/status-error.ts';
 import type { DeleteOptions, GetOptions, ListOptions, WriteOptions } from '../registry/options.ts';
+import type { WatchStreamOptions } from './watch-stream.ts';
 
 /** strconv.ParseBool, which the parameter codec uses. */
-function parseBool(name: string, value: string): boolean {
+function parseBool(value: string): boolean {
   if (['1', 't', 'T', 'true', 'TRUE', 'True'].includes(value)) return true;
   if (['0', 'f', 'F', 'false', 'FALSE', 'False'].includes(value)) return false;
   throw badRequest(`strconv.ParseBool: parsing ${JSON.stringify(value)}: invalid syntax`);
@@ -37,13 +38,13 @@ export function listOptionsFrom(q: URLSearchParams): ListOptions {
     continue: q.get('continue') ?? undefined,
     resourceVersion: q.get('resourceVersion') ?? undefined,
     resourceVersionMatch: q.get('resourceVersionMatch') ?? undefined,
-    sendInitialEvents: optional(q, 'sendInitialEvents', (v) => parseBool('sendInitialEvents', v)),
+    sendInitialEvents: optional(q, 'sendInitialEvents', parseBool),
   };
 }
 
 export function isWatchRequest(q: URLSearchParams): boolean {
   const v = q.get('watch');
-  return v !== null && v !== '' && parseBool('watch', v);
+  return v !== null && v !== '' && parseBool(v);
 }
 
 export function writeOptionsFrom(q: URLSearchParams): WriteOptions {
@@ -70,6 +71,18 @@ export function deleteOptionsFrom(q: URLSearchParams, body: Record<string, unkno
     dryRun: dryRunOf(q),
     gracePeriodSeconds: optional(q, 'gracePeriodSeconds', parseInt64),
     propagationPolicy: q.get('propagationPolicy') ?? undefined,
-    orphanDependents: optional(q, 'orphanDependents', (v) => parseBool('orphanDependents', v)),
+    orphanDependents: optional(q, 'orphanDependents', parseBool),
+  };
+}
+
+export function watchOptionsFrom(q: URLSearchParams): WatchStreamOptions {
+  return {
+    resourceVersion: q.get('resourceVersion') ?? undefined,
+    resourceVersionMatch: q.get('resourceVersionMatch') ?? undefined,
+    sendInitialEvents: optional(q, 'sendInitialEvents', parseBool),
+    allowWatchBookmarks: optional(q, 'allowWatchBookmarks', parseBool),
+    labelSelector: q.get('labelSelector') ?? undefined,
+    fieldSelector: q.get('fieldSelector') ?? undefined,
+    timeoutSeconds: optional(q, 'timeoutSeconds', parseInt64),
   };
 }

@@ -37,6 +37,9 @@ import {
   type WriteOptions,
 } from './options.ts';
 import { readAtLeast } from './read-revision.ts';
+import { startWatch, type WatchHandle, type WatchOptions, type WatchSink } from './watch.ts';
+import { fieldSelectorForName, parseFieldSelector } from '../selectors/field-selector.ts';
+import { SelectorParseError } from '../selectors/selector-error.ts';
 
 export interface WriteResult {
   object: KubeObject;
@@ -92,6 +95,21 @@ export class GenericRegistry {
   async list(namespace: string | undefined, options: ListOptions = {}): Promise<ListResult> {
     const result = await listObjects(this.ctx.store, this.type, this.bucket, namespace, options);
     return { ...result, items: result.items.map((o) => this.present(o)) };
+  }
+
+  /** Watches a collection, or one object when `name` is given (as `fieldSelector=metadata.name=`). */
+  watch(namespace: string | undefined, name: string | undefined, options: WatchOptions, sink: WatchSink): WatchHandle {
+    let fieldSelector = options.fieldSelector;
+    if (name !== undefined) {
+      try {
+        fieldSelector = fieldSelectorForName(fieldSelector ? parseFieldSelector(fieldSelector) : undefined, name).toString();
+      } catch (err) {
+        if (err instanceof SelectorParseError) throw badRequest(err.message);
+        throw err;
+      }
+    }
+    const target = { store: this.ctx.store, type: this.type, bucket: this.bucket, namespace, present: (o: StoredObject) => this.present(o) };
+    return startWatch(target, { ...options, fieldSelector }, sink);
   }
 
   async create(namespace: string | undefined, body: KubeObject, options: WriteOptions = {}): Promise<WriteResult> {
