@@ -20,6 +20,12 @@ export const DEFAULT_WATCH_TUNING: WatchStreamTuning = { bookmarkIntervalMs: 60_
 
 const encoder = new TextEncoder();
 
+function countLines(chunk: Uint8Array): number {
+  let n = 0;
+  for (let i = 0; i < chunk.length; i++) if (chunk[i] === 0x0a) n++;
+  return n;
+}
+
 export function watchResponse(
   registry: GenericRegistry,
   namespace: string | undefined,
@@ -41,11 +47,20 @@ export function watchResponse(
       start(controller) {
         const close = () => {
           if (closed) return;
+          flush();
           cleanup();
           controller.close();
         };
         controller.enqueue(new Uint8Array(0));
         let lastResourceVersion = '';
+        // Events of one tick go out as one chunk: each chunk costs a trip through the transport.
+        let pending: string[] = [];
+        const flush = () => {
+          if (closed || pending.length === 0) return;
+          const text = pending.join('');
+          pending = [];
+          controller.enqueue(encoder.encode(text));
+        };
         try {
           handle = registry.watch(namespace, name, options, {
             event(event) {
@@ -58,7 +73,8 @@ export function watchResponse(
                 return;
               }
               if (rv) lastResourceVersion = rv;
-              controller.enqueue(encoder.encode(JSON.stringify(event) + '\n'));
+              if (pending.length === 0) setImmediate(flush);
+              pending.push(JSON.stringify(event) + '\n');
             },
             end: close,
           });
@@ -80,8 +96,8 @@ export function watchResponse(
         cleanup();
       },
     },
-    // Count events, not bytes: the backlog limit is in events.
-    { highWaterMark: 1 },
+    // Count events (lines), not chunks or bytes: the backlog limit is in events.
+    { highWaterMark: 1, size: countLines },
   );
   if (startError) {
     void stream.cancel().catch(() => undefined);
