@@ -379,3 +379,71 @@ describe('typed decoding and per-resource warnings', () => {
     });
   });
 });
+
+describe('dry run of updates, patches and deletes', () => {
+  const merge = k8s.setHeaderOptions('Content-Type', k8s.PatchStrategy.MergePatch);
+
+  it('answers the would-be object and changes nothing', async () => {
+    const c = await core.createNamespacedConfigMap({ namespace: 'default', body: cm('dry', { v: '1' }) });
+    const put = await core.replaceNamespacedConfigMap({ name: 'dry', namespace: 'default', body: { ...c, data: { v: '2' } }, dryRun: 'All' });
+    expect(put.data).toEqual({ v: '2' });
+    expect(put.metadata?.resourceVersion).toBe(c.metadata?.resourceVersion);
+    const patched = await core.patchNamespacedConfigMap({ name: 'dry', namespace: 'default', body: { data: { v: '3' } }, dryRun: 'All' }, merge);
+    expect(patched.data).toEqual({ v: '3' });
+    const del = await core.deleteNamespacedConfigMapWithHttpInfo({ name: 'dry', namespace: 'default', dryRun: 'All' });
+    expect(del.httpStatusCode).toBe(200);
+    const stored = await core.readNamespacedConfigMap({ name: 'dry', namespace: 'default' });
+    expect(stored.data).toEqual({ v: '1' });
+    expect(stored.metadata?.resourceVersion).toBe(c.metadata?.resourceVersion);
+  });
+
+  it('still validates: a bad label fails a dry-run update with 422', async () => {
+    const c = await core.createNamespacedConfigMap({ namespace: 'default', body: cm('dry2') });
+    await expectStatus(core.replaceNamespacedConfigMap({ name: 'dry2', namespace: 'default', body: { ...c, metadata: { ...c.metadata, labels: { 'a b': 'c' } } }, dryRun: 'All' }), {
+      code: 422,
+      reason: 'Invalid',
+    });
+  });
+});
+
+describe('more request errors', () => {
+  it('answers 400 when a PUT body names another namespace', async () => {
+    await core.createNamespacedConfigMap({ namespace: 'default', body: cm('nsx') });
+    await expectStatus(core.replaceNamespacedConfigMap({ name: 'nsx', namespace: 'default', body: { metadata: { name: 'nsx', namespace: 'kube-system' } } }), {
+      code: 400,
+      reason: 'BadRequest',
+      message: 'the namespace of the object (kube-system) does not match the namespace on the request (default)',
+    });
+  });
+
+  it('answers 400 for malformed YAML', async () => {
+    const res = await fetch(`${cluster.url}/api/v1/namespaces/default/configmaps`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/yaml' },
+      body: 'metadata: [unclosed',
+    });
+    expect(res.status).toBe(400);
+    const body = await res.json();
+    expect(body.reason).toBe('BadRequest');
+    expect(body.message).toMatch(/^the object provided is unrecognized \(must be of type ConfigMap\): couldn't get version\/kind; json parse error: error converting YAML to JSON: yaml: /);
+  });
+
+});
+
+describe('types that refuse unconditional updates', () => {
+  it('answers 422 "must be specified for an update" for a Lease PUT without resourceVersion', async () => {
+    const coord = cluster.kubeConfig.makeApiClient(k8s.CoordinationV1Api);
+    await coord.createNamespacedLease({ namespace: 'default', body: { metadata: { name: 'lock' }, spec: { holderIdentity: 'a' } } });
+    await expectStatus(coord.replaceNamespacedLease({ name: 'lock', namespace: 'default', body: { metadata: { name: 'lock' }, spec: { holderIdentity: 'b' } } }), {
+      code: 422,
+      reason: 'Invalid',
+      message: 'leases.coordination.k8s.io "lock" is invalid: metadata.resourceVersion: Invalid value: 0: must be specified for an update',
+      details: {
+        name: 'lock',
+        group: 'coordination.k8s.io',
+        kind: 'leases',
+        causes: [{ reason: 'FieldValueInvalid', message: 'Invalid value: 0: must be specified for an update', field: 'metadata.resourceVersion' }],
+      },
+    });
+  });
+});

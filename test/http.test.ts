@@ -177,3 +177,17 @@ describe('discovery', () => {
     expect(coreDoc.items[0].metadata).toEqual({});
   });
 });
+
+describe('GET with resourceVersion (not exposed by client-node read calls)', () => {
+  it('serves the current object for 0 and for an RV already reached, and 400 for a malformed one', async () => {
+    const created = await core.createNamespacedConfigMap({ namespace: 'default', body: { metadata: { name: 'rv' } } });
+    for (const rv of ['0', created.metadata!.resourceVersion!]) {
+      const res = await raw(`/api/v1/namespaces/default/configmaps/rv?resourceVersion=${rv}`);
+      expect(res.status).toBe(200);
+      expect((await res.json()).metadata.uid).toBe(created.metadata?.uid);
+    }
+    const bad = await raw('/api/v1/namespaces/default/configmaps/rv?resourceVersion=abc');
+    expect(bad.status).toBe(400);
+    expect((await bad.json()).message).toBe('invalid resource version: strconv.ParseUint: parsing "abc": invalid syntax');
+  });
+});
