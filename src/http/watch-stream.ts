@@ -53,7 +53,9 @@ export function watchResponse(
         };
         controller.enqueue(new Uint8Array(0));
         let lastResourceVersion = '';
-        // Events of one tick go out as one chunk: each chunk costs a trip through the transport.
+        // Events emitted in one synchronous run (initial state, history replay) go out as one chunk:
+        // each chunk costs a trip through the transport. A microtask, not setImmediate, because the
+        // in-process transport can keep the event loop in microtasks for long stretches.
         let pending: string[] = [];
         const flush = () => {
           if (closed || pending.length === 0) return;
@@ -66,14 +68,15 @@ export function watchResponse(
             event(event) {
               if (closed) return;
               const rv = (event.object as { metadata?: { resourceVersion?: string } }).metadata?.resourceVersion;
-              if ((controller.desiredSize ?? 0) < -tuning.maxBacklog) {
+              const backlog = pending.length - (controller.desiredSize ?? 0);
+              if (backlog > tuning.maxBacklog) {
                 // Too far behind, as the watch cache judges it: end with 410 so the client relists.
-                controller.enqueue(encoder.encode(JSON.stringify({ type: 'ERROR', object: expired(`too old resource version: ${lastResourceVersion} (${rv ?? ''})`).status }) + '\n'));
+                pending.push(JSON.stringify({ type: 'ERROR', object: expired(`too old resource version: ${lastResourceVersion} (${rv ?? ''})`).status }) + '\n');
                 close();
                 return;
               }
               if (rv) lastResourceVersion = rv;
-              if (pending.length === 0) setImmediate(flush);
+              if (pending.length === 0) queueMicrotask(flush);
               pending.push(JSON.stringify(event) + '\n');
             },
             end: close,
