@@ -1,6 +1,7 @@
 // Validators for the individual ObjectMeta fields, ported from apimachinery v0.36
 // (pkg/api/validation/objectmeta.go and pkg/apis/meta/v1/validation/validation.go).
 // Paths are given by the caller (`metadata.labels`); texts and error order follow the Go code.
+import type { OwnerReference } from '../apis/object.ts';
 import { fieldError, fieldPath, OMIT_VALUE, renderValue, type FieldError } from '../errors/field-error.ts';
 import { goJson, goStringSlice } from '../errors/go-format.ts';
 import { byteLength, isQualifiedName, isValidLabelValue } from './names.ts';
@@ -12,14 +13,7 @@ export const FIELD_IMMUTABLE_ERROR_MSG = 'field is immutable';
 export const IS_NEGATIVE_ERROR_MSG = 'must be greater than or equal to 0';
 
 /** metav1.OwnerReference as Go decodes it: missing strings are "", absent bools are nil. */
-export interface OwnerReferenceValue {
-  apiVersion: string;
-  kind: string;
-  name: string;
-  uid: string;
-  controller?: boolean;
-  blockOwnerDeletion?: boolean;
-}
+export type OwnerReferenceValue = OwnerReference;
 
 /** The parts of a metav1.ManagedFieldsEntry that validation reads. */
 export interface ManagedFieldsEntryValue {
