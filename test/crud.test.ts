@@ -447,3 +447,14 @@ describe('types that refuse unconditional updates', () => {
     });
   });
 });
+
+describe('delete status codes', () => {
+  it('answers 202 only for a pending deletion with an explicit orphanDependents=false', async () => {
+    await core.createNamespacedConfigMap({ namespace: 'default', body: { metadata: { name: 'held', finalizers: ['example.com/hold'] } } });
+    const accepted = await core.deleteNamespacedConfigMapWithHttpInfo({ name: 'held', namespace: 'default', orphanDependents: false });
+    expect(accepted.httpStatusCode).toBe(202);
+    await core.createNamespacedConfigMap({ namespace: 'default', body: { metadata: { name: 'held2', finalizers: ['example.com/hold'] } } });
+    const plain = await core.deleteNamespacedConfigMapWithHttpInfo({ name: 'held2', namespace: 'default' });
+    expect(plain.httpStatusCode).toBe(200);
+  });
+});

@@ -188,6 +188,6 @@ describe('GET with resourceVersion (not exposed by client-node read calls)', () 
     }
     const bad = await raw('/api/v1/namespaces/default/configmaps/rv?resourceVersion=abc');
     expect(bad.status).toBe(400);
-    expect((await bad.json()).message).toBe('invalid resource version: strconv.ParseUint: parsing "abc": invalid syntax');
+    expect((await bad.json()).message).toBe('invalid resource version: resourceVersion: Invalid value: "abc": strconv.ParseUint: parsing "abc": invalid syntax');
   });
 });

@@ -167,6 +167,12 @@ describe('pagination', () => {
     expect(names(rest)).toEqual(['second/n3', 'second/n4', 'second/n5', 'second/n6']);
   });
 
+  it('answers 504 Timeout for a continue token from a revision the server has not reached', async () => {
+    const future = Buffer.from(JSON.stringify({ v: 'meta.k8s.io/v1', rv: 999999, start: 'n1\u0000' })).toString('base64url');
+    const body = await expectStatus(core.listNamespacedConfigMap({ namespace: 'second', _continue: future }), { code: 504, reason: 'Timeout' });
+    expect(body.message).toMatch(/^Timeout: Too large resource version: 999999, current: \d+$/);
+  }, 10_000);
+
   it('answers 400 for a corrupt token and for continue with a resourceVersion', async () => {
     const body = await expectStatus(core.listNamespacedConfigMap({ namespace: 'second', _continue: '!!!' }), { code: 400, reason: 'BadRequest' });
     expect(body.message).toMatch(/^invalid continue token: continue key is not valid: /);

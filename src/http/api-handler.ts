@@ -152,16 +152,14 @@ export class ApiHandler {
         const bytes = await readBody(request);
         const parsed = parseStructured(bytes, 'json');
         if (!parsed.ok) throw badRequest('invalid JSON patch');
-        const result = await registry.patch(namespace, name, 'merge', parsed.value, writeOptionsFrom(query));
+        const result = await registry.patch(namespace, name, parsed.value, writeOptionsFrom(query));
         return respond(result.object, result.created ? 201 : 200, result.warnings);
       }
       case 'DELETE': {
         const options = deleteOptionsFrom(query, await this.optionalBody(request, 'DeleteOptions'));
         const result = await registry.delete(namespace, name, options);
-        // 202 only when deletion is pending and the client explicitly sent orphanDependents=false.
-        const code = result.pending && options.orphanDependents === false ? 202 : 200;
         if (isStatus(result.body)) return statusResponse(result.body, format, typeWarnings);
-        return respond(result.body, code);
+        return respond(result.body, result.code);
       }
     }
     throw methodNotAllowed();

@@ -16,6 +16,7 @@ import {
   notFound,
   OPTIMISTIC_LOCK_MESSAGE,
   plainServerError,
+  StatusError,
   type GroupResource,
   type Status,
 } from '../errors/status-error.ts';
@@ -53,9 +54,9 @@ export interface DeleteResult {
   body: KubeObject | Status;
   /** True when the object is still there, waiting on finalizers. */
   pending: boolean;
+  /** 202 only when deletion is pending and the client explicitly sent orphanDependents=false; else 200. */
+  code: 200 | 202;
 }
-
-export type PatchType = 'merge';
 
 const deepCopy = <T>(v: T): T => structuredClone(v);
 
@@ -185,7 +186,8 @@ export class GenericRegistry {
    * Applies a patch to the latest object and runs the update pipeline. Patches need no
    * resourceVersion; a patch that sets one is checked like a PUT's.
    */
-  async patch(namespace: string | undefined, name: string, patchType: PatchType, patch: unknown, options: WriteOptions = {}): Promise<WriteResult> {
+  /** A JSON merge patch (RFC 7386); the other patch types come with their own issue. */
+  async patch(namespace: string | undefined, name: string, patch: unknown, options: WriteOptions = {}): Promise<WriteResult> {
     validateWriteOptions('PatchOptions', options);
     for (;;) {
       const existing = this.peek(namespace, name);
@@ -254,7 +256,8 @@ export class GenericRegistry {
       const existing = this.peek(namespace, name);
       if (!existing) throw notFound(this.groupResource, name);
       try {
-        return this.deleteOnce(existing, options);
+        const result = this.deleteOnce(existing, options);
+        return { ...result, code: result.pending && options.orphanDependents === false ? 202 : 200 };
       } catch (err) {
         if (err instanceof RevisionConflictError) continue;
         throw err;
@@ -262,7 +265,7 @@ export class GenericRegistry {
     }
   }
 
-  private deleteOnce(existing: StoredObject, options: DeleteOptions): DeleteResult {
+  private deleteOnce(existing: StoredObject, options: DeleteOptions): Omit<DeleteResult, 'code'> {
     const outcome: DeletionOutcome = applyDeletion(existing, options, this.type, this.ctx.clock);
     const key = this.keyOf(existing.metadata.namespace, existing.metadata.name);
     const dryRun = isDryRun(options.dryRun);
@@ -284,7 +287,7 @@ export class GenericRegistry {
         await this.delete(item.metadata?.namespace, item.metadata!.name!, options);
       } catch (err) {
         // Deleted concurrently: the real deletecollection ignores NotFound as well.
-        if (!(err instanceof Error && 'status' in err && (err as { code?: number }).code === 404)) throw err;
+        if (!(err instanceof StatusError && err.code === 404)) throw err;
       }
     }
     return { items: items.map((o) => this.present(o)), resourceVersion, continue: undefined, remainingItemCount: undefined };

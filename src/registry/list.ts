@@ -94,9 +94,9 @@ async function resolveStart(
   if (options.continue) {
     if (rv && rv !== '0') throw badRequest('specifying resource version is not allowed when using continue');
     const token = decodeContinue(options.continue);
-    const revision = token.resourceVersion === -1 ? store.revision : token.resourceVersion;
-    if (revision > store.revision) throw badRequest('invalid continue token: inconsistent continuation');
-    return { revision, startKey: token.startKey, paged: true };
+    if (token.resourceVersion === -1) return { revision: store.revision, startKey: token.startKey, paged: true };
+    await readAtLeast(store, String(token.resourceVersion));
+    return { revision: token.resourceVersion, startKey: token.startKey, paged: true };
   }
   if (!rv) return { revision: store.revision, startKey: undefined, paged: true };
   // RV=0 is served from the watch cache, which ignores limit.
