@@ -1,6 +1,7 @@
 // What kubefake knows about one served resource: its REST mapping, its discovery data, its field
 // selectors and the strategy the generic registry runs for it. Built-ins and CRDs produce the same shape.
 import type { FieldError } from '../errors/field-error.ts';
+import type { JSONSchemaProps } from '../schema/types.ts';
 import type { KubeObject } from './object.ts';
 
 /** How `metadata.name` is validated for a kind (apimachinery/pkg/api/validation names). */
@@ -64,6 +65,8 @@ export interface ResourceType {
   /** Custom resources serialise with sorted keys and a few list-body quirks. */
   unstructured: boolean;
   strategy: Strategy;
+  /** The OpenAPI v3 schema of this version (custom resources; built-ins have none yet). */
+  schema?: JSONSchemaProps;
 }
 
 export const storageKeyOf = (rt: Pick<ResourceType, 'group' | 'plural'>): string => `${rt.group}/${rt.plural}`;
