@@ -2,7 +2,9 @@
 // selectors and the strategy the generic registry runs for it. Built-ins and CRDs produce the same shape.
 import type { FieldError } from '../errors/field-error.ts';
 import type { JSONSchemaProps } from '../schema/types.ts';
-import type { KubeObject } from './object.ts';
+import type { DeletionOutcome } from '../registry/deletion.ts';
+import type { DeleteOptions } from '../registry/options.ts';
+import type { KubeObject, StoredObject } from './object.ts';
 
 /** How `metadata.name` is validated for a kind (apimachinery/pkg/api/validation names). */
 export type NameRule = 'dns1123-subdomain' | 'dns1123-label' | 'dns1035-label' | 'path-segment';
@@ -23,6 +25,18 @@ export interface Strategy {
   validateUpdate?(obj: KubeObject, old: KubeObject): FieldError[];
   /** Warnings to send as `Warning: 299` headers. */
   warnings?(obj: KubeObject, old?: KubeObject): string[];
+  /**
+   * Graceful deletion (RESTGracefulDeleteStrategy.CheckGracefulDelete): the grace period in
+   * seconds for an object not yet deleting, given the requested one; undefined = not graceful.
+   */
+  checkGracefulDelete?(obj: KubeObject, requestedSeconds: number | undefined): number | undefined;
+  /**
+   * Replaces the generic delete decision for types whose REST storage wraps Delete (namespaces);
+   * undefined falls through to the generic flow. May throw a StatusError.
+   */
+  beforeDelete?(existing: StoredObject, options: DeleteOptions, now: Date): DeletionOutcome | undefined;
+  /** Extra condition for an update to complete a pending deletion (namespaces: spec.finalizers empty). */
+  canCompleteDeletion?(obj: KubeObject): boolean;
 }
 
 export interface ResourceType {

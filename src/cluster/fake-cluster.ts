@@ -12,6 +12,11 @@ import { GenericRegistry } from '../registry/generic-registry.ts';
 import { VersionedStore } from '../storage/versioned-store.ts';
 import { listen as listenHttp, type ListenOptions, type Listener } from '../transport/http-listener.ts';
 import { attachHost, CLUSTER_DOMAIN, detachHost } from '../transport/msw-network.ts';
+import type { ControllerContext } from '../controllers/context.ts';
+import { ControllerManager } from '../controllers/controller-manager.ts';
+import { GarbageCollector } from '../controllers/garbage-collector.ts';
+import { NamespaceController } from '../controllers/namespace-controller.ts';
+import { PodTermination } from '../controllers/pod-termination.ts';
 import { kubeConfigYaml, makeKubeConfig } from './kubeconfig.ts';
 import { parseManifests, type Manifests } from './manifests.ts';
 import { KUBERNETES_VERSION } from './version.ts';
@@ -52,6 +57,12 @@ export interface FakeCluster extends AsyncDisposable {
   apply(manifests: Manifests): Promise<KubeObject[]>;
   /** Serves the cluster on a real loopback HTTP port as well (for kubectl and other languages). */
   listen(options?: ListenOptions): Promise<ListenResult>;
+  /**
+   * Resolves once the cluster's controllers (garbage collector, namespace lifecycle, CRD
+   * establishing) have nothing left to do: wait on this instead of sleeping after a delete.
+   * Rejects if a controller failed.
+   */
+  settle(): Promise<void>;
   /** Drops the watch history now, so older resourceVersions and continue tokens get 410 Expired. */
   compact(): Promise<void>;
   /** Answers one request directly, without any transport (what both transports call). */
@@ -92,6 +103,12 @@ export async function createFakeCluster(options: FakeClusterOptions = {}): Promi
   const namespaces = registryFor(catalog.find('', 'v1', 'namespaces')!);
   for (const name of BOOT_NAMESPACES) await namespaces.create(undefined, { metadata: { name } });
 
+  const controllers = new ControllerManager();
+  const controllerContext: ControllerContext = { store: ctx.store, catalog, clock: ctx.clock, registryFor };
+  controllers.add(new GarbageCollector(controllerContext, controllers.reportError));
+  controllers.add(new NamespaceController(controllerContext, controllers.reportError));
+  controllers.add(new PodTermination(controllerContext, controllers.reportError));
+
   const listeners: Listener[] = [];
   let closed = false;
 
@@ -113,12 +130,14 @@ export async function createFakeCluster(options: FakeClusterOptions = {}): Promi
       listeners.push(listener);
       return { url: listener.url, kubeconfig: kubeConfigYaml(listener.url) };
     },
+    settle: () => controllers.settle(),
     async compact() {
       ctx.store.compact();
     },
     async close() {
       if (closed) return;
       closed = true;
+      controllers.stop();
       await Promise.all(listeners.map((l) => l.close()));
       await detachHost(host);
     },

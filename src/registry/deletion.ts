@@ -1,6 +1,7 @@
-// The decision part of Store.Delete (registry/rest/delete.go, registry/generic/registry/store.go):
-// preconditions, garbage-collection finalizers from the propagation policy, and whether the object
-// is removed now or marked as deleting until its finalizers are gone.
+// The decision part of Store.Delete (apiserver registry/rest/delete.go BeforeDelete, and
+// registry/generic/registry/store.go Delete + updateForGracefulDeletionAndFinalizers):
+// preconditions, graceful deletion, garbage-collection finalizers from the propagation policy,
+// and whether the object is removed now, updated as deleting, or left as it is.
 import type { KubeObject, StoredObject } from '../apis/object.ts';
 import type { ResourceType } from '../apis/resource-type.ts';
 import { conflict } from '../errors/status-error.ts';
@@ -10,21 +11,85 @@ import type { DeleteOptions } from './options.ts';
 export const ORPHAN_FINALIZER = 'orphan';
 export const FOREGROUND_FINALIZER = 'foregroundDeletion';
 
-export type DeletionOutcome = { kind: 'remove' } | { kind: 'mark'; object: KubeObject };
+export type DeletionOutcome =
+  /**
+   * Remove from storage now; with `write`, first store this state (a graceful delete with period
+   * 0 records deletionTimestamp before removing, so watchers see MODIFIED then DELETED).
+   */
+  | { kind: 'remove'; write?: KubeObject }
+  /** Write this object (deletion marked, grace period set or shortened) and keep it. */
+  | { kind: 'update'; object: KubeObject }
+  /** A graceful deletion is already under way with a shorter or equal period: nothing changes. */
+  | { kind: 'pending' };
 
 export function applyDeletion(existing: StoredObject, options: DeleteOptions, type: ResourceType, clock: Clock): DeletionOutcome {
+  // A REST storage that wraps Delete (namespaces) runs its own checks first.
+  const override = type.strategy.beforeDelete?.(existing, options, clock.now());
+  if (override) return override;
   checkPreconditions(existing, options, type);
-  const finalizers = gcFinalizers(existing.metadata.finalizers ?? [], options);
-  if (finalizers.length === 0) return { kind: 'remove' };
+  return genericDeletion(existing, options, type, clock);
+}
+
+/** Store.Delete without the per-type override (namespaces fall through to it once finalized). */
+export function genericDeletion(existing: StoredObject, options: DeleteOptions, type: ResourceType, clock: Clock): DeletionOutcome {
   const obj = structuredClone(existing) as KubeObject;
   const meta = obj.metadata!;
-  meta.finalizers = finalizers;
-  // markAsDeleting: generation bumps once, the timestamp is kept unless it lies in the future.
   const now = clock.now();
+  const grace = beforeDelete(obj, options, type, now);
+  if (grace === 'pending') return { kind: 'pending' };
+  const finalizers = gcFinalizers(meta.finalizers ?? [], options);
+  if (finalizers.length || meta.finalizers !== undefined) meta.finalizers = finalizers;
+  const pendingFinalizers = finalizers.length > 0;
+  if (grace === undefined) {
+    if (!pendingFinalizers) return { kind: 'remove' };
+    markAsDeleting(obj, now);
+    return { kind: 'update', object: obj };
+  }
+  if (pendingFinalizers || grace > 0) return { kind: 'update', object: obj };
+  return { kind: 'remove', write: obj };
+}
+
+/**
+ * rest.BeforeDelete for strategies with graceful deletion: sets deletionTimestamp and
+ * deletionGracePeriodSeconds on `obj` and answers the period, `pending` when a graceful deletion
+ * is already running and is not shortened, or undefined when the delete is not graceful.
+ */
+function beforeDelete(obj: KubeObject, options: DeleteOptions, type: ResourceType, now: Date): number | 'pending' | undefined {
+  const check = type.strategy.checkGracefulDelete;
+  if (!check) return undefined;
+  const meta = obj.metadata!;
+  // Negative values are treated as 1s on the delete path.
+  const requested = options.gracePeriodSeconds !== undefined && options.gracePeriodSeconds < 0 ? 1 : options.gracePeriodSeconds;
+  if (meta.deletionGracePeriodSeconds !== undefined && meta.deletionGracePeriodSeconds < 0) meta.deletionGracePeriodSeconds = 1;
+  if (meta.deletionTimestamp) {
+    const current = meta.deletionGracePeriodSeconds;
+    if (!current) return undefined;
+    if (requested === undefined || requested >= current) return 'pending';
+    // Only a shorter period may be given: move the timestamp back by the difference, never before now.
+    let timestamp = Date.parse(meta.deletionTimestamp) - current * 1000 + requested * 1000;
+    let period = requested;
+    if (timestamp < now.getTime()) {
+      timestamp = now.getTime();
+      if (period !== 0) period = 1;
+    }
+    meta.deletionTimestamp = formatTimestamp(new Date(timestamp));
+    meta.deletionGracePeriodSeconds = period;
+    return period;
+  }
+  const period = check(obj, requested);
+  if (period === undefined) return undefined;
+  meta.deletionTimestamp = formatTimestamp(new Date(now.getTime() + period * 1000));
+  meta.deletionGracePeriodSeconds = period;
+  if ((meta.generation ?? 0) > 0) meta.generation = meta.generation! + 1;
+  return period;
+}
+
+/** markAsDeleting: generation bumps once, the timestamp is kept unless it lies in the future. */
+export function markAsDeleting(obj: KubeObject, now: Date): void {
+  const meta = obj.metadata!;
   if (!meta.deletionTimestamp && (meta.generation ?? 0) > 0) meta.generation = meta.generation! + 1;
   if (!meta.deletionTimestamp || Date.parse(meta.deletionTimestamp) > now.getTime()) meta.deletionTimestamp = formatTimestamp(now);
   meta.deletionGracePeriodSeconds = 0;
-  return { kind: 'mark', object: obj };
 }
 
 function checkPreconditions(existing: StoredObject, options: DeleteOptions, type: ResourceType): void {
@@ -42,13 +107,27 @@ function checkPreconditions(existing: StoredObject, options: DeleteOptions, type
 }
 
 /** deletionFinalizersForGarbageCollection: both GC finalizers are recomputed from the options. */
-function gcFinalizers(current: readonly string[], options: DeleteOptions): string[] {
+export function gcFinalizers(current: readonly string[], options: DeleteOptions): string[] {
   const policy = options.propagationPolicy;
   const orphan =
-    policy !== undefined ? policy === 'Orphan' : options.orphanDependents !== undefined ? options.orphanDependents : current.includes(ORPHAN_FINALIZER);
-  const foreground = policy !== undefined ? policy === 'Foreground' : options.orphanDependents !== undefined ? false : current.includes(FOREGROUND_FINALIZER);
+    options.orphanDependents !== undefined ? options.orphanDependents : policy !== undefined ? policy === 'Orphan' : current.includes(ORPHAN_FINALIZER);
+  const foreground =
+    options.orphanDependents !== undefined ? false : policy !== undefined ? policy === 'Foreground' : current.includes(FOREGROUND_FINALIZER);
   const out = current.filter((f) => f !== ORPHAN_FINALIZER && f !== FOREGROUND_FINALIZER);
   if (orphan) out.push(ORPHAN_FINALIZER);
   if (foreground) out.push(FOREGROUND_FINALIZER);
-  return out;
+  // An unchanged set keeps its original order.
+  const same = out.length === new Set(current).size && out.every((f) => current.includes(f));
+  return same ? [...current] : out;
+}
+
+/**
+ * ShouldDeleteDuringUpdate: an update that leaves a deleting object without finalizers (and
+ * with no grace period running) completes its deletion; types may add conditions.
+ */
+export function completesDeletion(obj: KubeObject, old: StoredObject, type: ResourceType): boolean {
+  if (obj.metadata?.finalizers?.length) return false;
+  if (!old.metadata.deletionTimestamp) return false;
+  if (old.metadata.deletionGracePeriodSeconds) return false;
+  return type.strategy.canCompleteDeletion?.(obj) ?? true;
 }

@@ -23,7 +23,7 @@ import {
 import { KeyExistsError, RevisionConflictError } from '../storage/versioned-store.ts';
 import { validateObjectMeta, validateObjectMetaUpdate } from '../validation/object-meta.ts';
 import { formatTimestamp, type RegistryContext } from './context.ts';
-import { applyDeletion, type DeletionOutcome } from './deletion.ts';
+import { applyDeletion, completesDeletion, type DeletionOutcome } from './deletion.ts';
 import { GENERATE_NAME_ATTEMPTS, generateName } from './generate-name.ts';
 import { listObjects, type ListResult } from './list.ts';
 import { applyMergePatch } from './merge-patch.ts';
@@ -239,10 +239,9 @@ export class GenericRegistry {
     if (errors.length) throw this.invalid(name, errors);
     const warnings = this.type.strategy.warnings?.(obj, existing) ?? [];
     const key = this.keyOf(old.namespace, name);
-    // Removing the last finalizer of a deleting object completes its deletion.
-    const completesDeletion = !!meta.deletionTimestamp && !meta.finalizers?.length && !meta.deletionGracePeriodSeconds;
     if (isDryRun(options.dryRun)) return { object: this.present(obj), created: false, warnings };
-    if (completesDeletion) {
+    // Removing the last finalizer of a deleting object completes its deletion.
+    if (completesDeletion(obj, existing, this.type)) {
       this.ctx.store.delete(this.bucket, key, old.resourceVersion);
       return { object: this.present(obj), created: false, warnings };
     }
@@ -269,13 +268,48 @@ export class GenericRegistry {
     const outcome: DeletionOutcome = applyDeletion(existing, options, this.type, this.ctx.clock);
     const key = this.keyOf(existing.metadata.namespace, existing.metadata.name);
     const dryRun = isDryRun(options.dryRun);
-    if (outcome.kind === 'mark') {
+    if (outcome.kind === 'pending') return { body: this.deletedBody(existing), pending: true };
+    if (outcome.kind === 'update') {
       const object = dryRun ? outcome.object : this.ctx.store.update(this.bucket, key, outcome.object, existing.metadata.resourceVersion);
       return { body: this.present(object), pending: true };
     }
-    const removed = dryRun ? existing : this.ctx.store.delete(this.bucket, key, existing.metadata.resourceVersion);
-    const body = this.type.returnDeletedObject ? this.present(removed) : deleteSuccess(this.groupResource, removed.metadata.name, removed.metadata.uid);
-    return { body, pending: false };
+    if (dryRun) return { body: outcome.write ? this.present(outcome.write) : this.deletedBody(existing), pending: false };
+    let revision = existing.metadata.resourceVersion;
+    if (outcome.write) revision = this.ctx.store.update(this.bucket, key, outcome.write, revision).metadata.resourceVersion;
+    const removed = this.ctx.store.delete(this.bucket, key, revision);
+    return { body: this.deletedBody(removed), pending: false };
+  }
+
+  /** finalizeDelete: the object for types that return it, else a success Status naming it. */
+  private deletedBody(obj: StoredObject): KubeObject | Status {
+    return this.type.returnDeletedObject ? this.present(obj) : deleteSuccess(this.groupResource, obj.metadata.name, obj.metadata.uid);
+  }
+
+  /**
+   * A control-plane write (garbage collector, namespace controller, finalize/status writers):
+   * read-modify-write of the stored object without the main-resource strategy, which would undo
+   * the fields these writers own. `mutate` edits a copy and answers whether it changed anything.
+   * Completes a pending deletion when the change leaves no finalizers. Answers the stored object
+   * (undefined once deleted or when the object is gone or its uid differs).
+   */
+  systemUpdate(namespace: string | undefined, name: string, mutate: (obj: KubeObject) => boolean, uid?: string): StoredObject | undefined {
+    const key = this.keyOf(namespace, name);
+    for (;;) {
+      const existing = this.peek(namespace, name);
+      if (!existing || (uid !== undefined && existing.metadata.uid !== uid)) return undefined;
+      const obj = deepCopy(existing) as KubeObject;
+      if (!mutate(obj)) return existing;
+      try {
+        if (completesDeletion(obj, existing, this.type)) {
+          this.ctx.store.delete(this.bucket, key, existing.metadata.resourceVersion);
+          return undefined;
+        }
+        return this.ctx.store.update(this.bucket, key, obj, existing.metadata.resourceVersion);
+      } catch (err) {
+        if (err instanceof RevisionConflictError) continue;
+        throw err;
+      }
+    }
   }
 
   /** Deletes every object a list with these options matches; answers the matched list as it was. */

@@ -2,9 +2,13 @@
 // behaviour from pkg/registry/core/<resource>/{strategy.go,storage/storage.go}, field selectors
 // from pkg/apis/core/v1/conversion.go, defaults from pkg/apis/core/v1/defaults.go.
 import type { ResourceType } from '../resource-type.ts';
+import { conflict, forbidden } from '../../errors/status-error.ts';
+import { formatTimestamp } from '../../registry/context.ts';
+import { FOREGROUND_FINALIZER, ORPHAN_FINALIZER, type DeletionOutcome } from '../../registry/deletion.ts';
+import type { DeleteOptions } from '../../registry/options.ts';
 import { type FieldError, fieldError, fieldPath } from '../../errors/field-error.ts';
 import { byteLength, isDNS1123Label, isDNS1123Subdomain, isQualifiedName, regexError } from '../../validation/names.ts';
-import type { KubeObject } from '../object.ts';
+import type { KubeObject, StoredObject } from '../object.ts';
 import { isPlainObject } from '../object.ts';
 import type { Strategy } from '../resource-type.ts';
 import type { BuiltinContext } from './context.ts';
@@ -210,8 +214,48 @@ const namespaceStrategy: Strategy = composeStrategy(
       else spec.finalizers = clone(oldFinalizers);
       keepStatus(obj, old);
     },
+    beforeDelete: namespaceDelete,
+    // ShouldDeleteNamespaceDuringUpdate: the namespace controller must have finalized it too.
+    canCompleteDeletion: (obj) => (arrAt(objAt(obj, 'spec'), 'finalizers') ?? []).length === 0,
   },
 );
+
+/** NamespaceLifecycle admission: these namespaces are never deleted. */
+export const IMMORTAL_NAMESPACES = ['default', 'kube-system', 'kube-public'];
+const NAMESPACES = { group: '', resource: 'namespaces' };
+
+/**
+ * pkg/registry/core/namespace/storage.REST.Delete: the first delete only starts termination
+ * (deletionTimestamp, phase Terminating, GC finalizers); later deletes answer the namespace
+ * unchanged until the namespace controller has emptied and finalized it.
+ */
+function namespaceDelete(existing: StoredObject, options: DeleteOptions, now: Date): DeletionOutcome | undefined {
+  const { name, uid, resourceVersion } = existing.metadata;
+  const pre = options.preconditions;
+  if (pre?.uid !== undefined && pre.uid !== uid) {
+    throw conflict(NAMESPACES, name, `Precondition failed: UID in precondition: ${pre.uid}, UID in object meta: ${uid}`);
+  }
+  if (pre?.resourceVersion !== undefined && pre.resourceVersion !== resourceVersion) {
+    throw conflict(NAMESPACES, name, `Precondition failed: ResourceVersion in precondition: ${pre.resourceVersion}, ResourceVersion in object meta: ${resourceVersion}`);
+  }
+  if (IMMORTAL_NAMESPACES.includes(name)) throw forbidden(NAMESPACES, name, 'this namespace may not be deleted');
+  if (!existing.metadata.deletionTimestamp) {
+    const ns = structuredClone(existing) as KubeObject;
+    const m = ns.metadata!;
+    m.deletionTimestamp = formatTimestamp(now);
+    child(ns, 'status').phase = 'Terminating';
+    const current = m.finalizers ?? [];
+    const orphan = options.orphanDependents ?? (options.propagationPolicy !== undefined ? options.propagationPolicy === 'Orphan' : current.includes(ORPHAN_FINALIZER));
+    const foreground =
+      options.orphanDependents !== undefined ? !options.orphanDependents : options.propagationPolicy !== undefined ? options.propagationPolicy === 'Foreground' : current.includes(FOREGROUND_FINALIZER);
+    if (orphan !== current.includes(ORPHAN_FINALIZER) || foreground !== current.includes(FOREGROUND_FINALIZER)) {
+      m.finalizers = [...current.filter((f) => f !== ORPHAN_FINALIZER && f !== FOREGROUND_FINALIZER), ...(orphan ? [ORPHAN_FINALIZER] : []), ...(foreground ? [FOREGROUND_FINALIZER] : [])];
+    }
+    return { kind: 'update', object: ns };
+  }
+  if ((arrAt(objAt(existing, 'spec'), 'finalizers') ?? []).length) return { kind: 'pending' };
+  return undefined;
+}
 
 function keepStatus(obj: KubeObject, old: KubeObject): void {
   if (old.status === undefined) delete obj.status;
@@ -345,6 +389,18 @@ function defaultPod(obj: KubeObject): void {
   defaultPodOnly(obj);
 }
 
+/**
+ * podStrategy.CheckGracefulDelete: the requested period, else the pod's own; 0 for a pod that was
+ * never scheduled or has already finished.
+ */
+function podGracePeriod(pod: KubeObject, requested: number | undefined): number {
+  let period = requested ?? (getIn(pod, ['spec', 'terminationGracePeriodSeconds']) as number | undefined) ?? 0;
+  if (!goString(getIn(pod, ['spec', 'nodeName']))) period = 0;
+  const phase = getIn(pod, ['status', 'phase']);
+  if (phase === 'Failed' || phase === 'Succeeded') period = 0;
+  return period < 0 ? 1 : period;
+}
+
 function podStrategy(ctx: BuiltinContext): Strategy {
   return composeStrategy(
     defaulting(defaultPod),
@@ -353,6 +409,7 @@ function podStrategy(ctx: BuiltinContext): Strategy {
         obj.status = initialPodStatus(obj, ctx.now);
       },
       prepareForUpdate: keepStatus,
+      checkGracefulDelete: podGracePeriod,
       warnings(obj, old) {
         // WarningsOnCreate only; updates skip warnings on purpose.
         if (old) return [];

@@ -91,6 +91,11 @@ export function composeStrategy(...parts: Strategy[]): Strategy {
     strategy.validateUpdate = (obj, old) => parts.flatMap((p): FieldError[] => p.validateUpdate?.(obj, old) ?? []);
   }
   if (has('warnings')) strategy.warnings = (obj, old) => parts.flatMap((p) => p.warnings?.(obj, old) ?? []);
+  // Deletion hooks are not composable: a type has at most one.
+  for (const k of ['checkGracefulDelete', 'beforeDelete', 'canCompleteDeletion'] as const) {
+    const owner = parts.find((p) => p[k]);
+    if (owner) Object.assign(strategy, { [k]: owner[k] });
+  }
   return strategy;
 }
 

@@ -1,0 +1,46 @@
+// What the cluster's controllers act on: the store (to observe), the catalog (to resolve kinds)
+// and the registries (to write through the same pipeline clients use).
+import type { ApiCatalog } from '../apis/catalog.ts';
+import { storageKeyOf, type ResourceType } from '../apis/resource-type.ts';
+import type { Clock } from '../registry/context.ts';
+import type { GenericRegistry } from '../registry/generic-registry.ts';
+import type { VersionedStore } from '../storage/versioned-store.ts';
+
+export interface ControllerContext {
+  store: VersionedStore;
+  catalog: ApiCatalog;
+  clock: Clock;
+  registryFor(type: ResourceType): GenericRegistry;
+}
+
+/** Any served type stored in this bucket (every version of a resource shares one bucket). */
+export function typeForBucket(catalog: ApiCatalog, bucket: string): ResourceType | undefined {
+  return catalog.all().find((t) => storageKeyOf(t) === bucket);
+}
+
+/** One type per stored resource (the first served version), in discovery order. */
+export function storedResources(catalog: ApiCatalog): ResourceType[] {
+  const seen = new Set<string>();
+  return catalog.all().filter((t) => {
+    const key = storageKeyOf(t);
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
+}
+
+/** Splits a store key into namespace and name. */
+export function splitKey(type: ResourceType, key: string): { namespace: string | undefined; name: string } {
+  if (!type.namespaced) return { namespace: undefined, name: key };
+  const slash = key.indexOf('/');
+  return { namespace: key.slice(0, slash), name: key.slice(slash + 1) };
+}
+
+/** A controller the manager runs for the life of the cluster. */
+export interface Controller {
+  readonly name: string;
+  start(): void;
+  stop(): void;
+  readonly idle: boolean;
+  whenIdle(): Promise<void>;
+}

@@ -1,0 +1,54 @@
+// Stands in for the kubelet's side of graceful pod deletion: a pod bound to a node and deleted
+// with a grace period is confirmed (deleted with grace 0) as soon as the apiserver has marked it,
+// as a kubelet whose containers stop at once would. Without this, such pods stay Terminating
+// forever, since no kubelet runs in a fake cluster.
+import type { StoreEvent } from '../storage/versioned-store.ts';
+import { StatusError } from '../errors/status-error.ts';
+import { splitKey, type Controller, type ControllerContext } from './context.ts';
+import { WorkQueue } from './work-queue.ts';
+
+const PODS_BUCKET = '/pods';
+
+export class PodTermination implements Controller {
+  readonly name = 'pod-termination';
+  private readonly ctx: ControllerContext;
+  private readonly queue: WorkQueue;
+  private unsubscribe: (() => void) | undefined;
+
+  constructor(ctx: ControllerContext, onError: (err: unknown, key: string) => void) {
+    this.ctx = ctx;
+    this.queue = new WorkQueue((key) => this.confirm(key), { onError });
+  }
+
+  start(): void {
+    this.unsubscribe = this.ctx.store.subscribe((event: StoreEvent) => {
+      if (event.bucket !== PODS_BUCKET || event.type === 'DELETED') return;
+      if (event.object.metadata.deletionTimestamp && (event.object.metadata.deletionGracePeriodSeconds ?? 0) > 0) this.queue.add(event.key);
+    });
+  }
+
+  stop(): void {
+    this.unsubscribe?.();
+    this.queue.stop();
+  }
+
+  get idle(): boolean {
+    return this.queue.idle;
+  }
+
+  whenIdle(): Promise<void> {
+    return this.queue.whenIdle();
+  }
+
+  private async confirm(key: string): Promise<void> {
+    const pod = this.ctx.store.get(PODS_BUCKET, key);
+    if (!pod?.metadata.deletionTimestamp || !pod.metadata.deletionGracePeriodSeconds) return;
+    const type = this.ctx.catalog.find('', 'v1', 'pods')!;
+    const { namespace, name } = splitKey(type, key);
+    try {
+      await this.ctx.registryFor(type).delete(namespace, name, { gracePeriodSeconds: 0, preconditions: { uid: pod.metadata.uid! } });
+    } catch (err) {
+      if (!(err instanceof StatusError && (err.code === 404 || err.code === 409))) throw err;
+    }
+  }
+}
