@@ -1,0 +1,165 @@
+// Turns a CRD version's openAPIV3Schema into nodes the pruner, defaulter and validator walk without
+// re-reading the raw schema: formats stripped the way the apiserver strips them, patterns compiled
+// once (RE2, shared cache), int-or-string unfolded to the type list kube-openapi checks.
+import { RE2JS } from 're2js';
+import type { JSONSchemaProps } from './types.ts';
+import { formatChecker, normalizeFormat, SUPPORTED_STRING_FORMATS } from './formats.ts';
+
+export interface SchemaNode {
+  readonly raw: JSONSchemaProps;
+  /** `type` as kube-openapi holds it: [] when unset, `['integer','string']` for int-or-string. */
+  readonly types: readonly string[];
+  readonly nullable: boolean;
+  /** The format left after StripUnsupportedFormatsPostProcessor ('' when stripped or unset). */
+  readonly format: string;
+  /** Set when `format` names a string format the registry validates. */
+  readonly formatCheck: ((s: string) => boolean) | undefined;
+  /** numberValidator's Type/Format: only set for a single integer/number type. */
+  readonly numType: string;
+  readonly numFormat: string;
+  readonly maximum: number | undefined;
+  readonly exclusiveMaximum: boolean;
+  readonly minimum: number | undefined;
+  readonly exclusiveMinimum: boolean;
+  readonly multipleOf: number | undefined;
+  readonly maxLength: number | undefined;
+  readonly minLength: number | undefined;
+  readonly pattern: string;
+  /** The compiled pattern, or the compile error text. */
+  readonly regex: RE2JS | string | undefined;
+  readonly maxItems: number | undefined;
+  readonly minItems: number | undefined;
+  readonly uniqueItems: boolean;
+  readonly enum: readonly unknown[] | undefined;
+  readonly maxProperties: number | undefined;
+  readonly minProperties: number | undefined;
+  readonly required: readonly string[];
+  readonly properties: ReadonlyMap<string, SchemaNode> | undefined;
+  /** additionalProperties: a schema, `true`/`false`, or undefined when unset. */
+  readonly additionalProperties: SchemaNode | boolean | undefined;
+  readonly items: SchemaNode | undefined;
+  readonly allOf: readonly SchemaNode[];
+  readonly anyOf: readonly SchemaNode[];
+  readonly oneOf: readonly SchemaNode[];
+  readonly not: SchemaNode | undefined;
+  readonly hasDefault: boolean;
+  readonly default: unknown;
+  readonly preserveUnknownFields: boolean;
+  readonly embeddedResource: boolean;
+  readonly listType: string | undefined;
+  readonly listMapKeys: readonly string[];
+  readonly mapType: string | undefined;
+}
+
+/** A compiled CRD version schema; build once per version with compileSchema. */
+export interface CompiledSchema {
+  readonly root: SchemaNode;
+}
+
+const regexCache = new Map<string, RE2JS | string>();
+
+/** Compiles a pattern once per process (kube-openapi caches the same way). */
+export function compilePattern(pattern: string): RE2JS | string {
+  let r = regexCache.get(pattern);
+  if (r === undefined) {
+    try {
+      r = RE2JS.compile(pattern);
+    } catch (e) {
+      r = e instanceof Error ? e.message : String(e);
+    }
+    regexCache.set(pattern, r);
+  }
+  return r;
+}
+
+const num = (v: unknown): number | undefined => (typeof v === 'number' ? v : undefined);
+
+function strippedFormat(types: readonly string[], format: string | undefined): string {
+  if (!format) return '';
+  const t = types.length === 1 ? types[0] : '';
+  switch (t) {
+    case '':
+    case 'string':
+      return SUPPORTED_STRING_FORMATS.has(normalizeFormat(format)) ? format : '';
+    case 'integer':
+      return format === 'int32' || format === 'int64' ? format : '';
+    case 'number':
+      return format === 'float' || format === 'double' ? format : '';
+    default:
+      return '';
+  }
+}
+
+function compileNode(s: JSONSchemaProps): SchemaNode {
+  // ConvertJSONSchemaProps: int-or-string overrides type with [integer, string].
+  const types = s['x-kubernetes-int-or-string'] ? ['integer', 'string'] : s.type ? [s.type] : [];
+  // The format post-processor sees the type list after int-or-string unfolding.
+  const format = strippedFormat(types, s.format);
+  const single = types.length === 1 ? types[0]! : '';
+  let numType = '';
+  let numFormat = '';
+  if (single === 'integer') {
+    numType = 'integer';
+    if (format === 'int32' || format === 'int64') numFormat = format;
+  } else if (single === 'number') {
+    numType = 'number';
+    if (format === 'float' || format === 'double') numFormat = format;
+  }
+  const props = s.properties ? new Map(Object.entries(s.properties).map(([k, v]) => [k, compileNode(v)] as const)) : undefined;
+  const ap = s.additionalProperties;
+  const items = s.items && !Array.isArray(s.items) ? compileNode(s.items) : undefined;
+  const pattern = typeof s.pattern === 'string' ? s.pattern : '';
+  return {
+    raw: s,
+    types,
+    nullable: s.nullable === true,
+    format,
+    formatCheck: format ? formatChecker(format) : undefined,
+    numType,
+    numFormat,
+    maximum: num(s.maximum),
+    exclusiveMaximum: s.exclusiveMaximum === true,
+    minimum: num(s.minimum),
+    exclusiveMinimum: s.exclusiveMinimum === true,
+    multipleOf: num(s.multipleOf),
+    maxLength: num(s.maxLength),
+    minLength: num(s.minLength),
+    pattern,
+    regex: pattern ? compilePattern(pattern) : undefined,
+    maxItems: num(s.maxItems),
+    minItems: num(s.minItems),
+    uniqueItems: s.uniqueItems === true,
+    enum: Array.isArray(s.enum) && s.enum.length > 0 ? s.enum : undefined,
+    maxProperties: num(s.maxProperties),
+    minProperties: num(s.minProperties),
+    required: Array.isArray(s.required) ? s.required : [],
+    properties: props,
+    additionalProperties: ap === undefined || ap === null ? undefined : typeof ap === 'boolean' ? ap : compileNode(ap),
+    items,
+    allOf: (s.allOf ?? []).map(compileNode),
+    anyOf: (s.anyOf ?? []).map(compileNode),
+    oneOf: (s.oneOf ?? []).map(compileNode),
+    not: s.not ? compileNode(s.not) : undefined,
+    // A JSON null default is no default (apiextensions JSON of `null` is nil).
+    hasDefault: s.default !== undefined && s.default !== null,
+    default: s.default,
+    preserveUnknownFields: s['x-kubernetes-preserve-unknown-fields'] === true,
+    embeddedResource: s['x-kubernetes-embedded-resource'] === true,
+    listType: s['x-kubernetes-list-type'],
+    listMapKeys: s['x-kubernetes-list-map-keys'] ?? [],
+    mapType: s['x-kubernetes-map-type'],
+  };
+}
+
+/** Precomputes everything the engine needs from one CRD version's openAPIV3Schema. */
+export function compileSchema(schema: JSONSchemaProps): CompiledSchema {
+  return { root: compileNode(schema) };
+}
+
+/** The structural child for a map key: a property, else the additionalProperties schema. */
+export function childForKey(s: SchemaNode | undefined, key: string): SchemaNode | undefined {
+  if (!s) return undefined;
+  const p = s.properties?.get(key);
+  if (p) return p;
+  return typeof s.additionalProperties === 'object' ? s.additionalProperties : undefined;
+}

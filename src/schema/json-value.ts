@@ -1,0 +1,26 @@
+// Small helpers over decoded JSON values (objects are plain records, arrays are arrays).
+
+export type JsonObject = Record<string, unknown>;
+
+export function isObject(v: unknown): v is JsonObject {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+/** runtime.DeepCopyJSONValue. */
+export function deepCopyJson<T>(v: T): T {
+  if (Array.isArray(v)) return v.map(deepCopyJson) as T;
+  if (isObject(v)) {
+    const out: JsonObject = {};
+    for (const k in v) out[k] = deepCopyJson(v[k]);
+    return out as T;
+  }
+  return v;
+}
+
+/** The path segment builders of the unknown-field tracker (pruning's UnknownFieldPathOptions). */
+export const joinKey = (parent: string, key: string): string => (parent === '' ? key : `${parent}.${key}`);
+export const joinIndex = (parent: string, i: number): string => `${parent}[${i}]`;
+
+/** field.Path building: Child joins with dots, Key and Index use brackets. */
+export const fieldChild = joinKey;
+export const fieldKey = (parent: string, key: string): string => `${parent}[${key}]`;
