@@ -21,6 +21,7 @@ import { parseRequestPath, type ResourceRequest } from './request-info.ts';
 import { errorResponse, objectResponse, plainNotFound, statusResponse } from './responses.ts';
 import { notAcceptable } from '../errors/status-error.ts';
 import { discoveryResponse } from './discovery-response.ts';
+import { openapiResponse } from './openapi-response.ts';
 
 export interface VersionInfo {
   major: string;
@@ -61,6 +62,10 @@ export class ApiHandler {
 
   private nonResource(path: string, request: Request): Response {
     const { catalog } = this.deps;
+    if (path.startsWith('/openapi/')) {
+      const openapi = openapiResponse(request, path, catalog);
+      if (openapi) return openapi;
+    }
     const trimmed = path.length > 1 ? path.replace(/\/$/, '') : path;
     switch (trimmed) {
       case '/version':

@@ -1,0 +1,125 @@
+// Serves /openapi/v2, /openapi/v3 and /openapi/v3/<gv> with the headers and caching of the real
+// apiserver: the v3 index comes from kube-aggregator's specProxier (http.ServeContent, no ETag),
+// the documents from kube-openapi handler3/handler (ETag = hash, 301 on a stale ?hash=, immutable
+// caching on a matching one, 304 on If-None-Match, 406 when no acceptable format is asked for).
+// Protobuf renditions are not produced: a protobuf-only Accept gets 406, which kubectl tolerates
+// on /openapi/v2 as long as the v3 documents advertise fieldValidation.
+import type { ApiCatalog } from '../apis/catalog.ts';
+import { OpenAPIService, type SerializedDocument } from '../apis/openapi/service.ts';
+import { KUBERNETES_VERSION } from '../cluster/version.ts';
+import { parseAccept } from './media-types.ts';
+
+const services = new WeakMap<ApiCatalog, OpenAPIService>();
+
+function serviceFor(catalog: ApiCatalog): OpenAPIService {
+  let service = services.get(catalog);
+  if (!service) services.set(catalog, (service = new OpenAPIService({ version: KUBERNETES_VERSION.gitVersion })));
+  return service;
+}
+
+/** Answers /openapi/v2, /openapi/v3 and /openapi/v3/<gv>; undefined for other paths. */
+export function openapiResponse(request: Request, path: string, catalog: ApiCatalog): Response | undefined {
+  if (path === '/openapi/v2') return swagger(request, catalog);
+  if (path === '/openapi/v3') return index(request, catalog);
+  if (path.startsWith('/openapi/v3/')) return groupVersion(request, path.slice('/openapi/v3/'.length), catalog);
+  return undefined;
+}
+
+/** genericfilters.WithCacheControl puts this on every answer that does not set its own. */
+const NO_CACHE = 'no-cache, private';
+
+function index(request: Request, catalog: ApiCatalog): Response {
+  const paths: Record<string, { serverRelativeURL: string }> = {};
+  for (const [key, doc] of serviceFor(catalog).documents(catalog)) paths[key] = { serverRelativeURL: serverRelativeURL(key, doc.hash) };
+  const body = JSON.stringify({ paths });
+  // ServeContent sniffs the type of a name without extension: JSON text is text/plain.
+  const headers = new Headers({
+    'cache-control': NO_CACHE,
+    'content-type': 'text/plain; charset=utf-8',
+    'last-modified': new Date().toUTCString(),
+    'accept-ranges': 'bytes',
+  });
+  return new Response(request.method === 'HEAD' ? null : body, { status: 200, headers });
+}
+
+function serverRelativeURL(key: string, hash: string): string {
+  return `/openapi/v3/${key}?${new URLSearchParams({ hash })}`;
+}
+
+function groupVersion(request: Request, key: string, catalog: ApiCatalog): Response {
+  const doc = serviceFor(catalog).documents(catalog).get(key);
+  // The aggregator answers an unknown group version with a bare 404 before looking at Accept.
+  if (!doc) return new Response(null, { status: 404, headers: { 'cache-control': NO_CACHE } });
+  const headers = new Headers({ 'cache-control': NO_CACHE, vary: 'Accept' });
+  if (!acceptsJson(request)) return new Response(null, { status: 406, headers });
+  headers.set('content-type', 'application/json');
+  headers.set('etag', `"${doc.hash}"`);
+  const hash = new URL(request.url).searchParams.get('hash');
+  if (hash) {
+    if (hash !== doc.hash) {
+      headers.set('location', serverRelativeURL(key, doc.hash));
+      return new Response(null, { status: 301, headers });
+    }
+    headers.set('cache-control', 'public, immutable');
+    headers.set('expires', oneYearFromNow());
+  }
+  return serveContent(request, doc, headers);
+}
+
+function swagger(request: Request, catalog: ApiCatalog): Response {
+  const headers = new Headers({ 'cache-control': NO_CACHE, vary: 'Accept' });
+  if (!acceptsJson(request)) return new Response(null, { status: 406, headers });
+  const doc = serviceFor(catalog).swagger(catalog);
+  headers.set('content-type', 'application/json');
+  headers.set('etag', `"${doc.hash}"`);
+  return serveContent(request, doc, headers);
+}
+
+/**
+ * Whether some Accept clause can be answered with JSON. The real handlers walk the clauses in
+ * preference order and could also answer protobuf; kubefake has only JSON, so a clause that
+ * names only protobuf is skipped and an Accept with nothing else is 406.
+ */
+function acceptsJson(request: Request): boolean {
+  const header = request.headers.get('accept');
+  const clauses = parseAccept(header && header.trim() ? header : '*/*');
+  return clauses.some((c) => (c.type === 'application' || c.type === '*') && (c.subtype === 'json' || c.subtype === '*'));
+}
+
+/** http.ServeContent's conditional handling for a document with an ETag. */
+function serveContent(request: Request, doc: SerializedDocument, headers: Headers): Response {
+  headers.set('accept-ranges', 'bytes');
+  headers.set('last-modified', doc.lastModified.toUTCString());
+  const method = request.method.toUpperCase();
+  const ifNoneMatch = request.headers.get('if-none-match');
+  const etag = headers.get('etag')!;
+  let notModified = false;
+  if (ifNoneMatch !== null) {
+    notModified = etagListMatches(ifNoneMatch, etag);
+    if (notModified && method !== 'GET' && method !== 'HEAD') return new Response(null, { status: 412, headers });
+  } else {
+    const since = Date.parse(request.headers.get('if-modified-since') ?? '');
+    notModified = (method === 'GET' || method === 'HEAD') && !Number.isNaN(since) && Math.floor(doc.lastModified.getTime() / 1000) * 1000 <= since;
+  }
+  if (notModified) {
+    // RFC 7232 §4.1: a 304 carries the validators but no representation metadata.
+    headers.delete('content-type');
+    headers.delete('last-modified');
+    return new Response(null, { status: 304, headers });
+  }
+  return new Response(method === 'HEAD' ? null : doc.body, { status: 200, headers });
+}
+
+/** If-None-Match: `*` or a list of (possibly weak) entity tags, compared weakly. */
+function etagListMatches(header: string, etag: string): boolean {
+  if (header.trim() === '*') return true;
+  const strip = (t: string) => t.trim().replace(/^W\//, '');
+  return header.split(',').some((t) => strip(t) === strip(etag));
+}
+
+/** time.Now().AddDate(1, 0, 0).Format(time.RFC1123) on a server running in UTC. */
+function oneYearFromNow(): string {
+  const d = new Date();
+  d.setUTCFullYear(d.getUTCFullYear() + 1);
+  return d.toUTCString().replace(/GMT$/, 'UTC');
+}
