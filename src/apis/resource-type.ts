@@ -81,6 +81,18 @@ export interface ResourceType {
   strategy: Strategy;
   /** The OpenAPI v3 schema of this version (custom resources; built-ins have none yet). */
   schema?: JSONSchemaProps;
+  /** A CRD version's additionalPrinterColumns (custom resources only; built-ins print their own columns). */
+  printerColumns?: PrinterColumn[];
+}
+
+/** apiextensions.k8s.io/v1 CustomResourceColumnDefinition. */
+export interface PrinterColumn {
+  name: string;
+  type: string;
+  format?: string;
+  description?: string;
+  priority?: number;
+  jsonPath: string;
 }
 
 export const storageKeyOf = (rt: Pick<ResourceType, 'group' | 'plural'>): string => `${rt.group}/${rt.plural}`;
