@@ -26,6 +26,11 @@ export interface Strategy {
   /** Warnings to send as `Warning: 299` headers. */
   warnings?(obj: KubeObject, old?: KubeObject): string[];
   /**
+   * kind/apiVersion checks that run before everything else (custom resources); when they fail,
+   * the other validation is skipped, as the custom resource validator does.
+   */
+  validateTypeMeta?(obj: KubeObject): FieldError[];
+  /**
    * Graceful deletion (RESTGracefulDeleteStrategy.CheckGracefulDelete): the grace period in
    * seconds for an object not yet deleting, given the requested one; undefined = not graceful.
    */
@@ -81,6 +86,14 @@ export interface ResourceType {
   strategy: Strategy;
   /** The OpenAPI v3 schema of this version (custom resources; built-ins have none yet). */
   schema?: JSONSchemaProps;
+  /**
+   * Schema decoding of a request body (custom resources: prune unknown fields, drop nulls,
+   * default), in place. Answers the `unknown field "…"` texts for fieldValidation, and a decode
+   * error that fails the request with 400.
+   */
+  decodeBody?(obj: KubeObject): { unknownFields: string[]; error?: string };
+  /** A terminating CRD's resources refuse creates. */
+  terminating?: boolean;
   /** A CRD version's additionalPrinterColumns (custom resources only; built-ins print their own columns). */
   printerColumns?: PrinterColumn[];
 }

@@ -17,6 +17,7 @@ import { ControllerManager } from '../controllers/controller-manager.ts';
 import { GarbageCollector } from '../controllers/garbage-collector.ts';
 import { NamespaceController } from '../controllers/namespace-controller.ts';
 import { PodTermination } from '../controllers/pod-termination.ts';
+import { CrdController } from '../controllers/crd-controller.ts';
 import { kubeConfigYaml, makeKubeConfig } from './kubeconfig.ts';
 import { parseManifests, type Manifests } from './manifests.ts';
 import { KUBERNETES_VERSION } from './version.ts';
@@ -85,7 +86,8 @@ export async function createFakeCluster(options: FakeClusterOptions = {}): Promi
   };
   const catalog = new ApiCatalog();
   for (const type of builtinResourceTypes()) catalog.add(type);
-  const registries = new Map<ResourceType, GenericRegistry>();
+  // Weak: CRD versions come and go, and their types with them.
+  const registries = new WeakMap<ResourceType, GenericRegistry>();
   const registryFor = (type: ResourceType): GenericRegistry => {
     let registry = registries.get(type);
     if (!registry) registries.set(type, (registry = new GenericRegistry(type, ctx)));
@@ -108,14 +110,31 @@ export async function createFakeCluster(options: FakeClusterOptions = {}): Promi
   controllers.add(new GarbageCollector(controllerContext, controllers.reportError));
   controllers.add(new NamespaceController(controllerContext, controllers.reportError));
   controllers.add(new PodTermination(controllerContext, controllers.reportError));
+  const crdController = new CrdController(controllerContext, controllers.reportError);
+  controllers.add(crdController);
 
   const listeners: Listener[] = [];
   let closed = false;
 
   const apply = async (manifests: Manifests): Promise<KubeObject[]> => {
     const out: KubeObject[] = [];
-    // Registry results share frozen stored state; users get their own mutable copies.
-    for (const obj of parseManifests(manifests)) out.push(structuredClone(await applyOne(catalog, registryFor, obj)));
+    // CRDs applied but not yet waited for, by index in `out`.
+    let pendingCrds: number[] = [];
+    const establish = async () => {
+      if (!pendingCrds.length) return;
+      await controllers.settle();
+      for (const i of pendingCrds) out[i] = structuredClone(requireEstablished(registryFor(catalog.find('apiextensions.k8s.io', 'v1', 'customresourcedefinitions')!), out[i]!));
+      pendingCrds = [];
+    };
+    for (const obj of parseManifests(manifests)) {
+      const isCrd = obj.kind === 'CustomResourceDefinition' && typeof obj.apiVersion === 'string' && obj.apiVersion.startsWith('apiextensions.k8s.io/');
+      // Later documents may be objects of these CRDs: they must be served first.
+      if (!isCrd) await establish();
+      // Registry results share frozen stored state; users get their own mutable copies.
+      out.push(structuredClone(await applyOne(catalog, registryFor, obj)));
+      if (isCrd) pendingCrds.push(out.length - 1);
+    }
+    await establish();
     return out;
   };
 
@@ -152,6 +171,17 @@ export async function createFakeCluster(options: FakeClusterOptions = {}): Promi
     throw err;
   }
   return cluster;
+}
+
+/** The CRD as stored now, once Established; a CRD whose names were refused is an error for apply(). */
+function requireEstablished(crds: GenericRegistry, applied: KubeObject): KubeObject {
+  const name = applied.metadata!.name!;
+  const current = crds.peek(undefined, name);
+  if (!current) return applied;
+  const conditions = ((current.status as { conditions?: Array<{ type: string; status: string; message?: string }> } | undefined)?.conditions ?? []);
+  if (conditions.some((c) => c.type === 'Established' && c.status === 'True')) return current;
+  const names = conditions.find((c) => c.type === 'NamesAccepted');
+  throw new Error(`kubefake: CustomResourceDefinition ${name} was not established${names?.message ? `: ${names.message}` : ''}`);
 }
 
 /** Create, or update the existing object with the given content (keeping its resourceVersion check). */

@@ -29,6 +29,7 @@ import { listObjects, type ListResult } from './list.ts';
 import { applyMergePatch } from './merge-patch.ts';
 import { admitNamespacedCreate } from './namespace-admission.ts';
 import {
+  fieldValidationMode,
   isDryRun,
   validateDeleteOptions,
   validateWriteOptions,
@@ -59,6 +60,9 @@ export interface DeleteResult {
 }
 
 const deepCopy = <T>(v: T): T => structuredClone(v);
+
+/** Decode warnings (unknown fields) come before the strategy's own. */
+const withWarnings = (result: WriteResult, first: string[]): WriteResult => (first.length ? { ...result, warnings: [...first, ...result.warnings] } : result);
 
 export class GenericRegistry {
   readonly type: ResourceType;
@@ -115,13 +119,22 @@ export class GenericRegistry {
 
   async create(namespace: string | undefined, body: KubeObject, options: WriteOptions = {}): Promise<WriteResult> {
     validateWriteOptions('CreateOptions', options);
+    if (this.type.terminating) {
+      throw new StatusError({
+        message: 'create not allowed while custom resource definition is terminating',
+        reason: 'MethodNotAllowed',
+        details: { group: this.type.group, kind: this.type.plural },
+        code: 405,
+      });
+    }
     const obj = this.prepareBody(body, namespace, 'create');
+    const decodeWarnings = this.decode(obj, options);
     const meta = obj.metadata!;
     const generated = !meta.name && !!meta.generateName;
     for (let attempt = 1; ; attempt++) {
       if (generated) meta.name = generateName(meta.generateName!, this.ctx.random);
       try {
-        return this.createOnce(obj, options);
+        return withWarnings(this.createOnce(obj, options), decodeWarnings);
       } catch (err) {
         if (generated && err instanceof KeyExistsError) {
           if (attempt < GENERATE_NAME_ATTEMPTS) continue;
@@ -149,7 +162,8 @@ export class GenericRegistry {
     delete meta.selfLink;
     delete meta.resourceVersion;
     this.type.strategy.prepareForCreate?.(obj);
-    const errors = [...validateObjectMeta(meta, this.metaRules()), ...(this.type.strategy.validate?.(obj) ?? [])];
+    const typeErrors = this.type.strategy.validateTypeMeta?.(obj) ?? [];
+    const errors = typeErrors.length ? typeErrors : [...validateObjectMeta(meta, this.metaRules()), ...(this.type.strategy.validate?.(obj) ?? [])];
     if (errors.length) throw this.invalid(meta.name ?? '', errors);
     if (this.type.namespaced) admitNamespacedCreate(this.ctx.store, this.groupResource, meta);
     if (requestedResourceVersion) throw plainServerError('resourceVersion should not be set on objects to be created');
@@ -167,6 +181,7 @@ export class GenericRegistry {
   async update(namespace: string | undefined, name: string, body: KubeObject, options: WriteOptions = {}): Promise<WriteResult> {
     validateWriteOptions('UpdateOptions', options);
     const obj = this.prepareBody(body, namespace, 'update', name);
+    const decodeWarnings = this.decode(obj, options);
     const existing = this.peek(namespace, name);
     if (!existing) {
       if (!this.type.allowCreateOnUpdate) throw notFound(this.groupResource, name);
@@ -179,7 +194,7 @@ export class GenericRegistry {
         fieldError.invalid('metadata.resourceVersion', 0, 'must be specified for an update'),
       ]);
     }
-    return this.updateFrom(existing, obj, requested || undefined, options);
+    return withWarnings(this.updateFrom(existing, obj, requested || undefined, options), decodeWarnings);
   }
 
   /**
@@ -197,9 +212,10 @@ export class GenericRegistry {
         throw invalid({ group: '', kind: '' }, '', [fieldError.invalid('patch', goJson(patched), 'cannot decode the patched object')]);
       }
       const obj = this.prepareBody(patched as KubeObject, namespace, 'patch', name);
+      const decodeWarnings = this.decode(obj, options, patched);
       const requested = obj.metadata!.resourceVersion;
       try {
-        return this.updateFrom(existing, obj, requested, options);
+        return withWarnings(this.updateFrom(existing, obj, requested, options), decodeWarnings);
       } catch (err) {
         // A concurrent write between read and commit: retry on the new state, as GuaranteedUpdate does.
         if (err instanceof RevisionConflictError && requested === existing.metadata.resourceVersion && (patch as KubeObject)?.metadata?.resourceVersion === undefined) continue;
@@ -235,7 +251,10 @@ export class GenericRegistry {
     delete meta.selfLink;
     meta.resourceVersion = old.resourceVersion;
     this.type.strategy.prepareForUpdate?.(obj, existing);
-    const errors = [...validateObjectMetaUpdate(meta, old, this.metaRules()), ...(this.type.strategy.validateUpdate?.(obj, existing) ?? [])];
+    const typeErrors = this.type.strategy.validateTypeMeta?.(obj) ?? [];
+    const errors = typeErrors.length
+      ? typeErrors
+      : [...validateObjectMetaUpdate(meta, old, this.metaRules()), ...(this.type.strategy.validateUpdate?.(obj, existing) ?? [])];
     if (errors.length) throw this.invalid(name, errors);
     const warnings = this.type.strategy.warnings?.(obj, existing) ?? [];
     const key = this.keyOf(old.namespace, name);
@@ -328,6 +347,24 @@ export class GenericRegistry {
   }
 
   /**
+   * The type's schema decoding (prune, default) and fieldValidation: Strict fails on unknown
+   * fields (400 for create/update, 422 for patches), Warn answers them as warnings, Ignore drops them.
+   */
+  private decode(obj: KubeObject, options: WriteOptions, patched?: unknown): string[] {
+    const decode = this.type.decodeBody;
+    if (!decode) return [];
+    const { kind, version } = this.type;
+    const result = decode(obj);
+    if (result.error) throw badRequest(`${kind} in version ${JSON.stringify(version)} cannot be handled as a ${kind}: ${result.error}`);
+    const mode = fieldValidationMode(options.fieldValidation);
+    if (!result.unknownFields.length || mode === 'Ignore') return [];
+    if (mode === 'Warn') return result.unknownFields;
+    const issues = `strict decoding error: ${result.unknownFields.join(', ')}`;
+    if (patched !== undefined) throw invalid({ group: '', kind: '' }, '', [fieldError.invalid('patch', goJson(patched), issues)]);
+    throw badRequest(`${kind} in version ${JSON.stringify(version)} cannot be handled as a ${kind}: ${issues}`);
+  }
+
+  /**
    * Decodes what the registry needs from a request body: apiVersion/kind defaulted, name and
    * namespace checked against the URL with the real 400 texts, metadata made an object.
    */
@@ -335,7 +372,8 @@ export class GenericRegistry {
     const obj: KubeObject = { ...body };
     obj.apiVersion ||= this.apiVersion;
     obj.kind ||= this.type.kind;
-    if (obj.apiVersion !== this.apiVersion) {
+    // Custom resources report a wrong apiVersion as a 422 from their validator instead.
+    if (obj.apiVersion !== this.apiVersion && !this.type.unstructured) {
       throw badRequest(`the API version in the data (${obj.apiVersion}) does not match the expected API version (${this.apiVersion})`);
     }
     const decodeError = verb !== 'patch' ? this.type.decodeCheck?.(obj) : undefined;

@@ -170,7 +170,13 @@ async function outcomeOf(capture: WireCapture, call: () => Promise<unknown>): Pr
   const ex = capture.lastArmed();
   if (!ex) throw new RunnerError('client-node sent no request for the step');
   const code = failure?.code ?? ex.status;
-  const body = failure && failure.body !== undefined ? parseBody(failure.body) : parseBody(ex.text);
+  let body = failure && failure.body !== undefined ? parseBody(failure.body) : parseBody(ex.text);
+  // A plain-text 404 (Go's http.NotFound for a path no handler owns, e.g. a deleted CRD's group) is
+  // what client-go turns into a NotFound StatusError (NewGenericServerResponse); the fixtures record
+  // the server's answers as a Go client sees them.
+  if (code === 404 && !(isJsonObject(body) && body.kind === 'Status')) {
+    body = { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message: 'the server could not find the requested resource', reason: 'NotFound', details: {}, code: 404 };
+  }
   return { code, body, warnings: parseWarningHeader(ex.headers['warning']), request: ex.request };
 }
 

@@ -3,7 +3,14 @@
 // pkg/apis/apiextensions/v1/defaults.go. Only storage semantics here; establishing, naming checks
 // and serving the custom resources belong to the CRD machinery.
 import type { ResourceType } from '../resource-type.ts';
-import type { KubeObject } from '../object.ts';
+import type { KubeObject, StoredObject } from '../object.ts';
+import { setCrdCondition } from '../../apiextensions/crd-conditions.ts';
+import { validateCustomResourceDefinition, validateCustomResourceDefinitionUpdate, type CrdValidationOptions } from '../../apiextensions/validation/index.ts';
+import { conflict } from '../../errors/status-error.ts';
+import { formatTimestamp } from '../../registry/context.ts';
+import type { DeletionOutcome } from '../../registry/deletion.ts';
+import type { DeleteOptions } from '../../registry/options.ts';
+import { compileSchema, validateValue } from '../../schema/index.ts';
 import { isPlainObject } from '../object.ts';
 import { arrAt, builtin, child, composeStrategy, defaulting, generation, goString, objAt, setDefault } from './shared.ts';
 
@@ -30,12 +37,45 @@ export function apiextensionsV1ResourceTypes(): ResourceType[] {
             obj.status = structuredClone(old.status ?? {});
             appendStoredVersion(obj);
           },
+          validate: (obj) => validateCustomResourceDefinition(obj, VALIDATION_OPTIONS),
+          validateUpdate: (obj, old) => validateCustomResourceDefinitionUpdate(obj, old, VALIDATION_OPTIONS),
+          beforeDelete: crdDelete,
         },
         generation(),
         defaulting(statusShape),
       ),
     }),
   ];
+}
+
+/** The finalizer the apiextensions server puts on a CRD when it is deleted, until its objects are gone. */
+export const CRD_CLEANUP_FINALIZER = 'customresourcecleanup.apiextensions.k8s.io';
+const CRDS = { group: 'apiextensions.k8s.io', resource: 'customresourcedefinitions' };
+
+/** Defaults must validate against their own schema (the schema engine answers that). */
+const VALIDATION_OPTIONS: CrdValidationOptions = {
+  checkDefault: (value, schema, path) => validateValue(compileSchema(schema), value, { basePath: path }),
+};
+
+/**
+ * customresourcedefinition REST.Delete: the first delete marks the CRD Terminating and adds the
+ * cleanup finalizer; the finalizer controller deletes its objects and then releases it.
+ */
+function crdDelete(existing: StoredObject, options: DeleteOptions, now: Date): DeletionOutcome | undefined {
+  const { name, uid, resourceVersion } = existing.metadata;
+  const pre = options.preconditions;
+  if (pre?.uid !== undefined && pre.uid !== uid) throw conflict(CRDS, name, `Precondition failed: UID in precondition: ${pre.uid}, UID in object meta: ${uid}`);
+  if (pre?.resourceVersion !== undefined && pre.resourceVersion !== resourceVersion) {
+    throw conflict(CRDS, name, `Precondition failed: ResourceVersion in precondition: ${pre.resourceVersion}, ResourceVersion in object meta: ${resourceVersion}`);
+  }
+  if (existing.metadata.deletionTimestamp) return undefined;
+  const crd = structuredClone(existing) as KubeObject;
+  const meta = crd.metadata!;
+  const stamp = formatTimestamp(now);
+  meta.deletionTimestamp = stamp;
+  if (!(meta.finalizers ?? []).includes(CRD_CLEANUP_FINALIZER)) meta.finalizers = [...(meta.finalizers ?? []), CRD_CLEANUP_FINALIZER];
+  setCrdCondition(crd, { type: 'Terminating', status: 'True', reason: 'InstanceDeletionPending', message: 'CustomResourceDefinition marked for deletion; CustomResource deletion will begin soon' }, stamp);
+  return { kind: 'update', object: crd };
 }
 
 /** SetDefaults_CustomResourceDefinition(+Spec). */
