@@ -1,4 +1,5 @@
 // kubectl against cluster.listen(): the everyday commands must behave as against a real apiserver.
+import { readFileSync } from 'node:fs';
 import * as k8s from '@kubernetes/client-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createFakeCluster, type FakeCluster } from '../src/index.ts';
@@ -75,5 +76,23 @@ describe.skipIf(!kubectlAvailable)('kubectl over cluster.listen()', () => {
     await core.createNamespacedConfigMap({ namespace: 'default', body: { metadata: { name: 'labelled', labels: { app: 'demo' } } } });
     const r = await kubectl(['get', 'configmaps', '-l', 'app=demo', '-o', 'name']);
     expect(r.stdout.trim()).toBe('configmap/labelled');
+  });
+
+  it('applies a CRD and then its objects from files, and reads them back by short name', async () => {
+    const crd = readFileSync(new URL('../examples/crontab/crontab-crd.yaml', import.meta.url), 'utf8');
+    const applied = await kubectl(['apply', '-f', '-'], crd);
+    expect(applied.code, applied.stderr).toBe(0);
+    expect(applied.stdout.trim()).toBe('customresourcedefinition.apiextensions.k8s.io/crontabs.stable.example.com created');
+    await cluster.settle();
+    const object = readFileSync(new URL('../examples/crontab/my-crontab.yaml', import.meta.url), 'utf8');
+    const created = await kubectl(['apply', '-f', '-'], object);
+    expect(created.code, created.stderr).toBe(0);
+    expect(created.stdout.trim()).toBe('crontab.stable.example.com/my-new-cron-object created');
+    const got = await kubectl(['get', 'ct', 'my-new-cron-object', '-o', 'jsonpath={.spec.image}']);
+    expect(got.code, got.stderr).toBe(0);
+    expect(got.stdout).toBe('my-awesome-cron-image');
+    const invalid = await kubectl(['apply', '-f', '-'], object.replace('my-new-cron-object', 'bad').replace('cronSpec: "* * * * */5"', 'cronSpec: 5'));
+    expect(invalid.code).toBe(1);
+    expect(invalid.stderr).toContain('spec.cronSpec: Invalid value: "integer": spec.cronSpec in body must be of type string: "integer"');
   });
 });
