@@ -9,7 +9,7 @@ function registries(random: RandomSource) {
   const ctx = { store: new VersionedStore({ historyLimit: 100 }), clock: systemClock, random };
   const types = builtinResourceTypes();
   const of = (plural: string) => new GenericRegistry(types.find((t) => t.group === '' && t.plural === plural)!, ctx);
-  return { namespaces: of('namespaces'), configmaps: of('configmaps') };
+  return { namespaces: of('namespaces'), configmaps: of('configmaps'), pods: of('pods') };
 }
 
 describe('generateName', () => {
@@ -42,5 +42,35 @@ describe('generateName', () => {
     await namespaces.create(undefined, { metadata: { name: 'default' } });
     const created = await configmaps.create('default', { metadata: { generateName: 'x'.repeat(70) } });
     expect(created.object.metadata?.name).toBe('x'.repeat(58) + 'ccccc');
+  });
+});
+
+describe('graceful pod deletion (podStrategy.CheckGracefulDelete)', () => {
+  const pod = (name: string) => ({ metadata: { name }, spec: { nodeName: 'node-1', containers: [{ name: 'c', image: 'i' }] } });
+
+  it('deletes a finished pod at once even when it is bound to a node', async () => {
+    const { namespaces, pods } = registries({ uid: () => crypto.randomUUID(), pick: (a) => a[0]! });
+    await namespaces.create(undefined, { metadata: { name: 'default' } });
+    await pods.create('default', pod('done'));
+    // Only the kubelet writes status; the registry's system write stands in for it here.
+    pods.systemUpdate('default', 'done', (o) => ((o.status as Record<string, unknown>).phase = 'Succeeded', true));
+    const result = await pods.delete('default', 'done', {});
+    expect(result.pending).toBe(false);
+    expect(pods.peek('default', 'done')).toBeUndefined();
+  });
+
+  it('keeps a running pod for its grace period, and only shortens it on a second delete', async () => {
+    const { namespaces, pods } = registries({ uid: () => crypto.randomUUID(), pick: (a) => a[0]! });
+    await namespaces.create(undefined, { metadata: { name: 'default' } });
+    await pods.create('default', pod('running'));
+    const first = await pods.delete('default', 'running', { gracePeriodSeconds: 20 });
+    expect(first.pending).toBe(true);
+    expect(pods.peek('default', 'running')?.metadata.deletionGracePeriodSeconds).toBe(20);
+    const longer = await pods.delete('default', 'running', { gracePeriodSeconds: 60 });
+    expect((longer.body as { metadata: { deletionGracePeriodSeconds: number } }).metadata.deletionGracePeriodSeconds).toBe(20);
+    await pods.delete('default', 'running', { gracePeriodSeconds: 5 });
+    expect(pods.peek('default', 'running')?.metadata.deletionGracePeriodSeconds).toBe(5);
+    await pods.delete('default', 'running', { gracePeriodSeconds: 0 });
+    expect(pods.peek('default', 'running')).toBeUndefined();
   });
 });
