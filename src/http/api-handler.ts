@@ -14,7 +14,9 @@ import { badRequest, StatusError, toStatusError, unknownPath, unsupportedMediaTy
 import type { GenericRegistry } from '../registry/generic-registry.ts';
 import type { ListResult } from '../registry/list.ts';
 import { decodeObjectBody, parseStructured, readBody, type BodyTarget } from './body.ts';
-import { contentTypeEssence, negotiateObjectFormat, parseAccept, SERVED_MEDIA_TYPES, type OutputFormat } from './media-types.ts';
+import { contentTypeEssence, SERVED_MEDIA_TYPES, type OutputFormat } from './media-types.ts';
+import { negotiateView, renderView, type ObjectView } from './table/index.ts';
+import type { KubeList } from '../apis/object.ts';
 import { deleteOptionsFrom, getOptionsFrom, isWatchRequest, listOptionsFrom, watchOptionsFrom, writeOptionsFrom } from './query-options.ts';
 import { watchResponse, type WatchStreamTuning } from './watch-stream.ts';
 import { parseRequestPath, type ResourceRequest } from './request-info.ts';
@@ -105,16 +107,24 @@ export class ApiHandler {
       throw unknownPath();
     }
     if (info.subresource !== undefined) throw unknownPath();
-    const format = negotiateObjectFormat(parseAccept(request.headers.get('accept')));
-    if (!format) throw notAcceptable(SERVED_MEDIA_TYPES);
+    const negotiated = negotiateView(request.headers.get('accept'));
+    if (!negotiated) throw notAcceptable(SERVED_MEDIA_TYPES);
+    const { format, view } = negotiated;
     try {
-      return await this.dispatch(type, info, request, query, format);
+      return await this.dispatch(type, info, request, query, format, view);
     } catch (err) {
       return errorResponse(toStatusError(err), format);
     }
   }
 
-  private async dispatch(type: ResourceType, info: ResourceRequest, request: Request, query: URLSearchParams, format: OutputFormat): Promise<Response> {
+  private async dispatch(
+    type: ResourceType,
+    info: ResourceRequest,
+    request: Request,
+    query: URLSearchParams,
+    format: OutputFormat,
+    view: ObjectView | undefined,
+  ): Promise<Response> {
     const registry = this.deps.registryFor(type);
     const { namespace, name } = info;
     const typeWarnings = type.requestWarnings ?? [];
@@ -128,8 +138,10 @@ export class ApiHandler {
     }
     if (name === undefined) {
       switch (method) {
-        case 'GET':
-          return respond(this.listBody(type, await registry.list(namespace, listOptionsFrom(query))));
+        case 'GET': {
+          const list = this.listBody(type, await registry.list(namespace, listOptionsFrom(query)));
+          return respond(view ? renderView(view, type, { list }, query) : list);
+        }
         case 'POST': {
           if (type.namespaced && namespace === undefined) throw methodNotAllowed();
           const body = decodeObjectBody(await readBody(request), contentTypeEssence(request.headers.get('content-type')), bodyTarget(type));
@@ -144,8 +156,10 @@ export class ApiHandler {
       throw methodNotAllowed();
     }
     switch (method) {
-      case 'GET':
-        return respond(await registry.get(namespace, name, getOptionsFrom(query)));
+      case 'GET': {
+        const object = await registry.get(namespace, name, getOptionsFrom(query));
+        return respond(view ? renderView(view, type, { object }, query) : object);
+      }
       case 'PUT': {
         const body = decodeObjectBody(await readBody(request), contentTypeEssence(request.headers.get('content-type')), bodyTarget(type));
         const result = await registry.update(namespace, name, body, writeOptionsFrom(query));
@@ -177,7 +191,7 @@ export class ApiHandler {
     return decodeObjectBody(bytes, contentTypeEssence(request.headers.get('content-type')), { apiVersion: 'meta.k8s.io/v1', kind, protobuf: true });
   }
 
-  private listBody(type: ResourceType, list: ListResult): unknown {
+  private listBody(type: ResourceType, list: ListResult): KubeList {
     const metadata: Record<string, unknown> = {};
     if (type.unstructured) metadata.continue = list.continue ?? '';
     else if (list.continue) metadata.continue = list.continue;

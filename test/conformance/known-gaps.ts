@@ -13,7 +13,6 @@ export const KNOWN_GAPS: Readonly<Record<string, string>> = {
 
 
 
-  'printer-columns/table': 'Table output is not served yet (issue 8)',
 
 
   'selectable-fields/shirts': 'selectableFields are not honoured in field selectors yet (issue 8)',
