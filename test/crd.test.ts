@@ -120,7 +120,7 @@ describe('serving custom objects', () => {
     const created = await objects.create({ ...crontab('via-discovery'), metadata: { name: 'via-discovery', namespace: 'default' } });
     expect(created.kind).toBe('CronTab');
     const read = await objects.read({ apiVersion: `${G}/v1`, kind: 'CronTab', metadata: { name: 'via-discovery', namespace: 'default' } });
-    expect((read.metadata as k8s.V1ObjectMeta).uid).toBe(created.metadata?.uid);
+    expect((read.metadata as k8s.V1ObjectMeta).uid).toBe((created.metadata as k8s.V1ObjectMeta).uid);
   });
 
   it('validates against the schema with the real text', async () => {
