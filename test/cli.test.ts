@@ -40,15 +40,17 @@ describe('kubefake serve', () => {
     const kubeconfig = join(dir, 'config');
     const run = serve(['serve', '--manifests', 'examples/crontab', '--kubeconfig', kubeconfig]);
     await run.ready;
-    const { stdout } = run.output();
-    const url = /serving Kubernetes v1\.36 at (http:\/\/127\.0\.0\.1:\d+)/.exec(stdout)?.[1];
+    // The banner may arrive in several chunks.
+    await expect.poll(() => run.output().stdout).toContain(`export KUBECONFIG=${kubeconfig}`);
+    const url = /serving Kubernetes v1\.36 at (http:\/\/127\.0\.0\.1:\d+)/.exec(run.output().stdout)?.[1];
     expect(url).toBeTruthy();
-    expect(stdout).toContain(`export KUBECONFIG=${kubeconfig}`);
     const kc = new k8s.KubeConfig();
     kc.loadFromString(readFileSync(kubeconfig, 'utf8'));
     expect(kc.getCurrentCluster()?.server).toBe(url);
     const crds = await kc.makeApiClient(k8s.ApiextensionsV1Api).listCustomResourceDefinition();
     expect(crds.items.map((c) => c.metadata?.name)).toEqual(['crontabs.stable.example.com']);
+    const crontabs = (await kc.makeApiClient(k8s.CustomObjectsApi).listNamespacedCustomObject({ group: 'stable.example.com', version: 'v1', namespace: 'default', plural: 'crontabs' })) as { items: k8s.KubernetesObject[] };
+    expect(crontabs.items.map((c) => c.metadata?.name)).toEqual(['my-new-cron-object']);
     run.child.kill('SIGTERM');
     expect(await run.exited).toBe(0);
     expect(run.output().stdout).toContain('kubefake stopped');

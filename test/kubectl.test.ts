@@ -95,4 +95,30 @@ describe.skipIf(!kubectlAvailable)('kubectl over cluster.listen()', () => {
     expect(invalid.code).toBe(1);
     expect(invalid.stderr).toContain('spec.cronSpec: Invalid value: "integer": spec.cronSpec in body must be of type string: "integer"');
   });
+
+  it('re-applies a changed Deployment: kubectl sends a strategic merge patch and the change lands', async () => {
+    const manifest = (image: string) => `apiVersion: apps/v1
+kind: Deployment
+metadata:
+  name: applied
+  namespace: default
+spec:
+  selector:
+    matchLabels: {app: applied}
+  template:
+    metadata:
+      labels: {app: applied}
+    spec:
+      containers:
+      - name: app
+        image: ${image}
+`;
+    expect((await kubectl(['apply', '-f', '-'], manifest('app:1'))).stdout.trim()).toBe('deployment.apps/applied created');
+    const changed = await kubectl(['apply', '-f', '-'], manifest('app:2'));
+    expect(changed.code, changed.stderr).toBe(0);
+    expect(changed.stdout.trim()).toBe('deployment.apps/applied configured');
+    const dep = await cluster.kubeConfig.makeApiClient(k8s.AppsV1Api).readNamespacedDeployment({ name: 'applied', namespace: 'default' });
+    expect(dep.spec?.template.spec?.containers[0]?.image).toBe('app:2');
+    expect(dep.metadata?.generation).toBe(2);
+  });
 });

@@ -16,6 +16,8 @@ import type { ListResult } from '../registry/list.ts';
 import { decodeObjectBody, parseStructured, readBody, type BodyTarget } from './body.ts';
 import { contentTypeEssence, SERVED_MEDIA_TYPES, type OutputFormat } from './media-types.ts';
 import { negotiateView, renderView, type ObjectView } from './table/index.ts';
+import { applyPatch, PATCH_CONTENT_TYPES } from '../patch/index.ts';
+import { fieldValidationMode } from '../registry/options.ts';
 import type { KubeList } from '../apis/object.ts';
 import { deleteOptionsFrom, getOptionsFrom, isWatchRequest, listOptionsFrom, watchOptionsFrom, writeOptionsFrom } from './query-options.ts';
 import { watchResponse, type WatchStreamTuning } from './watch-stream.ts';
@@ -42,7 +44,11 @@ export interface ApiHandlerDeps {
   watchTuning?: WatchStreamTuning;
 }
 
-const PATCH_CONTENT_TYPES = ['application/merge-patch+json'];
+/** The patch types a resource accepts, in the order the 415 lists them; no strategic merge for custom resources. */
+const patchContentTypes = (type: ResourceType): string[] =>
+  Object.entries(PATCH_CONTENT_TYPES)
+    .filter(([, kind]) => kind !== 'strategic' || !type.unstructured)
+    .map(([contentType]) => contentType);
 
 export class ApiHandler {
   private readonly deps: ApiHandlerDeps;
@@ -167,11 +173,13 @@ export class ApiHandler {
       }
       case 'PATCH': {
         const contentType = contentTypeEssence(request.headers.get('content-type'));
-        if (!contentType || !PATCH_CONTENT_TYPES.includes(contentType)) throw unsupportedMediaType(PATCH_CONTENT_TYPES);
+        const accepted = patchContentTypes(type);
+        if (!contentType || !accepted.includes(contentType)) throw unsupportedMediaType(accepted);
+        const patchType = PATCH_CONTENT_TYPES[contentType]!;
         const bytes = await readBody(request);
-        const parsed = parseStructured(bytes, 'json');
-        if (!parsed.ok) throw badRequest('invalid JSON patch');
-        const result = await registry.patch(namespace, name, parsed.value, writeOptionsFrom(query));
+        const options = writeOptionsFrom(query);
+        const fieldValidation = fieldValidationMode(options.fieldValidation);
+        const result = await registry.patch(namespace, name, (current) => applyPatch(patchType, current, bytes, type, { fieldValidation }), options);
         return respond(result.object, result.created ? 201 : 200, result.warnings);
       }
       case 'DELETE': {

@@ -26,7 +26,6 @@ import { formatTimestamp, type RegistryContext } from './context.ts';
 import { applyDeletion, completesDeletion, type DeletionOutcome } from './deletion.ts';
 import { GENERATE_NAME_ATTEMPTS, generateName } from './generate-name.ts';
 import { listObjects, type ListResult } from './list.ts';
-import { applyMergePatch } from './merge-patch.ts';
 import { admitNamespacedCreate } from './namespace-admission.ts';
 import {
   fieldValidationMode,
@@ -60,6 +59,10 @@ export interface DeleteResult {
 }
 
 const deepCopy = <T>(v: T): T => structuredClone(v);
+
+/** Whether a patch changed metadata.resourceVersion (it then acts as a precondition). */
+const patchSetsResourceVersion = (existing: StoredObject, patched: unknown): boolean =>
+  (patched as KubeObject | undefined)?.metadata?.resourceVersion !== existing.metadata.resourceVersion;
 
 /** Decode warnings (unknown fields) come before the strategy's own. */
 const withWarnings = (result: WriteResult, first: string[]): WriteResult => (first.length ? { ...result, warnings: [...first, ...result.warnings] } : result);
@@ -199,15 +202,16 @@ export class GenericRegistry {
 
   /**
    * Applies a patch to the latest object and runs the update pipeline. Patches need no
-   * resourceVersion; a patch that sets one is checked like a PUT's.
+   * resourceVersion; a patch that sets one is checked like a PUT's. `apply` computes the patched
+   * object from the current one (any patch type; it throws the patch type's own errors) and is
+   * run again on the new state when a concurrent write wins, as GuaranteedUpdate does.
    */
-  /** A JSON merge patch (RFC 7386); the other patch types come with their own issue. */
-  async patch(namespace: string | undefined, name: string, patch: unknown, options: WriteOptions = {}): Promise<WriteResult> {
+  async patch(namespace: string | undefined, name: string, apply: (current: Record<string, unknown>) => unknown, options: WriteOptions = {}): Promise<WriteResult> {
     validateWriteOptions('PatchOptions', options);
     for (;;) {
       const existing = this.peek(namespace, name);
       if (!existing) throw notFound(this.groupResource, name);
-      const patched = applyMergePatch(existing, patch);
+      const patched = apply(this.present(existing));
       if (!isPlainObject(patched) || (patched.metadata !== undefined && !isPlainObject(patched.metadata))) {
         throw invalid({ group: '', kind: '' }, '', [fieldError.invalid('patch', goJson(patched), 'cannot decode the patched object')]);
       }
@@ -218,7 +222,8 @@ export class GenericRegistry {
         return withWarnings(this.updateFrom(existing, obj, requested, options), decodeWarnings);
       } catch (err) {
         // A concurrent write between read and commit: retry on the new state, as GuaranteedUpdate does.
-        if (err instanceof RevisionConflictError && requested === existing.metadata.resourceVersion && (patch as KubeObject)?.metadata?.resourceVersion === undefined) continue;
+        // A resourceVersion the patch itself set is a precondition: its conflict is the client's.
+        if (err instanceof RevisionConflictError && requested === existing.metadata.resourceVersion && !patchSetsResourceVersion(existing, patched)) continue;
         throw err;
       }
     }
