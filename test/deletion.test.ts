@@ -342,3 +342,50 @@ describe('namespace lifecycle', () => {
     });
   });
 });
+
+describe('custom resources in the deletion machinery', () => {
+  const widgetsCrd = {
+    apiVersion: 'apiextensions.k8s.io/v1',
+    kind: 'CustomResourceDefinition',
+    metadata: { name: 'widgets.example.com' },
+    spec: {
+      group: 'example.com',
+      scope: 'Namespaced',
+      names: { plural: 'widgets', singular: 'widget', kind: 'Widget' },
+      versions: [{ name: 'v1', served: true, storage: true, schema: { openAPIV3Schema: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true } } }],
+    },
+  };
+
+  it('collects built-in dependents of a custom resource owner', async () => {
+    await cluster.apply(widgetsCrd);
+    const [owner] = await cluster.apply({ apiVersion: 'example.com/v1', kind: 'Widget', metadata: { name: 'w', namespace: ns } });
+    await core.createNamespacedConfigMap({
+      namespace: ns,
+      body: { metadata: { name: 'owned-by-widget', ownerReferences: [{ apiVersion: 'example.com/v1', kind: 'Widget', name: 'w', uid: owner!.metadata!.uid! }] } },
+    });
+    await cluster.settle();
+    expect(await names()).toEqual(['owned-by-widget']);
+    await cluster.kubeConfig.makeApiClient(k8s.CustomObjectsApi).deleteNamespacedCustomObject({ group: 'example.com', version: 'v1', namespace: ns, plural: 'widgets', name: 'w' });
+    await cluster.settle();
+    expect(await names()).toEqual([]);
+  });
+
+  it('a terminating namespace deletes its custom resources and waits for their finalizers', async () => {
+    await cluster.apply(widgetsCrd);
+    await core.createNamespace({ body: { metadata: { name: 'crs' } } });
+    await cluster.apply({ apiVersion: 'example.com/v1', kind: 'Widget', metadata: { name: 'held', namespace: 'crs', finalizers: ['example.com/hold'] } });
+    await core.deleteNamespace({ name: 'crs' });
+    await cluster.settle();
+    const ns = await core.readNamespace({ name: 'crs' });
+    expect(ns.status?.conditions?.find((c) => c.type === 'NamespaceContentRemaining')?.message).toBe('Some resources are remaining: widgets.example.com has 1 resource instances');
+    const custom = cluster.kubeConfig.makeApiClient(k8s.CustomObjectsApi);
+    const held = (await custom.getNamespacedCustomObject({ group: 'example.com', version: 'v1', namespace: 'crs', plural: 'widgets', name: 'held' })) as k8s.KubernetesObject;
+    expect(held.metadata?.deletionTimestamp).toBeDefined();
+    await custom.patchNamespacedCustomObject(
+      { group: 'example.com', version: 'v1', namespace: 'crs', plural: 'widgets', name: 'held', body: { metadata: { finalizers: null } } },
+      k8s.setHeaderOptions('Content-Type', k8s.PatchStrategy.MergePatch),
+    );
+    await cluster.settle();
+    await expectStatus(core.readNamespace({ name: 'crs' }), { code: 404, reason: 'NotFound' });
+  });
+});
