@@ -11,8 +11,8 @@ import { CRD_CLEANUP_FINALIZER } from '../apis/builtin/apiextensions-v1.ts';
 import { StatusError } from '../errors/status-error.ts';
 import { formatTimestamp } from '../registry/context.ts';
 import type { StoreEvent } from '../storage/versioned-store.ts';
-import { splitKey, type Controller, type ControllerContext } from './context.ts';
-import { WorkQueue } from './work-queue.ts';
+import { splitKey } from './context.ts';
+import { QueueController } from './queue-controller.ts';
 
 export const CRD_BUCKET = 'apiextensions.k8s.io/customresourcedefinitions';
 
@@ -22,41 +22,16 @@ interface Served {
   bucket: string;
 }
 
-export class CrdController implements Controller {
+export class CrdController extends QueueController {
   readonly name = 'crd-controller';
-  private readonly ctx: ControllerContext;
-  private readonly queue: WorkQueue;
   private readonly served = new Map<string, Served>();
-  private unsubscribe: (() => void) | undefined;
-
-  constructor(ctx: ControllerContext, onError: (err: unknown, key: string) => void) {
-    this.ctx = ctx;
-    this.queue = new WorkQueue((name) => this.sync(name), { onError });
-  }
-
-  start(): void {
-    this.unsubscribe = this.ctx.store.subscribe((event) => this.observe(event));
-  }
-
-  stop(): void {
-    this.unsubscribe?.();
-    this.queue.stop();
-  }
-
-  get idle(): boolean {
-    return this.queue.idle;
-  }
-
-  whenIdle(): Promise<void> {
-    return this.queue.whenIdle();
-  }
 
   /** Whether the CRD's versions are being served now. */
   isServing(name: string): boolean {
     return this.served.has(name);
   }
 
-  private observe(event: StoreEvent): void {
+  protected observe(event: StoreEvent): void {
     if (event.bucket === CRD_BUCKET) {
       // Names one CRD gives up or takes can change what its group siblings are allowed.
       const group = (event.object.spec as { group?: string } | undefined)?.group;
@@ -79,7 +54,7 @@ export class CrdController implements Controller {
     return this.ctx.registryFor(this.crdType()).systemUpdate(undefined, name, mutate, uid);
   }
 
-  private async sync(name: string): Promise<void> {
+  protected async sync(name: string): Promise<void> {
     let crd = this.ctx.store.get(CRD_BUCKET, name);
     if (!crd) return this.unserve(name);
     const uid = crd.metadata.uid;

@@ -8,8 +8,8 @@ import { StatusError } from '../errors/status-error.ts';
 import { formatTimestamp } from '../registry/context.ts';
 import { NAMESPACES_BUCKET } from '../registry/namespace-admission.ts';
 import type { StoreEvent } from '../storage/versioned-store.ts';
-import { storedResources, type Controller, type ControllerContext } from './context.ts';
-import { WorkQueue } from './work-queue.ts';
+import { storedResources, type ControllerContext } from './context.ts';
+import { QueueController } from './queue-controller.ts';
 
 export const NAMESPACE_FINALIZER = 'kubernetes';
 
@@ -30,35 +30,10 @@ const CONDITION_TYPES: Array<[type: string, reason: string, message: string]> = 
   ['NamespaceFinalizersRemaining', 'ContentRemoved', 'All content successfully removed'],
 ];
 
-export class NamespaceController implements Controller {
+export class NamespaceController extends QueueController {
   readonly name = 'namespace-controller';
-  private readonly ctx: ControllerContext;
-  private readonly queue: WorkQueue;
-  private unsubscribe: (() => void) | undefined;
 
-  constructor(ctx: ControllerContext, onError: (err: unknown, key: string) => void) {
-    this.ctx = ctx;
-    this.queue = new WorkQueue((name) => this.sync(name), { onError });
-  }
-
-  start(): void {
-    this.unsubscribe = this.ctx.store.subscribe((event) => this.observe(event));
-  }
-
-  stop(): void {
-    this.unsubscribe?.();
-    this.queue.stop();
-  }
-
-  get idle(): boolean {
-    return this.queue.idle;
-  }
-
-  whenIdle(): Promise<void> {
-    return this.queue.whenIdle();
-  }
-
-  private observe(event: StoreEvent): void {
+  protected observe(event: StoreEvent): void {
     if (event.bucket === NAMESPACES_BUCKET) {
       if (event.type !== 'DELETED' && event.object.metadata.deletionTimestamp) this.queue.add(event.key);
       return;
@@ -71,7 +46,7 @@ export class NamespaceController implements Controller {
   }
 
   /** namespacedResourcesDeleter.Delete. */
-  private async sync(name: string): Promise<void> {
+  protected async sync(name: string): Promise<void> {
     const ns = this.ctx.store.get(NAMESPACES_BUCKET, name);
     if (!ns || !ns.metadata.deletionTimestamp) return;
     const uid = ns.metadata.uid;

@@ -4,43 +4,20 @@
 // forever, since no kubelet runs in a fake cluster.
 import type { StoreEvent } from '../storage/versioned-store.ts';
 import { StatusError } from '../errors/status-error.ts';
-import { splitKey, type Controller, type ControllerContext } from './context.ts';
-import { WorkQueue } from './work-queue.ts';
+import { splitKey } from './context.ts';
+import { QueueController } from './queue-controller.ts';
 
 const PODS_BUCKET = '/pods';
 
-export class PodTermination implements Controller {
+export class PodTermination extends QueueController {
   readonly name = 'pod-termination';
-  private readonly ctx: ControllerContext;
-  private readonly queue: WorkQueue;
-  private unsubscribe: (() => void) | undefined;
 
-  constructor(ctx: ControllerContext, onError: (err: unknown, key: string) => void) {
-    this.ctx = ctx;
-    this.queue = new WorkQueue((key) => this.confirm(key), { onError });
+  protected observe(event: StoreEvent): void {
+    if (event.bucket !== PODS_BUCKET || event.type === 'DELETED') return;
+    if (event.object.metadata.deletionTimestamp && (event.object.metadata.deletionGracePeriodSeconds ?? 0) > 0) this.queue.add(event.key);
   }
 
-  start(): void {
-    this.unsubscribe = this.ctx.store.subscribe((event: StoreEvent) => {
-      if (event.bucket !== PODS_BUCKET || event.type === 'DELETED') return;
-      if (event.object.metadata.deletionTimestamp && (event.object.metadata.deletionGracePeriodSeconds ?? 0) > 0) this.queue.add(event.key);
-    });
-  }
-
-  stop(): void {
-    this.unsubscribe?.();
-    this.queue.stop();
-  }
-
-  get idle(): boolean {
-    return this.queue.idle;
-  }
-
-  whenIdle(): Promise<void> {
-    return this.queue.whenIdle();
-  }
-
-  private async confirm(key: string): Promise<void> {
+  protected async sync(key: string): Promise<void> {
     const pod = this.ctx.store.get(PODS_BUCKET, key);
     if (!pod?.metadata.deletionTimestamp || !pod.metadata.deletionGracePeriodSeconds) return;
     const type = this.ctx.catalog.find('', 'v1', 'pods')!;

@@ -1,0 +1,38 @@
+// The shape most controllers share: observe store events, queue keys, reconcile one key at a time.
+import type { StoreEvent } from '../storage/versioned-store.ts';
+import type { Controller, ControllerContext } from './context.ts';
+import { WorkQueue } from './work-queue.ts';
+
+export abstract class QueueController implements Controller {
+  abstract readonly name: string;
+  protected readonly ctx: ControllerContext;
+  protected readonly queue: WorkQueue;
+  private unsubscribe: (() => void) | undefined;
+
+  constructor(ctx: ControllerContext, onError: (err: unknown, key: string) => void) {
+    this.ctx = ctx;
+    this.queue = new WorkQueue((key) => this.sync(key), { onError });
+  }
+
+  /** Called synchronously for every store event, in revision order; queues what needs work. */
+  protected abstract observe(event: StoreEvent): void;
+  /** Reconciles one queued key. */
+  protected abstract sync(key: string): Promise<void> | void;
+
+  start(): void {
+    this.unsubscribe = this.ctx.store.subscribe((event) => this.observe(event));
+  }
+
+  stop(): void {
+    this.unsubscribe?.();
+    this.queue.stop();
+  }
+
+  get idle(): boolean {
+    return this.queue.idle;
+  }
+
+  whenIdle(): Promise<void> {
+    return this.queue.whenIdle();
+  }
+}
