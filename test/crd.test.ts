@@ -90,6 +90,16 @@ describe('establishing', () => {
     expect(resources.resources.map((r) => r.name)).toEqual(['crontabs']);
   });
 
+  it('deletes a CRD that was never established without waiting on instances', async () => {
+    await cluster.apply(crontabCrd());
+    await expect(cluster.apply(crontabCrd({ plural: 'crontabz', shortNames: ['cz'] }))).rejects.toThrow('was not established');
+    await ext.deleteCustomResourceDefinition({ name: `crontabz.${G}` });
+    await cluster.settle();
+    await expectStatus(ext.readCustomResourceDefinition({ name: `crontabz.${G}` }), { code: 404, reason: 'NotFound' });
+    // The established sibling is untouched.
+    expect(((await ext.readCustomResourceDefinition({ name: `crontabs.${G}` })) as Crd).status?.conditions?.find((c) => c.type === 'Established')?.status).toBe('True');
+  });
+
   it('reports a short name conflict as ShortNamesConflict', async () => {
     await cluster.apply(crontabCrd());
     await expect(cluster.apply(crontabCrd({ plural: 'backups', kind: 'Backup', shortNames: ['ct'] }))).rejects.toThrow('"ct" is already in use');
@@ -193,7 +203,7 @@ describe('discovery', () => {
 });
 
 describe('deleting a CRD', () => {
-  it('goes Terminating, refuses creates, deletes its objects (honouring their finalizers), then disappears', async () => {
+  it('goes Terminating, refuses creates (403, forbidCreateAdmission), deletes its objects (honouring their finalizers), then disappears', async () => {
     await cluster.apply(crontabCrd());
     await custom.createNamespacedCustomObject({ group: G, version: 'v1', namespace: 'default', plural: 'crontabs', body: { ...crontab('held'), metadata: { name: 'held', finalizers: ['example.com/hold'] } } });
     const res = wire();
@@ -208,9 +218,10 @@ describe('deleting a CRD', () => {
     });
     await cluster.settle();
     await expectStatus(custom.createNamespacedCustomObject({ group: G, version: 'v1', namespace: 'default', plural: 'crontabs', body: crontab('late') }), {
-      code: 405,
-      reason: 'MethodNotAllowed',
-      message: 'create not allowed while custom resource definition is terminating',
+      code: 403,
+      reason: 'Forbidden',
+      message: 'crontabs.stable.example.com "late" is forbidden: create not allowed while custom resource definition is terminating',
+      details: { name: 'late', group: G, kind: 'crontabs' },
     });
     const crd = (await ext.readCustomResourceDefinition({ name: `crontabs.${G}` })) as Crd;
     expect(crd.status?.conditions?.find((c) => c.type === 'Terminating')).toMatchObject({ reason: 'InstanceDeletionInProgress' });

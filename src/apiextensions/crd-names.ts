@@ -20,12 +20,15 @@ export const acceptedNames = (crd: KubeObject): CrdNames =>
   ((crd.status as { acceptedNames?: CrdNames } | undefined)?.acceptedNames ?? { plural: '', kind: '' }) as CrdNames;
 const groupOf = (crd: KubeObject) => (crd.spec as { group?: string } | undefined)?.group ?? '';
 
-/** calculateNamesAndConditions. `others` are the other CRDs (any group; filtered here). */
-export function calculateNamesAndConditions(crd: KubeObject, others: readonly KubeObject[]): { names: CrdNames; namesAccepted: Condition; established: Condition } {
+/**
+ * calculateNamesAndConditions. `all` is every CRD (any group; filtered here), the CRD itself
+ * included: its own accepted names count as taken, as in getAcceptedNamesForGroup.
+ */
+export function calculateNamesAndConditions(crd: KubeObject, all: readonly KubeObject[]): { names: CrdNames; namesAccepted: Condition; established: Condition } {
   const resources = new Set<string>();
   const kinds = new Set<string>();
-  for (const other of others) {
-    if (groupOf(other) !== groupOf(crd) || other.metadata?.name === crd.metadata?.name) continue;
+  for (const other of all) {
+    if (groupOf(other) !== groupOf(crd)) continue;
     const n = acceptedNames(other);
     resources.add(n.plural ?? '');
     resources.add(n.singular ?? '');

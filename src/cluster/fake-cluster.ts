@@ -12,6 +12,7 @@ import { GenericRegistry } from '../registry/generic-registry.ts';
 import { VersionedStore } from '../storage/versioned-store.ts';
 import { listen as listenHttp, type ListenOptions, type Listener } from '../transport/http-listener.ts';
 import { attachHost, CLUSTER_DOMAIN, detachHost } from '../transport/msw-network.ts';
+import { findCrdCondition, isCrdConditionTrue } from '../apiextensions/crd-conditions.ts';
 import type { ControllerContext } from '../controllers/context.ts';
 import { ControllerManager } from '../controllers/controller-manager.ts';
 import { GarbageCollector } from '../controllers/garbage-collector.ts';
@@ -178,9 +179,8 @@ function requireEstablished(crds: GenericRegistry, applied: KubeObject): KubeObj
   const name = applied.metadata!.name!;
   const current = crds.peek(undefined, name);
   if (!current) return applied;
-  const conditions = ((current.status as { conditions?: Array<{ type: string; status: string; message?: string }> } | undefined)?.conditions ?? []);
-  if (conditions.some((c) => c.type === 'Established' && c.status === 'True')) return current;
-  const names = conditions.find((c) => c.type === 'NamesAccepted');
+  if (isCrdConditionTrue(current, 'Established')) return current;
+  const names = findCrdCondition(current, 'NamesAccepted');
   throw new Error(`kubefake: CustomResourceDefinition ${name} was not established${names?.message ? `: ${names.message}` : ''}`);
 }
 

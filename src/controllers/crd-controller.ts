@@ -61,8 +61,8 @@ export class CrdController extends QueueController {
     const now = () => formatTimestamp(this.ctx.clock.now());
     if (crd.metadata.deletionTimestamp) return this.finalize(crd);
 
-    const others = this.ctx.store.list(CRD_BUCKET, '').map((e) => e.object);
-    const { names, namesAccepted, established } = calculateNamesAndConditions(crd, others);
+    const all = this.ctx.store.list(CRD_BUCKET, '').map((e) => e.object);
+    const { names, namesAccepted, established } = calculateNamesAndConditions(crd, all);
     crd =
       this.updateCrd(name, uid, (o) => {
         const status = (o.status ??= {}) as Record<string, unknown>;
@@ -106,8 +106,15 @@ export class CrdController extends QueueController {
       this.updateCrd(name, uid, (o) => setCrdCondition(o, { type: 'Terminating', status: 'True', reason: 'InstanceDeletionInProgress', message: 'CustomResource deletion is in progress' }, now));
       return;
     }
+    const wasEstablished = isCrdConditionTrue(crd, 'Established');
     this.updateCrd(name, uid, (o) => {
-      setCrdCondition(o, { type: 'Terminating', status: 'False', reason: 'InstanceDeletionCompleted', message: 'removed all instances' }, now);
+      setCrdCondition(
+        o,
+        wasEstablished
+          ? { type: 'Terminating', status: 'False', reason: 'InstanceDeletionCompleted', message: 'removed all instances' }
+          : { type: 'Terminating', status: 'False', reason: 'NeverEstablished', message: 'resource was never established' },
+        now,
+      );
       o.metadata!.finalizers = (o.metadata!.finalizers ?? []).filter((f) => f !== CRD_CLEANUP_FINALIZER);
       if (o.metadata!.finalizers.length === 0) delete o.metadata!.finalizers;
       return true;

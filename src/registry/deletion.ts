@@ -4,7 +4,7 @@
 // and whether the object is removed now, updated as deleting, or left as it is.
 import type { KubeObject, StoredObject } from '../apis/object.ts';
 import type { ResourceType } from '../apis/resource-type.ts';
-import { conflict } from '../errors/status-error.ts';
+import { conflict, type GroupResource } from '../errors/status-error.ts';
 import { formatTimestamp, type Clock } from './context.ts';
 import type { DeleteOptions } from './options.ts';
 
@@ -103,6 +103,19 @@ function checkPreconditions(existing: StoredObject, options: DeleteOptions, type
   }
   if (pre.resourceVersion !== undefined && pre.resourceVersion !== resourceVersion) {
     throw conflict(gr, name, `the ResourceVersion in the precondition (${pre.resourceVersion}) does not match the ResourceVersion in record (${resourceVersion}). The object might have been modified`);
+  }
+}
+
+/**
+ * The precondition checks of REST storages that wrap Delete (namespaces, CRDs): they run before
+ * the generic ones and word the conflict after the storage layer, naming the resource.
+ */
+export function checkWrappedPreconditions(gr: GroupResource, existing: StoredObject, options: DeleteOptions): void {
+  const { name, uid, resourceVersion } = existing.metadata;
+  const pre = options.preconditions;
+  if (pre?.uid !== undefined && pre.uid !== uid) throw conflict(gr, name, `Precondition failed: UID in precondition: ${pre.uid}, UID in object meta: ${uid}`);
+  if (pre?.resourceVersion !== undefined && pre.resourceVersion !== resourceVersion) {
+    throw conflict(gr, name, `Precondition failed: ResourceVersion in precondition: ${pre.resourceVersion}, ResourceVersion in object meta: ${resourceVersion}`);
   }
 }
 

@@ -11,6 +11,7 @@ import {
   badRequest,
   conflict,
   deleteSuccess,
+  forbidden,
   generateNameConflict,
   invalid,
   notFound,
@@ -59,10 +60,6 @@ export interface DeleteResult {
 }
 
 const deepCopy = <T>(v: T): T => structuredClone(v);
-
-/** Whether a patch changed metadata.resourceVersion (it then acts as a precondition). */
-const patchSetsResourceVersion = (existing: StoredObject, patched: unknown): boolean =>
-  (patched as KubeObject | undefined)?.metadata?.resourceVersion !== existing.metadata.resourceVersion;
 
 /** Decode warnings (unknown fields) come before the strategy's own. */
 const withWarnings = (result: WriteResult, first: string[]): WriteResult => (first.length ? { ...result, warnings: [...first, ...result.warnings] } : result);
@@ -122,15 +119,9 @@ export class GenericRegistry {
 
   async create(namespace: string | undefined, body: KubeObject, options: WriteOptions = {}): Promise<WriteResult> {
     validateWriteOptions('CreateOptions', options);
-    if (this.type.terminating) {
-      throw new StatusError({
-        message: 'create not allowed while custom resource definition is terminating',
-        reason: 'MethodNotAllowed',
-        details: { group: this.type.group, kind: this.type.plural },
-        code: 405,
-      });
-    }
     const obj = this.prepareBody(body, namespace, 'create');
+    // forbidCreateAdmission of the CRD handler: a terminating CRD takes no new objects.
+    if (this.type.terminating) throw forbidden(this.groupResource, obj.metadata?.name ?? '', 'create not allowed while custom resource definition is terminating');
     const decodeWarnings = this.decode(obj, options);
     const meta = obj.metadata!;
     const generated = !meta.name && !!meta.generateName;
@@ -222,8 +213,9 @@ export class GenericRegistry {
         return withWarnings(this.updateFrom(existing, obj, requested, options), decodeWarnings);
       } catch (err) {
         // A concurrent write between read and commit: retry on the new state, as GuaranteedUpdate does.
-        // A resourceVersion the patch itself set is a precondition: its conflict is the client's.
-        if (err instanceof RevisionConflictError && requested === existing.metadata.resourceVersion && !patchSetsResourceVersion(existing, patched)) continue;
+        // Raced with another write: re-apply the patch to the new state. A resourceVersion the patch
+        // itself sets then no longer matches, and updateFrom answers the client's 409.
+        if (err instanceof RevisionConflictError) continue;
         throw err;
       }
     }

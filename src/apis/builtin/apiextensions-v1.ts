@@ -6,9 +6,8 @@ import type { ResourceType } from '../resource-type.ts';
 import type { KubeObject, StoredObject } from '../object.ts';
 import { setCrdCondition } from '../../apiextensions/crd-conditions.ts';
 import { validateCustomResourceDefinition, validateCustomResourceDefinitionUpdate, type CrdValidationOptions } from '../../apiextensions/validation/index.ts';
-import { conflict } from '../../errors/status-error.ts';
 import { formatTimestamp } from '../../registry/context.ts';
-import type { DeletionOutcome } from '../../registry/deletion.ts';
+import { checkWrappedPreconditions, type DeletionOutcome } from '../../registry/deletion.ts';
 import type { DeleteOptions } from '../../registry/options.ts';
 import { compileSchema, validateValue } from '../../schema/index.ts';
 import { isPlainObject } from '../object.ts';
@@ -62,12 +61,7 @@ const VALIDATION_OPTIONS: CrdValidationOptions = {
  * cleanup finalizer; the finalizer controller deletes its objects and then releases it.
  */
 function crdDelete(existing: StoredObject, options: DeleteOptions, now: Date): DeletionOutcome | undefined {
-  const { name, uid, resourceVersion } = existing.metadata;
-  const pre = options.preconditions;
-  if (pre?.uid !== undefined && pre.uid !== uid) throw conflict(CRDS, name, `Precondition failed: UID in precondition: ${pre.uid}, UID in object meta: ${uid}`);
-  if (pre?.resourceVersion !== undefined && pre.resourceVersion !== resourceVersion) {
-    throw conflict(CRDS, name, `Precondition failed: ResourceVersion in precondition: ${pre.resourceVersion}, ResourceVersion in object meta: ${resourceVersion}`);
-  }
+  checkWrappedPreconditions(CRDS, existing, options);
   if (existing.metadata.deletionTimestamp) return undefined;
   const crd = structuredClone(existing) as KubeObject;
   const meta = crd.metadata!;

@@ -2,9 +2,9 @@
 // behaviour from pkg/registry/core/<resource>/{strategy.go,storage/storage.go}, field selectors
 // from pkg/apis/core/v1/conversion.go, defaults from pkg/apis/core/v1/defaults.go.
 import type { ResourceType } from '../resource-type.ts';
-import { conflict, forbidden } from '../../errors/status-error.ts';
+import { forbidden } from '../../errors/status-error.ts';
 import { formatTimestamp } from '../../registry/context.ts';
-import { FOREGROUND_FINALIZER, ORPHAN_FINALIZER, type DeletionOutcome } from '../../registry/deletion.ts';
+import { checkWrappedPreconditions, FOREGROUND_FINALIZER, ORPHAN_FINALIZER, type DeletionOutcome } from '../../registry/deletion.ts';
 import type { DeleteOptions } from '../../registry/options.ts';
 import { type FieldError, fieldError, fieldPath } from '../../errors/field-error.ts';
 import { byteLength, isDNS1123Label, isDNS1123Subdomain, isQualifiedName, regexError } from '../../validation/names.ts';
@@ -230,14 +230,8 @@ const NAMESPACES = { group: '', resource: 'namespaces' };
  * unchanged until the namespace controller has emptied and finalized it.
  */
 function namespaceDelete(existing: StoredObject, options: DeleteOptions, now: Date): DeletionOutcome | undefined {
-  const { name, uid, resourceVersion } = existing.metadata;
-  const pre = options.preconditions;
-  if (pre?.uid !== undefined && pre.uid !== uid) {
-    throw conflict(NAMESPACES, name, `Precondition failed: UID in precondition: ${pre.uid}, UID in object meta: ${uid}`);
-  }
-  if (pre?.resourceVersion !== undefined && pre.resourceVersion !== resourceVersion) {
-    throw conflict(NAMESPACES, name, `Precondition failed: ResourceVersion in precondition: ${pre.resourceVersion}, ResourceVersion in object meta: ${resourceVersion}`);
-  }
+  const name = existing.metadata.name;
+  checkWrappedPreconditions(NAMESPACES, existing, options);
   if (IMMORTAL_NAMESPACES.includes(name)) throw forbidden(NAMESPACES, name, 'this namespace may not be deleted');
   if (!existing.metadata.deletionTimestamp) {
     const ns = structuredClone(existing) as KubeObject;
