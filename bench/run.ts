@@ -8,6 +8,7 @@ import { cpus } from 'node:os';
 import { createFakeCluster } from '../src/index.ts';
 import { makeKubeConfig } from '../src/cluster/kubeconfig.ts';
 import { attachHost, detachHost } from '../src/transport/msw-network.ts';
+import { cascadeSection } from './cascade.ts';
 
 interface Stats {
   name: string;
@@ -184,29 +185,8 @@ function table(rows: Stats[]): string {
  * Garbage-collection cascade: one owner, `count` dependents; time from the owner's DELETE to
  * settle() with every dependent gone, through client-node. Repeated `runs` times on fresh clusters.
  */
-async function cascade(count: number, runs: number): Promise<Stats & { remaining: number }> {
-  const samples: number[] = [];
-  let remaining = 0;
-  for (let r = 0; r < runs; r++) {
-    const cluster = await createFakeCluster();
-    const core = cluster.kubeConfig.makeApiClient(k8s.CoreV1Api);
-    const owner = await core.createNamespacedConfigMap({ namespace: 'default', body: { metadata: { name: 'owner' } } });
-    const ref = { apiVersion: 'v1', kind: 'ConfigMap', name: 'owner', uid: owner.metadata!.uid! };
-    await cluster.apply(Array.from({ length: count }, (_, i) => ({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: `dep-${i}`, namespace: 'default', ownerReferences: [ref] } })));
-    const t0 = performance.now();
-    await core.deleteNamespacedConfigMap({ name: 'owner', namespace: 'default' });
-    await cluster.settle();
-    samples.push(performance.now() - t0);
-    remaining += (await core.listNamespacedConfigMap({ namespace: 'default' })).items.length;
-    await cluster.close();
-  }
-  samples.sort((a, b) => a - b);
-  const mean = samples.reduce((a, b) => a + b, 0) / samples.length;
-  return { name: `delete owner → ${count} dependents collected (settle)`, iterations: runs, meanMs: mean, p50Ms: samples[Math.floor(samples.length / 2)]!, p99Ms: samples[Math.min(samples.length - 1, Math.floor(samples.length * 0.99))]!, remaining };
-}
-
 const iterations = Number(process.env.BENCH_ITERATIONS ?? 2000);
-const gc = await cascade(1000, 10);
+const gcSection = await cascadeSection(1000, 10);
 const trips = await roundTrips(iterations);
 const starts = await startup(200);
 const fan = await watchFanOut(10, 1000, 3);
@@ -246,11 +226,7 @@ ${fan.watchers} client-node \`Watch\` streams on one collection while ${fan.writ
 Target: p99 under 5 ms. The latency runs from issuing the POST to the watcher's callback, so it includes the write itself,
 the stream through msw and undici, and client-node's line parsing.
 
-## Garbage-collection cascade
-
-${table([gc])}
-
-Dependents left after settle(): ${gc.remaining} (must be 0). Target: a cascade of 1,000 objects completes in well under a second.
+${gcSection}
 `;
 await writeFile(new URL('./RESULTS.md', import.meta.url), report);
 console.log(report);
