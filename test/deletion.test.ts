@@ -1,7 +1,7 @@
 // Deletion as Kubernetes does it, through the real client: finalizers, graceful pod deletion,
 // the garbage collector's three propagation policies and namespace termination.
 import * as k8s from '@kubernetes/client-node';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createFakeCluster, type FakeCluster } from '../src/index.ts';
 import { expectStatus } from './support/status.ts';
 import { wire } from './support/wire.ts';
@@ -169,6 +169,41 @@ describe('garbage collector', () => {
     await core.patchNamespacedConfigMap({ name: 'fg-1', namespace: ns, body: { metadata: { finalizers: null } } }, k8s.setHeaderOptions('Content-Type', k8s.PatchStrategy.MergePatch));
     await cluster.settle();
     expect(await names()).toEqual([]);
+  });
+
+  it('Foreground through an ownership cycle: the member that closes the cycle stops blocking, and both go', async () => {
+    const a = await core.createNamespacedConfigMap({ namespace: ns, body: { metadata: { name: 'cycle-a' } } });
+    const b = await core.createNamespacedConfigMap({ namespace: ns, body: { metadata: { name: 'cycle-b', ownerReferences: [configMapRef(a, { blockOwnerDeletion: true })] } } });
+    await core.patchNamespacedConfigMap(
+      { name: 'cycle-a', namespace: ns, body: { metadata: { ownerReferences: [configMapRef(b, { blockOwnerDeletion: true })] } } },
+      k8s.setHeaderOptions('Content-Type', k8s.PatchStrategy.MergePatch),
+    );
+    // Watch B: the collector first unblocks its reference to A, then deletes it in the foreground.
+    const seen: Array<{ type: string; blocking?: boolean; deleting: boolean }> = [];
+    const { resourceVersion } = (await core.listNamespacedConfigMap({ namespace: ns })).metadata!;
+    const stop = await new k8s.Watch(cluster.kubeConfig).watch(`/api/v1/namespaces/${ns}/configmaps`, { resourceVersion, fieldSelector: 'metadata.name=cycle-b' }, (type, obj: k8s.V1ConfigMap) => {
+      seen.push({ type, blocking: obj.metadata?.ownerReferences?.[0]?.blockOwnerDeletion, deleting: !!obj.metadata?.deletionTimestamp });
+    }, () => {});
+    await core.deleteNamespacedConfigMap({ name: 'cycle-a', namespace: ns, propagationPolicy: 'Foreground' });
+    await cluster.settle();
+    expect(await names()).toEqual([]);
+    await vi.waitFor(() => expect(seen.at(-1)?.type).toBe('DELETED'));
+    stop.abort();
+    expect(seen).toEqual([
+      { type: 'MODIFIED', blocking: false, deleting: false },
+      { type: 'MODIFIED', blocking: false, deleting: true },
+      { type: 'DELETED', blocking: false, deleting: true },
+    ]);
+  });
+
+  it('Foreground: a dependent that is not blocking is collected but does not hold the owner', async () => {
+    await family('nb', 1, { blockOwnerDeletion: false }, ['example.com/hold']);
+    await core.deleteNamespacedConfigMap({ name: 'nb', namespace: ns, propagationPolicy: 'Foreground' });
+    await cluster.settle();
+    // The owner is gone; the dependent is marked for deletion and waits on its own finalizer.
+    expect(await names()).toEqual(['nb-0']);
+    const dep = await core.readNamespacedConfigMap({ name: 'nb-0', namespace: ns });
+    expect(dep.metadata?.deletionTimestamp).toBeDefined();
   });
 
   it('Foreground with no dependents still marks the owner; the collector then removes it', async () => {

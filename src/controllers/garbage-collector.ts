@@ -108,14 +108,23 @@ export class GarbageCollector implements Controller {
       return;
     }
     const waiting = states.some((s) => s.state === 'waiting');
-    const policy = waiting && this.index.dependentsOf(uid).length
-      ? 'Foreground'
-      : hasFinalizer(obj, ORPHAN_FINALIZER)
-        ? 'Orphan'
-        : hasFinalizer(obj, FOREGROUND_FINALIZER)
-          ? 'Foreground'
-          : 'Background';
+    const dependents = this.index.dependentsOf(uid);
+    if (waiting && dependents.length) {
+      // An owner waits for this item while one of its own dependents waits for it in turn: a
+      // possible cycle, so (like the real collector, false positives included) its references stop
+      // blocking their owners before it is deleted in the foreground.
+      if (dependents.some((dep) => this.deletingDependents(dep))) this.update(bucket, key, uid, unblockOwnerRefs);
+      await this.delete(bucket, key, uid, 'Foreground');
+      return;
+    }
+    const policy = hasFinalizer(obj, ORPHAN_FINALIZER) ? 'Orphan' : hasFinalizer(obj, FOREGROUND_FINALIZER) ? 'Foreground' : 'Background';
     await this.delete(bucket, key, uid, policy);
+  }
+
+  /** node.isDeletingDependents: being deleted with the foreground finalizer. */
+  private deletingDependents(ref: ObjectRef): boolean {
+    const { obj } = this.lookup(ref);
+    return !!obj && deleting(obj) && hasFinalizer(obj, FOREGROUND_FINALIZER);
   }
 
   /** processDeletingDependentsItem: the foreground finalizer goes once no blocking dependent is left. */
@@ -195,6 +204,14 @@ function removeOwnerRefs(obj: StoredObject, uids: Set<string>): boolean {
   if (kept.length === refs.length) return false;
   if (kept.length) obj.metadata.ownerReferences = kept;
   else delete obj.metadata.ownerReferences;
+  return true;
+}
+
+/** unblockOwnerReferences: every blockOwnerDeletion=true reference becomes false. */
+function unblockOwnerRefs(obj: StoredObject): boolean {
+  const refs = ownerReferences(obj);
+  if (!refs.some((r) => r.blockOwnerDeletion === true)) return false;
+  obj.metadata.ownerReferences = refs.map((r) => (r.blockOwnerDeletion === true ? { ...r, blockOwnerDeletion: false } : r));
   return true;
 }
 
