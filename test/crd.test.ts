@@ -1,8 +1,12 @@
 // CustomResourceDefinitions end to end through the real client: validation of the CRD,
 // establishing, serving custom objects, discovery and deletion.
 import * as k8s from '@kubernetes/client-node';
+import { load } from 'js-yaml';
+import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createFakeCluster, type FakeCluster } from '../src/index.ts';
+import { FIXTURES_DIR } from './conformance/runner.ts';
 import { expectStatus } from './support/status.ts';
 import { wire } from './support/wire.ts';
 
@@ -199,6 +203,102 @@ describe('discovery', () => {
     ]);
     const groups = await cluster.kubeConfig.makeApiClient(k8s.ApisApi).getAPIVersions();
     expect(groups.groups.find((g) => g.name === G)).toEqual({ name: G, versions: [{ groupVersion: `${G}/v1`, version: 'v1' }], preferredVersion: { groupVersion: `${G}/v1`, version: 'v1' } });
+  });
+});
+
+describe('discovery of multi-version CRDs', () => {
+  const AGGREGATED = 'application/json;g=apidiscovery.k8s.io;v=v2;as=APIGroupDiscoveryList';
+  // Kubernetes version priority, as versions.yaml's version-priority scenario lists it (its note: the
+  // first is preferred). The fixture has no executable steps, so this test reads its list.
+  const fixture = load(readFileSync(`${FIXTURES_DIR}/versions.yaml`, 'utf8')) as { scenarios: Array<{ name: string; versions?: string[] }> };
+  const priority = fixture.scenarios.find((s) => s.name === 'version-priority')!.versions!;
+  const schema = { openAPIV3Schema: { type: 'object', properties: { spec: { type: 'object', properties: { image: { type: 'string' } } } } } };
+  const multiVersionCrd = (group: string, plural: string, kind: string, versions: Array<{ name: string; served?: boolean; storage?: boolean }>) => ({
+    apiVersion: 'apiextensions.k8s.io/v1',
+    kind: 'CustomResourceDefinition',
+    metadata: { name: `${plural}.${group}` },
+    spec: {
+      group,
+      scope: 'Namespaced',
+      names: { plural, singular: kind.toLowerCase(), kind, shortNames: ['pv'], categories: ['all', 'fruit'] },
+      versions: versions.map((v) => ({
+        name: v.name,
+        served: v.served ?? true,
+        storage: v.storage ?? false,
+        schema,
+        subresources: { status: {}, scale: { specReplicasPath: '.spec.replicas', statusReplicasPath: '.status.replicas' } },
+      })),
+    },
+  });
+  /** sha256("<group>/<version>/<Kind>"), first 8 bytes, base64 (apiserver discovery/storageversionhash.go). */
+  const hashOf = (gvk: string) => createHash('sha256').update(gvk).digest().subarray(0, 8).toString('base64');
+  const shuffled = [...priority].reverse().slice(3).concat(priority.slice(-3).reverse()).reverse();
+
+  it('orders versions by Kubernetes version priority, prefers the first, hides unserved ones, and hashes the storage version', async () => {
+    const group = 'priority.example.com';
+    await cluster.apply(multiVersionCrd(group, 'pears', 'Pear', [...shuffled.map((name) => ({ name, storage: name === 'v2' })), { name: 'v99', served: false }]));
+    const apis = await cluster.kubeConfig.makeApiClient(k8s.ApisApi).getAPIVersions();
+    const doc = apis.groups.find((g) => g.name === group)!;
+    expect(doc.versions.map((v) => v.version)).toEqual(priority);
+    expect(doc.preferredVersion).toEqual({ groupVersion: `${group}/${priority[0]}`, version: priority[0] });
+    // Every served version reports the hash of the storage version (v2), not its own.
+    for (const version of ['v10', 'v2', 'foo1']) {
+      const list = await custom.getAPIResources({ group, version });
+      expect(list.resources[0]).toMatchObject({ name: 'pears', storageVersionHash: hashOf(`${group}/v2/Pear`) });
+    }
+    expect(hashOf(`${group}/v2/Pear`)).not.toBe(hashOf(`${group}/v10/Pear`));
+    // An unserved version falls through to the mux's plain-text not-found handler, as on a real server.
+    const unserved = await fetch(`${cluster.url}/apis/${group}/v99`);
+    expect([unserved.status, await unserved.text()]).toEqual([404, '404 page not found\n']);
+  });
+
+  it('serves the CRD in aggregated discovery: versions in priority order, resource, subresources, names', async () => {
+    const group = 'priority.example.com';
+    await cluster.apply(multiVersionCrd(group, 'pears', 'Pear', shuffled.map((name) => ({ name, storage: name === 'v1' }))));
+    const res = await fetch(`${cluster.url}/apis`, { headers: { accept: `${AGGREGATED},application/json` } });
+    expect(res.headers.get('content-type')).toBe(AGGREGATED);
+    const body = (await res.json()) as { items: Array<{ metadata: { name: string }; versions: Array<{ version: string; resources: unknown[]; freshness: string }> }> };
+    const item = body.items.find((i) => i.metadata.name === group)!;
+    expect(item.versions.map((v) => v.version)).toEqual(priority);
+    expect(item.versions[0]).toEqual({
+      version: 'v10',
+      freshness: 'Current',
+      resources: [
+        {
+          resource: 'pears',
+          responseKind: { group, version: 'v10', kind: 'Pear' },
+          scope: 'Namespaced',
+          singularResource: 'pear',
+          verbs: ['delete', 'deletecollection', 'get', 'list', 'patch', 'create', 'update', 'watch'],
+          shortNames: ['pv'],
+          categories: ['all', 'fruit'],
+          subresources: [
+            { subresource: 'status', responseKind: { group, version: 'v10', kind: 'Pear' }, verbs: ['get', 'patch', 'update'] },
+            { subresource: 'scale', responseKind: { group: 'autoscaling', version: 'v1', kind: 'Scale' }, verbs: ['get', 'patch', 'update'] },
+          ],
+        },
+      ],
+    });
+  });
+
+  it('lists CRD groups after every built-in group: by group name in aggregated discovery, by API service name in /apis', async () => {
+    // API service names are <version>.<group>: v1.b… sorts before v2.a…, while group names put a… first.
+    await cluster.apply(multiVersionCrd('a.example.com', 'apples', 'Apple', [{ name: 'v2', storage: true }]));
+    await cluster.apply(multiVersionCrd('b.example.com', 'bananas', 'Banana', [{ name: 'v1', storage: true }]));
+    const legacy = (await cluster.kubeConfig.makeApiClient(k8s.ApisApi).getAPIVersions()).groups.map((g) => g.name);
+    expect(legacy.slice(-2)).toEqual(['b.example.com', 'a.example.com']);
+    expect(legacy.indexOf('apiextensions.k8s.io')).toBeLessThan(legacy.indexOf('b.example.com'));
+    const aggregated = (await (await fetch(`${cluster.url}/apis`, { headers: { accept: AGGREGATED } })).json()) as { items: Array<{ metadata: { name: string } }> };
+    expect(aggregated.items.map((i) => i.metadata.name).slice(-2)).toEqual(['a.example.com', 'b.example.com']);
+  });
+
+  it('only lists an Established CRD: a CRD whose names conflict is not served', async () => {
+    await cluster.apply(multiVersionCrd('c.example.com', 'cherries', 'Cherry', [{ name: 'v1', storage: true }]));
+    // Same group, another plural but the same kind: the naming controller refuses it, so it never gets served.
+    await ext.createCustomResourceDefinition({ body: multiVersionCrd('c.example.com', 'morecherries', 'Cherry', [{ name: 'v1', storage: true }]) as k8s.V1CustomResourceDefinition });
+    await cluster.settle();
+    const list = await custom.getAPIResources({ group: 'c.example.com', version: 'v1' });
+    expect(list.resources.filter((r) => !r.name.includes('/')).map((r) => r.name)).toEqual(['cherries']);
   });
 });
 

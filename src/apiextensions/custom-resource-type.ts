@@ -40,6 +40,7 @@ export function customResourceTypes(crd: KubeObject, options: { terminating: boo
   const group = spec.group ?? '';
   const kind = names.kind ?? '';
   const versions = (spec.versions ?? []).filter((v) => v.served);
+  const storageVersion = (spec.versions ?? []).find((v) => v.storage)?.name;
   return versions.map((v) => {
     const schema = v.schema?.openAPIV3Schema;
     const compiled = schema ? compileSchema(schema) : undefined;
@@ -66,6 +67,7 @@ export function customResourceTypes(crd: KubeObject, options: { terminating: boo
       strategy: customResourceStrategy({ group, version: v.name, kind, compiled, hasStatus }),
       terminating: options.terminating,
     };
+    if (storageVersion && storageVersion !== v.name) type.storageVersion = storageVersion;
     if (schema) type.schema = schema;
     if (v.additionalPrinterColumns) type.printerColumns = v.additionalPrinterColumns;
     const warning = deprecationWarning(group, kind, v, versions);

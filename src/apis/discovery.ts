@@ -33,13 +33,25 @@ interface GroupVersions {
   versions: string[];
 }
 
-function groupsOf(catalog: ApiCatalog): GroupVersions[] {
-  const groups = new Map<string, Set<string>>();
+/**
+ * Groups in discovery order. Built-in groups keep the catalog order (their API service
+ * priorities); CRD groups are API services of priority 1000, below every built-in, and tie-break
+ * by name: the legacy `/apis` list (SortedByGroupAndVersion) compares API service names
+ * (`<version>.<group>`), aggregated discovery compares group names. Versions go by kube-aware
+ * version priority (all CRD versions share one VersionPriority).
+ */
+function groupsOf(catalog: ApiCatalog, tieBreak: 'service' | 'group' = 'service'): GroupVersions[] {
+  const builtIn = new Map<string, Set<string>>();
+  const custom = new Map<string, Set<string>>();
   for (const t of catalog.all()) {
+    const groups = t.unstructured && !builtIn.has(t.group) ? custom : builtIn;
     if (!groups.has(t.group)) groups.set(t.group, new Set());
     groups.get(t.group)!.add(t.version);
   }
-  return [...groups].map(([group, versions]) => ({ group, versions: [...versions].sort(compareKubeVersions) }));
+  const sorted = (groups: Map<string, Set<string>>) => [...groups].map(([group, versions]) => ({ group, versions: [...versions].sort(compareKubeVersions) }));
+  const sortKey = (g: GroupVersions) => (tieBreak === 'group' ? g.group : g.versions.map((v) => `${v}.${g.group}`).sort()[0]!);
+  const customGroups = sorted(custom).sort((a, b) => (sortKey(a) < sortKey(b) ? -1 : sortKey(a) > sortKey(b) ? 1 : 0));
+  return [...sorted(builtIn), ...customGroups];
 }
 
 export function apiVersions(serverAddress: string) {
@@ -64,7 +76,8 @@ function apiResources(t: ResourceType) {
   const main: Record<string, unknown> = { name: t.plural, singularName: t.singular, namespaced: t.namespaced, kind: t.kind, verbs: t.verbs };
   if (t.shortNames.length) main.shortNames = t.shortNames;
   if (t.categories.length) main.categories = t.categories;
-  main.storageVersionHash = storageVersionHash(t.group, t.version, t.kind);
+  // Every served version of a resource reports the hash of the version it is stored at.
+  main.storageVersionHash = storageVersionHash(t.group, t.storageVersion ?? t.version, t.kind);
   // Main resources come before their subresources: KubernetesObjectApi takes the first kind match.
   const subs = t.subresources.map((sub) =>
     sub === 'scale'
@@ -106,7 +119,7 @@ function discoveryResource(t: ResourceType) {
 
 /** apidiscovery.k8s.io/v2 for `/api` (core only) or `/apis` (every other group). */
 export function aggregatedDiscovery(catalog: ApiCatalog, core: boolean) {
-  const items = groupsOf(catalog)
+  const items = groupsOf(catalog, 'group')
     .filter((g) => (g.group === '') === core)
     .map((g) => ({
       metadata: core ? {} : { name: g.group },

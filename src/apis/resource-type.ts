@@ -92,6 +92,8 @@ export interface ResourceType {
    * error that fails the request with 400.
    */
   decodeBody?(obj: KubeObject): { unknownFields: string[]; error?: string };
+  /** The version objects are stored at when it differs from `version` (a CRD's storage version). */
+  storageVersion?: string;
   /** A terminating CRD's resources refuse creates. */
   terminating?: boolean;
   /** A CRD version's additionalPrinterColumns (custom resources only; built-ins print their own columns). */
