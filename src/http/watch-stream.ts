@@ -1,9 +1,14 @@
 // Streams a registry watch as the apiserver does: 200, `application/json`, one compact JSON event
 // per line. Headers go out at once (msw holds them until the first chunk, so an empty one is sent),
-// `timeoutSeconds` ends the stream cleanly, and a client that goes away unsubscribes.
+// `timeoutSeconds` ends the stream cleanly, a client that goes away unsubscribes, and the
+// cluster's close() ends every open stream.
+import type { ResourceType } from '../apis/resource-type.ts';
 import { expired, toStatusError, type StatusError } from '../errors/status-error.ts';
 import type { GenericRegistry } from '../registry/generic-registry.ts';
 import type { WatchHandle, WatchOptions } from '../registry/watch.ts';
+import type { ServedWatches } from './served-watches.ts';
+import type { ObjectView } from './table/index.ts';
+import { watchEncoder } from './watch-encoding.ts';
 
 export interface WatchStreamOptions extends WatchOptions {
   timeoutSeconds?: number;
@@ -18,30 +23,46 @@ export interface WatchStreamTuning {
 
 export const DEFAULT_WATCH_TUNING: WatchStreamTuning = { bookmarkIntervalMs: 60_000, maxBacklog: 10_000 };
 
-const encoder = new TextEncoder();
-
-function countLines(chunk: Uint8Array): number {
-  let n = 0;
-  for (let i = 0; i < chunk.length; i++) if (chunk[i] === 0x0a) n++;
-  return n;
+/** What a watch stream needs besides the registry and its options. */
+export interface WatchStreamContext {
+  tuning?: WatchStreamTuning;
+  /** The Table or PartialObjectMetadata view the Accept header asked for. */
+  view?: ObjectView;
+  /** The request's query (`includeObject` of a Table view). */
+  query?: URLSearchParams;
+  /** The cluster's open streams, so close() can end them. */
+  servedWatches?: ServedWatches;
+  /** The clock a Table view's ages are computed against. */
+  now?: () => Date;
 }
 
+const encoder = new TextEncoder();
+
 export function watchResponse(
-  registry: GenericRegistry,
+  registry: Pick<GenericRegistry, 'watch'> & { readonly type: ResourceType },
   namespace: string | undefined,
   name: string | undefined,
   options: WatchStreamOptions,
-  tuning: WatchStreamTuning = DEFAULT_WATCH_TUNING,
+  context: WatchStreamContext = {},
 ): Response {
+  const tuning = context.tuning ?? DEFAULT_WATCH_TUNING;
+  // Bad transform options are a 400 before the stream starts, as optionsForTransform is.
+  const lines = watchEncoder(registry.type, context.view, context.query ?? new URLSearchParams(), context.now);
   let handle: WatchHandle | undefined;
   let startError: StatusError | undefined;
-  const timers: Array<ReturnType<typeof setTimeout>> = [];
+  let timeoutTimer: ReturnType<typeof setTimeout> | undefined;
+  let bookmarkTimer: ReturnType<typeof setTimeout> | undefined;
   let closed = false;
+  let forget: () => void = () => undefined;
   const cleanup = () => {
     closed = true;
+    forget();
     handle?.stop();
-    timers.forEach((t) => clearTimeout(t));
+    clearTimeout(timeoutTimer);
+    clearTimeout(bookmarkTimer);
   };
+  // How many events each enqueued chunk holds: the queue's size, and so the backlog, is in events.
+  const eventsIn = new WeakMap<Uint8Array, number>();
   const stream = new ReadableStream<Uint8Array>(
     {
       start(controller) {
@@ -53,31 +74,44 @@ export function watchResponse(
         };
         controller.enqueue(new Uint8Array(0));
         let lastResourceVersion = '';
-        // Events emitted in one synchronous run (initial state, history replay) go out as one chunk:
+        // Events emitted in one synchronous run (a write seen by this watcher, the initial state, a
+        // history replay) go out as one chunk, as WatchServer flushes when its channel is empty:
         // each chunk costs a trip through the transport. A microtask, not setImmediate, because the
         // in-process transport can keep the event loop in microtasks for long stretches.
         let pending: string[] = [];
+        // The backlog counts live events only: the watch cache sends a watch's initial state and
+        // history replay itself, before the watcher's bounded buffer comes into play.
+        let starting = true;
+        let pendingLive = 0;
         const flush = () => {
           if (closed || pending.length === 0) return;
-          const text = pending.join('');
+          const chunk = encoder.encode(pending.length === 1 ? pending[0]! : pending.join(''));
+          eventsIn.set(chunk, pendingLive);
           pending = [];
-          controller.enqueue(encoder.encode(text));
+          pendingLive = 0;
+          controller.enqueue(chunk);
         };
         try {
           handle = registry.watch(namespace, name, options, {
             event(event) {
               if (closed) return;
               const rv = (event.object as { metadata?: { resourceVersion?: string } }).metadata?.resourceVersion;
-              const backlog = pending.length - (controller.desiredSize ?? 0);
-              if (backlog > tuning.maxBacklog) {
+              const backlog = pendingLive - (controller.desiredSize ?? 0);
+              if (!starting && backlog > tuning.maxBacklog) {
                 // Too far behind, as the watch cache judges it: end with 410 so the client relists.
-                pending.push(JSON.stringify({ type: 'ERROR', object: expired(`too old resource version: ${lastResourceVersion} (${rv ?? ''})`).status }) + '\n');
+                pending.push(lines.encode({ type: 'ERROR', object: expired(`too old resource version: ${lastResourceVersion} (${rv ?? ''})`).status })!);
+                close();
+                return;
+              }
+              const line = lines.encode(event);
+              if (line === undefined) {
                 close();
                 return;
               }
               if (rv) lastResourceVersion = rv;
               if (pending.length === 0) queueMicrotask(flush);
-              pending.push(JSON.stringify(event) + '\n');
+              pending.push(line);
+              if (!starting) pendingLive++;
             },
             end: close,
           });
@@ -86,21 +120,29 @@ export function watchResponse(
           cleanup();
           return;
         }
-        if (options.timeoutSeconds !== undefined && options.timeoutSeconds > 0) timers.push(setTimeout(close, options.timeoutSeconds * 1000));
+        starting = false;
+        if (closed) {
+          // Ended while starting (410 for a compacted or overflowing start, an unencodable first
+          // event): cleanup ran before there was a handle to stop.
+          handle.stop();
+          return;
+        }
+        if (context.servedWatches) forget = context.servedWatches.add(close);
+        if (options.timeoutSeconds !== undefined && options.timeoutSeconds > 0) timeoutTimer = setTimeout(close, options.timeoutSeconds * 1000);
         if (options.allowWatchBookmarks) {
           const tick = () => {
             handle?.bookmark();
-            if (!closed) timers.push(setTimeout(tick, tuning.bookmarkIntervalMs));
+            if (!closed) bookmarkTimer = setTimeout(tick, tuning.bookmarkIntervalMs);
           };
-          timers.push(setTimeout(tick, tuning.bookmarkIntervalMs));
+          bookmarkTimer = setTimeout(tick, tuning.bookmarkIntervalMs);
         }
       },
       cancel() {
         cleanup();
       },
     },
-    // Count events (lines), not chunks or bytes: the backlog limit is in events.
-    { highWaterMark: 1, size: countLines },
+    // Count live events, not chunks or bytes: the backlog limit is in events.
+    { highWaterMark: 1, size: (chunk) => eventsIn.get(chunk) ?? 0 },
   );
   if (startError) {
     void stream.cancel().catch(() => undefined);

@@ -58,6 +58,19 @@ export function validateWatchOptions(options: WatchOptions): void {
   if (errors.length) throw invalidOptions('ListOptions', errors);
 }
 
+// One presented object per stored object and resource type, frozen and shared by every watcher:
+// the stream layer serialises it once for all of them. Stored objects never change, so neither
+// does what is presented for them.
+const presentedByType = new WeakMap<ResourceType, WeakMap<StoredObject, KubeObject>>();
+
+function presentShared(target: WatchTarget, obj: StoredObject): KubeObject {
+  let byObject = presentedByType.get(target.type);
+  if (!byObject) presentedByType.set(target.type, (byObject = new WeakMap()));
+  let presented = byObject.get(obj);
+  if (!presented) byObject.set(obj, (presented = Object.freeze(target.present(obj))));
+  return presented;
+}
+
 export interface WatchTarget {
   store: VersionedStore;
   type: ResourceType;
@@ -101,11 +114,11 @@ export function startWatch(target: WatchTarget, options: WatchOptions, sink: Wat
     const inNow = matches(now);
     const inBefore = ev.type !== 'ADDED' && matches(was);
     if (ev.type === 'DELETED') {
-      if (inBefore) emit({ type: 'DELETED', object: target.present(ev.object) });
+      if (inBefore) emit({ type: 'DELETED', object: presentShared(target, ev.object) });
     } else if (inNow && inBefore) {
-      emit({ type: 'MODIFIED', object: target.present(ev.object) });
+      emit({ type: 'MODIFIED', object: presentShared(target, ev.object) });
     } else if (inNow) {
-      emit({ type: 'ADDED', object: target.present(ev.object) });
+      emit({ type: 'ADDED', object: presentShared(target, ev.object) });
     } else if (inBefore) {
       // Left the selector: DELETED with the previous content at the new revision.
       const previous = { ...was!, metadata: { ...was!.metadata, resourceVersion: String(ev.revision) } } as StoredObject;
@@ -116,7 +129,7 @@ export function startWatch(target: WatchTarget, options: WatchOptions, sink: Wat
   let unsubscribe: () => void = () => undefined;
   try {
     if (initialEvents) {
-      for (const { object } of store.list(bucket, prefix)) if (matches(object)) emit({ type: 'ADDED', object: target.present(object) });
+      for (const { object } of store.list(bucket, prefix)) if (matches(object)) emit({ type: 'ADDED', object: presentShared(target, object) });
       if (explicitInitialEvents && options.allowWatchBookmarks) emit({ type: 'BOOKMARK', object: bookmarkObject(store.revision, true) });
     } else if (rv !== '' && rv !== '0') {
       const from = parseResourceVersion(rv);
