@@ -29,7 +29,8 @@ export function goFloat(n: number): string {
   if (Number.isInteger(n) && Math.abs(n) < 1e21) return String(n);
   if (!Number.isFinite(n)) return n > 0 ? '+Inf' : n < 0 ? '-Inf' : 'NaN';
   const abs = Math.abs(n);
-  if (abs >= 1e-4 && abs < 1e21) return String(n);
+  // Shortest %g switches to the exponent form at 1e+06 (strconv's eprec 6), unlike JSON's 1e21.
+  if (abs >= 1e-4 && abs < 1e6) return String(n);
   // JS prints 1e-7 as "1e-7"; Go prints "1e-07" (at least two exponent digits).
   const [mant, exp] = n.toExponential().split('e') as [string, string];
   const sign = exp.startsWith('-') ? '-' : '+';

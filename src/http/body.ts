@@ -2,8 +2,9 @@
 // transformDecodeError (apiserver/pkg/endpoints/handlers/rest.go).
 import { load, YAML11_SCHEMA, type YAMLException } from 'js-yaml';
 import { badRequest, requestEntityTooLarge, unsupportedMediaType } from '../errors/status-error.ts';
-import { goJsonTypeError, parseGoJson, summarizeGoData } from './go-json.ts';
+import { goDuplicateFieldError, goJsonTypeError, parseGoJson, summarizeGoData } from './go-json.ts';
 import { decodeKubernetesProtobuf, isKubernetesProtobuf, ProtobufDecodeError } from './protobuf/decode.ts';
+import { yamlDuplicateKeyError } from './yaml-strict.ts';
 
 export const MAX_REQUEST_BODY_BYTES = 3 * 1024 * 1024;
 
@@ -37,15 +38,28 @@ export async function readBody(request: Request): Promise<Uint8Array> {
 
 /** Parses JSON or YAML into a plain value, or returns the decoder's error text. */
 export function parseStructured(body: Uint8Array, format: 'json' | 'yaml'): { ok: true; value: unknown } | { ok: false; error: string } {
+  return parseBody(body, format, false);
+}
+
+type Parsed = { ok: true; value: unknown; strictErrors: string[] } | { ok: false; error: string };
+
+// With `strict`, also what the strict serializer finds on top of the lenient decode (json.go
+// unmarshal): go-yaml's duplicate-key error for YAML, `duplicate field "<path>"` per JSON key set twice.
+function parseBody(body: Uint8Array, format: 'json' | 'yaml', strict: boolean): Parsed {
   if (format === 'json') {
-    const parsed = parseGoJson(body);
-    return parsed.ok ? { ok: true, value: parsed.value } : { ok: false, error: parsed.error };
+    const parsed = parseGoJson(body, { trackDuplicates: strict });
+    return parsed.ok ? { ok: true, value: parsed.value, strictErrors: parsed.duplicates.map(goDuplicateFieldError) } : { ok: false, error: parsed.error };
   }
+  const text = Buffer.from(body).toString('utf8');
+  let value: unknown;
   try {
-    return { ok: true, value: load(Buffer.from(body).toString('utf8'), { schema: YAML11_SCHEMA }) };
+    // go-yaml's lenient decode keeps the last of duplicate keys; the strict pass reports them.
+    value = load(text, { schema: YAML11_SCHEMA, json: true });
   } catch (err) {
     return { ok: false, error: `error converting YAML to JSON: yaml: ${(err as YAMLException).reason ?? (err as Error).message}` };
   }
+  const duplicates = strict ? yamlDuplicateKeyError(text) : undefined;
+  return { ok: true, value, strictErrors: duplicates ? [duplicates] : [] };
 }
 
 /**
@@ -53,17 +67,29 @@ export function parseStructured(body: Uint8Array, format: 'json' | 'yaml'): { ok
  * kubectl relies on (`PUT .../scale` without one).
  */
 export function decodeObjectBody(bytes: Uint8Array, contentType: string | undefined, target: BodyTarget): Record<string, unknown> {
+  return decodeBody(bytes, contentType, target, false).object;
+}
+
+/**
+ * decodeObjectBody for create and update bodies, with the strict decoding findings (duplicate
+ * fields) that fieldValidation turns into a 400 (Strict) or warnings (Warn).
+ */
+export function decodeWriteBody(bytes: Uint8Array, contentType: string | undefined, target: BodyTarget): { object: Record<string, unknown>; strictErrors: string[] } {
+  return decodeBody(bytes, contentType, target, true);
+}
+
+function decodeBody(bytes: Uint8Array, contentType: string | undefined, target: BodyTarget, strict: boolean): { object: Record<string, unknown>; strictErrors: string[] } {
   const expectedKind = target.kind;
-  if (target.protobuf && contentType !== undefined && isKubernetesProtobuf(contentType)) return decodeProtobufBody(bytes, target);
+  if (target.protobuf && contentType !== undefined && isKubernetesProtobuf(contentType)) return { object: decodeProtobufBody(bytes, target), strictErrors: [] };
   const format = contentType === undefined || contentType === 'application/json' ? 'json' : contentType === 'application/yaml' ? 'yaml' : undefined;
   if (!format) throw unsupportedMediaType(contentTypesFor(target));
-  const parsed = parseStructured(bytes, format);
+  const parsed = parseBody(bytes, format, strict);
   const fail = (err: string) => badRequest(`the object provided is unrecognized (must be of type ${expectedKind}): couldn't get version/kind; json parse error: ${err} (${summarizeGoData(bytes)})`);
   if (!parsed.ok) throw fail(parsed.error);
   const value = parsed.value ?? {};
   const typeError = goJsonTypeError(value);
   if (typeError) throw fail(typeError);
-  return value as Record<string, unknown>;
+  return { object: value as Record<string, unknown>, strictErrors: parsed.strictErrors };
 }
 
 function decodeProtobufBody(bytes: Uint8Array, target: BodyTarget): Record<string, unknown> {

@@ -4,6 +4,7 @@
 import { RE2JS } from 're2js';
 import type { JSONSchemaProps } from './types.ts';
 import { formatChecker, normalizeFormat, SUPPORTED_STRING_FORMATS } from './formats.ts';
+import { servedDefault } from './prune-defaults.ts';
 
 export interface SchemaNode {
   readonly raw: JSONSchemaProps;
@@ -26,7 +27,7 @@ export interface SchemaNode {
   readonly minLength: number | undefined;
   readonly pattern: string;
   /** The compiled pattern, or the compile error text. */
-  readonly regex: RE2JS | string | undefined;
+  readonly regex: PatternMatcher | string | undefined;
   readonly maxItems: number | undefined;
   readonly minItems: number | undefined;
   readonly uniqueItems: boolean;
@@ -44,6 +45,8 @@ export interface SchemaNode {
   readonly not: SchemaNode | undefined;
   readonly hasDefault: boolean;
   readonly default: unknown;
+  /** This node or a structural descendant carries a default (lets read-time defaulting skip subtrees). */
+  readonly defaultsBelow: boolean;
   readonly preserveUnknownFields: boolean;
   readonly embeddedResource: boolean;
   readonly listType: string | undefined;
@@ -70,6 +73,65 @@ export function compilePattern(pattern: string): RE2JS | string {
     regexCache.set(pattern, r);
   }
   return r;
+}
+
+/** What the validator needs of a compiled `pattern`. */
+export interface PatternMatcher {
+  test(s: string): boolean;
+}
+
+const matcherCache = new Map<string, PatternMatcher | string>();
+
+/**
+ * The matcher for an OpenAPI `pattern`: RE2 decides validity (and its error text). A simple pattern
+ * whose meaning is the same under JS `u`-mode RegExp and that cannot backtrack more than linearly
+ * (anchored, one quantifier, no quantified group) runs natively, several times faster than re2js;
+ * everything else keeps RE2's linear-time matching on re2js.
+ */
+export function compileSchemaPattern(pattern: string): PatternMatcher | string {
+  let m = matcherCache.get(pattern);
+  if (m === undefined) {
+    const re2 = compilePattern(pattern);
+    m = typeof re2 === 'string' ? re2 : (nativeEquivalent(pattern) ?? re2);
+    matcherCache.set(pattern, m);
+  }
+  return m;
+}
+
+const SAFE_ESCAPES = new Set([...'.-/\\dDwWbB^$*+?(){}[]|ntrfv']);
+
+// Conservative: only constructs both engines read alike (literals, classes, anchors, groups,
+// alternation, quantifiers, ASCII \d \w \b escapes).
+function nativeEquivalent(pattern: string): RegExp | undefined {
+  if (!pattern.startsWith('^')) return undefined;
+  let inClass = false;
+  let quantifiers = 0;
+  for (let i = 0; i < pattern.length; i++) {
+    const c = pattern[i]!;
+    if (!inClass && (c === '*' || c === '+' || c === '?' || c === '{')) {
+      if (++quantifiers > 1 || pattern[i - 1] === ')') return undefined;
+    }
+    if (c === '\\') {
+      if (!SAFE_ESCAPES.has(pattern[i + 1] ?? '')) return undefined;
+      i++;
+    } else if (inClass) {
+      if (c === '[') return undefined;
+      if (c === ']') inClass = false;
+    } else if (c === '[') {
+      inClass = true;
+      // RE2 takes a leading ] (also after ^) as a literal; JS reads [] and [^] as classes.
+      if (pattern[i + 1] === ']' || (pattern[i + 1] === '^' && pattern[i + 2] === ']')) return undefined;
+    } else if (c === '.') {
+      return undefined; // RE2's . excludes only \n; JS's also \r, U+2028, U+2029
+    } else if (c === '(' && pattern[i + 1] === '?' && pattern[i + 2] !== ':') {
+      return undefined;
+    }
+  }
+  try {
+    return new RegExp(pattern, 'u');
+  } catch {
+    return undefined;
+  }
 }
 
 const num = (v: unknown): number | undefined => (typeof v === 'number' ? v : undefined);
@@ -109,6 +171,13 @@ function compileNode(s: JSONSchemaProps): SchemaNode {
   const ap = s.additionalProperties;
   const items = s.items && !Array.isArray(s.items) ? compileNode(s.items) : undefined;
   const pattern = typeof s.pattern === 'string' ? s.pattern : '';
+  const hasDefault = s.default !== undefined && s.default !== null;
+  const additionalProperties = ap === undefined || ap === null ? undefined : typeof ap === 'boolean' ? ap : compileNode(ap);
+  const defaultsBelow =
+    hasDefault ||
+    (props !== undefined && [...props.values()].some((p) => p.defaultsBelow)) ||
+    (typeof additionalProperties === 'object' && additionalProperties.defaultsBelow) ||
+    (items?.defaultsBelow ?? false);
   return {
     raw: s,
     types,
@@ -125,7 +194,7 @@ function compileNode(s: JSONSchemaProps): SchemaNode {
     maxLength: num(s.maxLength),
     minLength: num(s.minLength),
     pattern,
-    regex: pattern ? compilePattern(pattern) : undefined,
+    regex: pattern ? compileSchemaPattern(pattern) : undefined,
     maxItems: num(s.maxItems),
     minItems: num(s.minItems),
     uniqueItems: s.uniqueItems === true,
@@ -134,15 +203,16 @@ function compileNode(s: JSONSchemaProps): SchemaNode {
     minProperties: num(s.minProperties),
     required: Array.isArray(s.required) ? s.required : [],
     properties: props,
-    additionalProperties: ap === undefined || ap === null ? undefined : typeof ap === 'boolean' ? ap : compileNode(ap),
+    additionalProperties,
     items,
     allOf: (s.allOf ?? []).map(compileNode),
     anyOf: (s.anyOf ?? []).map(compileNode),
     oneOf: (s.oneOf ?? []).map(compileNode),
     not: s.not ? compileNode(s.not) : undefined,
     // A JSON null default is no default (apiextensions JSON of `null` is nil).
-    hasDefault: s.default !== undefined && s.default !== null,
+    hasDefault,
     default: s.default,
+    defaultsBelow,
     preserveUnknownFields: s['x-kubernetes-preserve-unknown-fields'] === true,
     embeddedResource: s['x-kubernetes-embedded-resource'] === true,
     listType: s['x-kubernetes-list-type'],
@@ -153,7 +223,17 @@ function compileNode(s: JSONSchemaProps): SchemaNode {
 
 /** Precomputes everything the engine needs from one CRD version's openAPIV3Schema. */
 export function compileSchema(schema: JSONSchemaProps): CompiledSchema {
-  return { root: compileNode(schema) };
+  const root = compileNode(schema);
+  pruneDefaults(root, true);
+  return { root };
+}
+
+// The served schema's defaults are pruned once (customresource_handler.go PruneDefaults).
+function pruneDefaults(node: SchemaNode, isRoot: boolean): void {
+  if (node.hasDefault) (node as { default: unknown }).default = servedDefault(node, isRoot);
+  if (node.properties) for (const p of node.properties.values()) pruneDefaults(p, false);
+  if (typeof node.additionalProperties === 'object') pruneDefaults(node.additionalProperties, false);
+  if (node.items) pruneDefaults(node.items, false);
 }
 
 /** The structural child for a map key: a property, else the additionalProperties schema. */

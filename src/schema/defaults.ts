@@ -53,3 +53,46 @@ export function applyDefaults(x: unknown, s: SchemaNode | undefined): void {
     }
   }
 }
+
+/**
+ * applyDefaults without touching `x` (stored objects are frozen): answers `x` itself when no
+ * default applies, else a copy sharing every unchanged subtree. This is the storage codec's
+ * unstructuredDefaulter, run on every object read from storage.
+ */
+export function withDefaults<T>(x: T, s: SchemaNode | undefined): T {
+  if (!s?.defaultsBelow) return x;
+  if (Array.isArray(x)) {
+    const items = s.items;
+    if (!items?.defaultsBelow) return x;
+    let out: unknown[] | undefined;
+    for (let i = 0; i < x.length; i++) {
+      let v: unknown = x[i];
+      if (isNonNullableNull(v, items) && items.hasDefault) v = deepCopyJson(items.default);
+      v = withDefaults(v, items);
+      if (v !== x[i]) (out ??= x.slice())[i] = v;
+    }
+    return (out ?? x) as T;
+  }
+  if (!isObject(x)) return x;
+  let out: Record<string, unknown> | undefined;
+  const set = (k: string, v: unknown) => ((out ??= { ...x })[k] = v);
+  if (s.properties) {
+    for (const [k, prop] of s.properties) {
+      if (!prop.hasDefault) continue;
+      if (!Object.hasOwn(x, k) || isNonNullableNull(x[k], prop)) set(k, deepCopyJson(prop.default));
+    }
+  }
+  const ap = typeof s.additionalProperties === 'object' ? s.additionalProperties : undefined;
+  const current = (out ?? x) as Record<string, unknown>;
+  for (const k of Object.keys(current)) {
+    const prop = s.properties?.get(k);
+    let v = current[k];
+    if (prop) v = withDefaults(v, prop);
+    else if (ap) {
+      if (isNonNullableNull(v, ap) && ap.hasDefault) v = deepCopyJson(ap.default);
+      v = withDefaults(v, ap);
+    }
+    if (v !== current[k]) set(k, v);
+  }
+  return (out ?? x) as T;
+}

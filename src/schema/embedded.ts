@@ -121,15 +121,24 @@ export interface CoerceResult {
  */
 export function coerceEmbeddedResources(compiled: CompiledSchema, obj: unknown): CoerceResult {
   const unknownFields: string[] = [];
-  const error = coerce('', obj, compiled.root, false, unknownFields);
+  const error = coerce('', obj, compiled.root, false, unknownFields, false);
   return error ? { unknownFields: unknownFields.sort(byBytes), error } : { unknownFields: unknownFields.sort(byBytes) };
 }
 
-function coerce(path: string, x: unknown, s: SchemaNode | undefined, isRoot: boolean, unknown: string[]): FieldError | undefined {
+/**
+ * Coerce with DropInvalidFields, as PruneDefaults runs it over default values: malformed
+ * apiVersion/kind and metadata fields of embedded resources are dropped instead of failing, unknown
+ * metadata fields are dropped, metadata is normalised. `isRoot` skips the node's own metadata.
+ */
+export function coerceEmbeddedDropInvalid(x: unknown, s: SchemaNode, isRoot: boolean): void {
+  coerce('', x, s, isRoot, [], true);
+}
+
+function coerce(path: string, x: unknown, s: SchemaNode | undefined, isRoot: boolean, unknown: string[], dropInvalid: boolean): FieldError | undefined {
   if (!s) return undefined;
   if (Array.isArray(x)) {
     for (let i = 0; i < x.length; i++) {
-      const err = coerce(`${path}[${i}]`, x[i], s.items, false, unknown);
+      const err = coerce(`${path}[${i}]`, x[i], s.items, false, unknown, dropInvalid);
       if (err) return err;
     }
     return undefined;
@@ -138,28 +147,39 @@ function coerce(path: string, x: unknown, s: SchemaNode | undefined, isRoot: boo
   for (const k of Object.keys(x)) {
     const v = x[k];
     if (s.embeddedResource && !isRoot) {
-      if ((k === 'apiVersion' || k === 'kind') && typeof v !== 'string') return fieldError.invalid(fieldChild(path, k), v, 'must be a string');
+      if ((k === 'apiVersion' || k === 'kind') && typeof v !== 'string') {
+        if (!dropInvalid) return fieldError.invalid(fieldChild(path, k), v, 'must be a string');
+        delete x[k];
+      }
       if (k === 'metadata') {
         const metaPath = fieldChild(path, 'metadata');
         const decoded = decodeObjectMeta(v);
-        if (decoded.error) return fieldError.invalid(metaPath, v, decoded.error);
+        if (decoded.error && !dropInvalid) return fieldError.invalid(metaPath, v, decoded.error);
         for (const u of decoded.unknown) unknown.push(`${metaPath}.${u}`);
         if (isObject(v)) {
-          const meta = normalizeObjectMeta(v);
-          // SetObjectMeta, then the zero creationTimestamp removed.
-          x.metadata = meta;
-        } else {
+          // SetObjectMeta, then the zero creationTimestamp removed; with dropInvalid, the
+          // field-by-field decode keeps only fields of the right type.
+          x.metadata = normalizeObjectMeta(decoded.error ? dropMalformedMetaFields(v) : v);
+        } else if (!decoded.error) {
           x.metadata = {};
         }
+        // A non-object metadata with dropInvalid passes through unchanged, as in Go.
       }
     }
     const prop = s.properties?.get(k);
     let err: FieldError | undefined;
-    if (prop) err = coerce(fieldChild(path, k), x[k], prop, false, unknown);
-    else if (typeof s.additionalProperties === 'object') err = coerce(fieldKey(path, k), x[k], s.additionalProperties, false, unknown);
+    if (prop) err = coerce(fieldChild(path, k), x[k], prop, false, unknown, dropInvalid);
+    else if (typeof s.additionalProperties === 'object') err = coerce(fieldKey(path, k), x[k], s.additionalProperties, false, unknown, dropInvalid);
     if (err) return err;
   }
   return undefined;
+}
+
+// GetObjectMetaWithOptions(DropMalformedFields): each field decoded on its own, failures dropped.
+function dropMalformedMetaFields(meta: JsonObject): JsonObject {
+  const out: JsonObject = {};
+  for (const [k, v] of Object.entries(meta)) if (!decodeObjectMeta({ [k]: v }).error) out[k] = v;
+  return out;
 }
 
 /**

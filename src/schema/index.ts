@@ -7,13 +7,14 @@
 //   validateValue(compiled, obj, { old })           // OpenAPI validation, ratcheted when `old` is given
 //   validateEmbeddedResources(compiled, obj)        // embedded apiVersion/kind/metadata
 //   validateListTypes(compiled, obj) / validateListTypesUpdate(compiled, obj, old)
+//   withDefaults(stored, compiled.root)             // read path: defaults on a copy, stored object untouched
 //
 // The strategy runs them in that order after its kind/apiVersion and ObjectMeta checks (§2.1).
 // For the status subresource validate `obj.status` against a schema compiled from the status
 // property with `{ basePath: 'status' }`.
 export { compileSchema, compilePattern, type CompiledSchema, type SchemaNode } from './compile.ts';
 export { pruneUnknownFields } from './prune.ts';
-export { pruneNonNullableNulls, applyDefaults } from './defaults.ts';
+export { pruneNonNullableNulls, applyDefaults, withDefaults } from './defaults.ts';
 export { decodeCustomResource, type DecodeResult } from './decode.ts';
 export { validateValue, validateToResult, type SchemaValidationOptions } from './validate.ts';
 export { validateEmbeddedResources, coerceEmbeddedResources, decodeObjectMeta, normalizeObjectMeta, type CoerceResult } from './embedded.ts';

@@ -32,13 +32,18 @@ export interface OpenAPIError {
   values?: readonly unknown[];
 }
 
+// Shared and frozen while empty: most nodes validate cleanly, so no array is allocated for them.
+const NO_ERRORS = Object.freeze([]) as unknown as OpenAPIError[];
+
 /** validate.Result: errors de-duplicated by message text, plus the match count anyOf/oneOf rank by. */
+
 export class Result {
-  errors: OpenAPIError[] = [];
+  errors: OpenAPIError[] = NO_ERRORS;
   matchCount = 0;
 
   add(e: OpenAPIError): void {
     for (const r of this.errors) if (r.message === e.message) return;
+    if (this.errors === NO_ERRORS) this.errors = [];
     this.errors.push(e);
   }
 

@@ -136,6 +136,11 @@ function validateType(s: SchemaNode, d: unknown, kind: Kind, path: string, res: 
     return;
   }
   const [schType, format] = SCHEMA_TYPE[kind];
+  // The common case, a single matching type without a format, decided without the general rules.
+  if (s.format === '' && types.length === 1 && types[0] === schType) {
+    res.matchCount++;
+    return;
+  }
   const isFloatInt = schType === 'number' && isFloat64AJSONInteger(d as number) && types.includes('integer');
   const isIntFloat = schType === 'integer' && types.includes('number');
   const stringish = kind === 'string' || kind === 'array';
@@ -318,9 +323,10 @@ function validateObject(s: SchemaNode, obj: Record<string, unknown>, path: strin
     }
   }
   if (props) {
-    for (const [name, ps] of props) {
-      if (!Object.hasOwn(obj, name)) continue;
-      res.merge(forField(name, ps, obj[name], path === '' ? name : `${path}.${name}`, path, corr));
+    // Go walks the properties map in random order; walking the object's keys visits the same set.
+    for (const name of keys) {
+      const ps = props.get(name);
+      if (ps) res.merge(forField(name, ps, obj[name], path === '' ? name : `${path}.${name}`, path, corr));
     }
   }
   for (const k of s.required) {
