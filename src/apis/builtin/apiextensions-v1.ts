@@ -5,13 +5,20 @@
 import type { ResourceType } from '../resource-type.ts';
 import type { KubeObject, StoredObject } from '../object.ts';
 import { setCrdCondition } from '../../apiextensions/crd-conditions.ts';
-import { validateCustomResourceDefinition, validateCustomResourceDefinitionUpdate, type CrdValidationOptions } from '../../apiextensions/validation/index.ts';
+import {
+  validateCustomResourceDefinition,
+  validateCustomResourceDefinitionStatusUpdate,
+  validateCustomResourceDefinitionUpdate,
+  type CrdValidationOptions,
+} from '../../apiextensions/validation/index.ts';
 import { formatTimestamp } from '../../registry/context.ts';
 import { checkWrappedPreconditions, type DeletionOutcome } from '../../registry/deletion.ts';
 import type { DeleteOptions } from '../../registry/options.ts';
+import { crdCelCompiler } from '../../cel/crd-compiler.ts';
 import { compileSchema, validateValue } from '../../schema/index.ts';
 import { isPlainObject } from '../object.ts';
 import { arrAt, builtin, child, composeStrategy, defaulting, generation, goString, objAt, setDefault } from './shared.ts';
+import { keepFromStored } from './status-strategies.ts';
 
 export function apiextensionsV1ResourceTypes(): ResourceType[] {
   return [
@@ -43,6 +50,14 @@ export function apiextensionsV1ResourceTypes(): ResourceType[] {
         generation(),
         defaulting(statusShape),
       ),
+      // statusStrategy: spec from the stored CRD; its ResetObjectMetaForStatus(new, new) is a no-op,
+      // so metadata changes go through.
+      statusStrategy: composeStrategy(
+        defaulting(defaultCustomResourceDefinition),
+        keepFromStored('spec'),
+        { validateUpdate: validateCustomResourceDefinitionStatusUpdate },
+        defaulting(statusShape),
+      ),
     }),
   ];
 }
@@ -51,9 +66,10 @@ export function apiextensionsV1ResourceTypes(): ResourceType[] {
 export const CRD_CLEANUP_FINALIZER = 'customresourcecleanup.apiextensions.k8s.io';
 const CRDS = { group: 'apiextensions.k8s.io', resource: 'customresourcedefinitions' };
 
-/** Defaults must validate against their own schema (the schema engine answers that). */
+/** Defaults must validate against their own schema (the schema engine answers that); CEL rules are compiled. */
 const VALIDATION_OPTIONS: CrdValidationOptions = {
   checkDefault: (value, schema, path) => validateValue(compileSchema(schema), value, { basePath: path }),
+  celCompiler: crdCelCompiler,
 };
 
 /**

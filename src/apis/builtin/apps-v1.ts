@@ -3,8 +3,11 @@
 // registers no field-label conversion function, so every kind uses the default one.
 import type { ResourceType } from '../resource-type.ts';
 import type { KubeObject } from '../object.ts';
+import type { FieldError } from '../../errors/field-error.ts';
 import { isPlainObject } from '../object.ts';
 import { defaultPersistentVolumeClaimSpec, defaultPodTemplate } from './pod-spec.ts';
+import { builtinScale } from '../scale.ts';
+import { collisionCountNonNegative, collisionCountNotDecremented, keepFromStored, nonNegativeStatus, replicaCountsWithinReplicas, validateStatus } from './status-strategies.ts';
 import {
   arrAt,
   builtin,
@@ -41,6 +44,8 @@ export function appsV1ResourceTypes(): ResourceType[] {
         // Annotation changes bump too: they are copied to the ReplicaSets.
         generation((obj) => [obj.spec, obj.metadata?.annotations ?? {}]),
       ),
+      statusStrategy: composeStrategy(defaulting(defaultDeployment), keepFromStored('spec', 'metadata.labels'), validateStatus(validateDeploymentStatus)),
+      scale: builtinScale('apps', 'deployments'),
     }),
     apps({
       ...workload,
@@ -50,6 +55,8 @@ export function appsV1ResourceTypes(): ResourceType[] {
       categories: ['all'],
       subresources: ['scale', 'status'],
       strategy: composeStrategy(defaulting(defaultStatefulSet), statusSubresource(), generation(), defaulting(statefulSetStatusShape)),
+      statusStrategy: composeStrategy(defaulting(defaultStatefulSet), keepFromStored('spec'), defaulting(statefulSetStatusShape), validateStatus(validateStatefulSetStatus)),
+      scale: builtinScale('apps', 'statefulsets'),
     }),
     apps({
       ...workload,
@@ -65,6 +72,14 @@ export function appsV1ResourceTypes(): ResourceType[] {
         daemonSetTemplateGeneration,
         defaulting(daemonSetStatusShape),
       ),
+      // The template generation annotation is the internal spec.templateGeneration: kept with the spec.
+      statusStrategy: composeStrategy(
+        defaulting(defaultDaemonSet),
+        keepFromStored('spec'),
+        { prepareForUpdate: (obj, old) => setTemplateGeneration(obj, templateGenerationOf(old)) },
+        defaulting(daemonSetStatusShape),
+        validateStatus(validateDaemonSetStatus),
+      ),
     }),
     apps({
       ...workload,
@@ -74,6 +89,8 @@ export function appsV1ResourceTypes(): ResourceType[] {
       categories: ['all'],
       subresources: ['scale', 'status'],
       strategy: composeStrategy(defaulting(defaultReplicaSet), statusSubresource(), generation(), defaulting(replicaSetStatusShape)),
+      statusStrategy: composeStrategy(defaulting(defaultReplicaSet), keepFromStored('spec'), defaulting(replicaSetStatusShape), validateStatus(validateReplicaSetStatus)),
+      scale: builtinScale('apps', 'replicasets'),
     }),
   ];
 }
@@ -178,3 +195,38 @@ const statefulSetStatusShape = (obj: KubeObject) => zeroFields(child(obj, 'statu
 const daemonSetStatusShape = (obj: KubeObject) =>
   zeroFields(child(obj, 'status'), { currentNumberScheduled: 0, numberMisscheduled: 0, desiredNumberScheduled: 0, numberReady: 0 });
 const replicaSetStatusShape = (obj: KubeObject) => zeroFields(child(obj, 'status'), { replicas: 0 });
+
+// ---- status validation (pkg/apis/apps/validation Validate<Kind>StatusUpdate) ----
+
+function validateDeploymentStatus(obj: KubeObject, old: KubeObject): FieldError[] {
+  return [
+    ...nonNegativeStatus(obj, ['observedGeneration', 'replicas', 'updatedReplicas', 'readyReplicas', 'availableReplicas', 'unavailableReplicas']),
+    ...collisionCountNonNegative(obj),
+    ...replicaCountsWithinReplicas(obj, ['updatedReplicas', 'readyReplicas', 'availableReplicas']),
+    ...collisionCountNotDecremented(obj, old),
+  ];
+}
+
+function validateReplicaSetStatus(obj: KubeObject): FieldError[] {
+  return [
+    ...nonNegativeStatus(obj, ['replicas', 'fullyLabeledReplicas', 'readyReplicas', 'availableReplicas', 'observedGeneration']),
+    ...replicaCountsWithinReplicas(obj, ['fullyLabeledReplicas', 'readyReplicas', 'availableReplicas']),
+  ];
+}
+
+function validateStatefulSetStatus(obj: KubeObject, old: KubeObject): FieldError[] {
+  return [
+    ...nonNegativeStatus(obj, ['replicas', 'readyReplicas', 'currentReplicas', 'updatedReplicas', 'availableReplicas', 'observedGeneration']),
+    ...collisionCountNonNegative(obj),
+    ...replicaCountsWithinReplicas(obj, ['readyReplicas', 'currentReplicas', 'updatedReplicas', 'availableReplicas'], 'status.readyReplicas'),
+    ...collisionCountNotDecremented(obj, old),
+  ];
+}
+
+function validateDaemonSetStatus(obj: KubeObject, old: KubeObject): FieldError[] {
+  return [
+    ...nonNegativeStatus(obj, ['currentNumberScheduled', 'numberMisscheduled', 'desiredNumberScheduled', 'numberReady', 'observedGeneration', 'updatedNumberScheduled', 'numberAvailable', 'numberUnavailable']),
+    ...collisionCountNonNegative(obj),
+    ...collisionCountNotDecremented(obj, old),
+  ];
+}

@@ -7,6 +7,7 @@ import { byteLength } from '../../validation/names.ts';
 import type { KubeObject } from '../object.ts';
 import { isPlainObject } from '../object.ts';
 import { defaultPodTemplate } from './pod-spec.ts';
+import { keepFromStored, nonNegativeStatus, validateStatus } from './status-strategies.ts';
 import {
   arrAt,
   builtin,
@@ -41,6 +42,7 @@ export function batchV1ResourceTypes(): ResourceType[] {
       allowCreateOnUpdate: false,
       returnDeletedObject: false,
       strategy: composeStrategy(defaulting(defaultCronJob), statusSubresource(), generation(), { validate: validateCronJobName }),
+      statusStrategy: composeStrategy(defaulting(defaultCronJob), keepFromStored('spec')),
     }),
     batch({
       kind: 'Job',
@@ -65,6 +67,13 @@ export function batchV1ResourceTypes(): ResourceType[] {
         // Defaulting runs again when the stored object is read back: the Job then takes the
         // template labels generateSelector added as its own labels.
         defaulting(defaultJob),
+      ),
+      // ValidateJobUpdateStatus's transition rules (JobManagedBy) are not ported; the counters are.
+      statusStrategy: composeStrategy(
+        defaulting(defaultJob),
+        keepFromStored('spec'),
+        defaulting(defaultJob),
+        validateStatus((obj) => nonNegativeStatus(obj, ['active', 'succeeded', 'failed'])),
       ),
     }),
   ];

@@ -15,6 +15,7 @@ import type { BuiltinContext } from './context.ts';
 import { decodedLength, decodeGoBase64 } from './go-base64.ts';
 import { defaultPersistentVolumeClaimSpec, defaultPodOnly, defaultPodSpec, initialPodStatus } from './pod-spec.ts';
 import { defaultService, serviceStatusShape, serviceStrategy } from './service.ts';
+import { keepFromStored, validateNamespaceStatus, validateStatus } from './status-strategies.ts';
 import {
   arrAt,
   builtin,
@@ -63,6 +64,7 @@ export function coreV1ResourceTypes(ctx: BuiltinContext): ResourceType[] {
       allowCreateOnUpdate: false,
       returnDeletedObject: true,
       strategy: namespaceStrategy,
+      statusStrategy: composeStrategy(defaulting(defaultNamespace), keepFromStored('spec'), validateStatus(validateNamespaceStatus)),
     }),
     core({
       kind: 'ConfigMap',
@@ -102,6 +104,7 @@ export function coreV1ResourceTypes(ctx: BuiltinContext): ResourceType[] {
       allowCreateOnUpdate: false,
       returnDeletedObject: true,
       strategy: podStrategy(ctx),
+      statusStrategy: podStatusStrategy,
     }),
     core({
       kind: 'Service',
@@ -121,6 +124,7 @@ export function coreV1ResourceTypes(ctx: BuiltinContext): ResourceType[] {
       allowCreateOnUpdate: true,
       returnDeletedObject: true,
       strategy: composeStrategy(defaulting(defaultService), serviceStrategy(ctx), defaulting(serviceStatusShape)),
+      statusStrategy: composeStrategy(defaulting(defaultService), keepFromStored('spec'), defaulting(serviceStatusShape)),
     }),
     core({
       kind: 'ServiceAccount',
@@ -171,6 +175,7 @@ export function coreV1ResourceTypes(ctx: BuiltinContext): ResourceType[] {
       returnDeletedObject: false,
       // Nodes may set status on create (the kubelet registers with it); updates keep the stored one.
       strategy: composeStrategy(defaulting(defaultNode), { prepareForUpdate: keepStatus }, defaulting(nodeStatusShape)),
+      statusStrategy: composeStrategy(defaulting(defaultNode), keepFromStored('spec'), defaulting(nodeStatusShape)),
     }),
     core({
       kind: 'PersistentVolumeClaim',
@@ -182,6 +187,7 @@ export function coreV1ResourceTypes(ctx: BuiltinContext): ResourceType[] {
       allowCreateOnUpdate: false,
       returnDeletedObject: true,
       strategy: composeStrategy(defaulting(defaultPersistentVolumeClaim), statusSubresource(), defaulting(defaultPersistentVolumeClaim)),
+      statusStrategy: composeStrategy(defaulting(defaultPersistentVolumeClaim), keepFromStored('spec'), defaulting(defaultPersistentVolumeClaim)),
     }),
   ];
 }
@@ -417,6 +423,22 @@ function podStrategy(ctx: BuiltinContext): Strategy {
     generation(),
   );
 }
+
+/**
+ * podStatusStrategy: spec, ownerReferences (old kubelets corrupted them) and deletionTimestamp
+ * come from the stored pod; a cleared qosClass or observedGeneration is backfilled.
+ */
+const podStatusStrategy: Strategy = composeStrategy(defaulting(defaultPod), keepFromStored('spec', 'metadata.ownerReferences', 'metadata.deletionTimestamp'), {
+  prepareForUpdate(obj, old) {
+    const status = child(obj, 'status');
+    const oldStatus = objAt(old, 'status') ?? {};
+    if (unset(status.qosClass) && !unset(oldStatus.qosClass)) status.qosClass = oldStatus.qosClass;
+    // preserveOldObservedGeneration: a request that clears observedGeneration keeps the old one.
+    if (unset(status.observedGeneration) || status.observedGeneration === 0) {
+      if (!unset(oldStatus.observedGeneration)) status.observedGeneration = oldStatus.observedGeneration;
+    }
+  },
+});
 
 /** The Pod's primary IP as ToSelectableFields reads it (internal PodIPs[0], which v1 podIP feeds). */
 function podIP(obj: KubeObject): string {

@@ -173,6 +173,10 @@ export interface ResourceDefinition {
   allowCreateOnUpdate: boolean;
   returnDeletedObject: boolean;
   strategy?: Strategy;
+  /** The StatusStrategy `/status` writes run (with `subresources` listing `status`). */
+  statusStrategy?: Strategy;
+  /** The scale subresource (with `subresources` listing `scale`). */
+  scale?: ResourceType['scale'];
   decodeCheck?: ResourceType['decodeCheck'];
   fieldLabelError?: ResourceType['fieldLabelError'];
   readWarnings?: ResourceType['requestWarnings'];
@@ -200,6 +204,8 @@ export function builtin(group: string, version: string, def: ResourceDefinition)
     unstructured: false,
     strategy: def.strategy ?? {},
   };
+  if (def.statusStrategy) type.statusStrategy = def.statusStrategy;
+  if (def.scale) type.scale = def.scale;
   if (def.decodeCheck) type.decodeCheck = def.decodeCheck;
   if (def.fieldLabelError) type.fieldLabelError = def.fieldLabelError;
   if (def.readWarnings) type.requestWarnings = def.readWarnings;

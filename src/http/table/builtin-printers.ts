@@ -1,29 +1,23 @@
 // The server-side printers of built-in kinds (kubernetes pkg/printers/internalversion/printers.go,
 // run by the apiserver with GenerateOptions{Wide: true}, so priority-1 cells are always there).
 // Kinds without an entry get the default table (Name, Created At), which is also what the real
-// server does for kinds it has no printer for (roles, clusterroles, CRDs, ...).
+// server does for kinds it has no printer for (roles, clusterroles, CRDs, ...). Printers of the
+// batch, event, claim and RBAC kinds live in their own modules.
 import type { KubeObject } from '../../apis/object.ts';
-import { ageSince } from './human-duration.ts';
+import { cronJobs, jobs } from './batch-printers.ts';
+import { coreEvents, eventsV1Events } from './event-printer.ts';
 import { arr, byteCompare, containerCells, formatLabelSelector, formatLabels, num, obj, str } from './format.ts';
+import { persistentVolumeClaims } from './claim-printer.ts';
 import { POD_COLUMNS, printPod } from './pod-printer.ts';
-import { DOC, OBJECT_META_DOC } from './swagger-docs.ts';
-import { column, type Cell, type ColumnDefinition, type PrintedRow } from './table-types.ts';
+import { AGE, ageOf, CONTAINERS, count, IMAGES, NAME, nameOf, row, templateSpec } from './printer-parts.ts';
+import { clusterRoleBindings, roleBindings } from './rbac-printers.ts';
+import { DOC } from './swagger-docs.ts';
+import { column, type ColumnDefinition, type PrintedRow } from './table-types.ts';
 
 export interface BuiltinPrinter {
   columns: ColumnDefinition[];
   print(obj: KubeObject, now: Date): PrintedRow;
 }
-
-const NAME = column('Name', 'string', OBJECT_META_DOC.name, { format: 'name' });
-const AGE = column('Age', 'string', OBJECT_META_DOC.creationTimestamp);
-const CONTAINERS = column('Containers', 'string', DOC.templateContainers, { priority: 1 });
-const IMAGES = column('Images', 'string', DOC.templateImages, { priority: 1 });
-
-const nameOf = (o: KubeObject): string => str(o.metadata?.name);
-const ageOf = (o: KubeObject, now: Date): string => ageSince(o.metadata?.creationTimestamp, now) ?? '<invalid>';
-const row = (...cells: Cell[]): PrintedRow => ({ cells });
-const count = (v: unknown): number => Object.keys(obj(v)).length;
-const templateSpec = (o: KubeObject): unknown => obj(obj(obj(o.spec).template).spec);
 
 const deployments: BuiltinPrinter = {
   columns: [
@@ -270,6 +264,13 @@ const PRINTERS: Record<string, BuiltinPrinter> = {
   'apps/statefulsets': statefulSets,
   'apps/daemonsets': daemonSets,
   'coordination.k8s.io/leases': leases,
+  '/events': coreEvents,
+  'events.k8s.io/events': eventsV1Events,
+  '/persistentvolumeclaims': persistentVolumeClaims,
+  'batch/jobs': jobs,
+  'batch/cronjobs': cronJobs,
+  'rbac.authorization.k8s.io/rolebindings': roleBindings,
+  'rbac.authorization.k8s.io/clusterrolebindings': clusterRoleBindings,
 };
 
 /** The printer kube-apiserver uses for a built-in resource, or undefined for the default table. */
