@@ -62,7 +62,7 @@ describe('strategic merge patch', () => {
       {
         code: 415,
         reason: 'UnsupportedMediaType',
-        message: 'the body of the request was in an unknown format - accepted media types include: application/json-patch+json, application/merge-patch+json',
+        message: 'the body of the request was in an unknown format - accepted media types include: application/json-patch+json, application/merge-patch+json, application/apply-patch+yaml',
       },
     );
   });

@@ -55,6 +55,11 @@ export function writeOptionsFrom(q: URLSearchParams): WriteOptions {
   };
 }
 
+/** PatchOptions: the write options plus `force`, and the User-Agent that names Update managers. */
+export function patchOptionsFrom(q: URLSearchParams, userAgent: string | null): WriteOptions {
+  return { ...writeOptionsFrom(q), force: optional(q, 'force', parseBool), userAgent: userAgent ?? undefined };
+}
+
 /** DeleteOptions from a JSON body when one is sent, else from the query. */
 export function deleteOptionsFrom(q: URLSearchParams, body: Record<string, unknown> | undefined): DeleteOptions {
   if (body) {

@@ -24,6 +24,15 @@ export interface WriteOptions {
   dryRun?: string[];
   fieldManager?: string;
   fieldValidation?: string;
+  /**
+   * What strict decoding of the request body found (duplicate fields; go-yaml's duplicate-key
+   * error), in the decoder's order. Reported ahead of unknown fields per fieldValidation.
+   */
+  strictDecodeErrors?: string[];
+  /** PatchOptions.force (server-side apply only). */
+  force?: boolean;
+  /** The request's User-Agent: names the Update manager when fieldManager is empty. */
+  userAgent?: string;
 }
 
 export interface Preconditions {
@@ -66,8 +75,11 @@ function validateFieldValidation(value: string | undefined): FieldError[] {
 }
 
 /** CreateOptions / UpdateOptions / PatchOptions checks; throws the 422 the apiserver sends. */
-export function validateWriteOptions(kind: 'CreateOptions' | 'UpdateOptions' | 'PatchOptions', options: WriteOptions): void {
-  const errors = [...validateFieldManager(options.fieldManager), ...validateDryRun(options.dryRun), ...validateFieldValidation(options.fieldValidation)];
+export function validateWriteOptions(kind: 'CreateOptions' | 'UpdateOptions' | 'PatchOptions', options: WriteOptions, apply?: boolean): void {
+  const errors = [
+    // ValidatePatchOptions: apply needs a fieldManager; only apply takes force.
+    ...(kind !== 'PatchOptions' ? [] : apply ? (options.fieldManager ? [] : [fieldError.required('fieldManager', 'is required for apply patch')]) : options.force !== undefined ? [fieldError.forbidden('force', 'may not be specified for non-apply patch')] : []),
+...validateFieldManager(options.fieldManager), ...validateDryRun(options.dryRun), ...validateFieldValidation(options.fieldValidation)];
   if (errors.length) throw invalidOptions(kind, errors);
 }
 

@@ -1,0 +1,128 @@
+// metadata.managedFields as apimachinery's managedfields/internal/managedfields.go reads and writes
+// them: entries keyed by a manager identifier (the entry minus its fields and time), FieldsV1 sets,
+// timestamps, and the order entries are listed in.
+import { FieldSet } from './fieldpath.ts';
+import type { ManagedFields } from './updater.ts';
+import { isMap } from './value.ts';
+
+/** metav1.ManagedFieldsEntry, keys in the struct's (wire) order. */
+export interface ManagedFieldsEntry {
+  manager?: string;
+  operation?: string;
+  apiVersion?: string;
+  time?: string;
+  fieldsType?: string;
+  fieldsV1?: Record<string, unknown>;
+  subresource?: string;
+}
+
+export interface Managed {
+  fields: ManagedFields;
+  /** Manager identifier → RFC 3339 time (absent when the entry had none). */
+  times: Map<string, string | undefined>;
+}
+
+export const emptyManaged = (): Managed => ({ fields: new Map(), times: new Map() });
+
+/** encoding/json's HTML escaping of a marshalled string. */
+const escapeHtml = (json: string) => json.replace(/[<>&\u2028\u2029]/g, (c) => '\\u' + c.charCodeAt(0).toString(16).padStart(4, '0'));
+
+/**
+ * BuildManagerIdentifier: the JSON of the entry without fieldsType, fieldsV1 and time (and without
+ * apiVersion for Apply, so one applier owns its fields whatever version it applied through).
+ */
+export function managerIdentifier(entry: ManagedFieldsEntry): string {
+  const id: ManagedFieldsEntry = {};
+  if (entry.manager) id.manager = entry.manager;
+  if (entry.operation) id.operation = entry.operation;
+  if (entry.apiVersion && entry.operation !== 'Apply') id.apiVersion = entry.apiVersion;
+  if (entry.subresource) id.subresource = entry.subresource;
+  return escapeHtml(JSON.stringify(id));
+}
+
+export const parseIdentifier = (manager: string): ManagedFieldsEntry | undefined => {
+  try {
+    const v = JSON.parse(manager) as unknown;
+    return isMap(v) ? (v as ManagedFieldsEntry) : undefined;
+  } catch {
+    return undefined;
+  }
+};
+
+export class ManagedFieldsDecodeError extends Error {}
+
+const str = (v: unknown): string => (typeof v === 'string' ? v : '');
+
+/** DecodeManagedFields: every entry must be valid, or the whole list is refused. */
+export function decodeManagedFields(encoded: unknown): Managed {
+  const managed = emptyManaged();
+  if (encoded === undefined || encoded === null) return managed;
+  if (!Array.isArray(encoded)) throw new ManagedFieldsDecodeError('managedFields must be a list');
+  encoded.forEach((raw, i) => {
+    if (!isMap(raw)) throw new ManagedFieldsDecodeError(`invalid managed fields entry ${i}`);
+    const entry: ManagedFieldsEntry = {
+      manager: str(raw.manager),
+      operation: str(raw.operation),
+      apiVersion: str(raw.apiVersion),
+      fieldsType: str(raw.fieldsType),
+      subresource: str(raw.subresource),
+    };
+    if (entry.operation !== 'Apply' && entry.operation !== 'Update') throw new ManagedFieldsDecodeError('operation must be `Apply` or `Update`');
+    if (!entry.apiVersion) throw new ManagedFieldsDecodeError('apiVersion must not be empty');
+    if (entry.fieldsType === '') throw new ManagedFieldsDecodeError(`missing fieldsType in managed fields entry ${i}`);
+    if (entry.fieldsType !== 'FieldsV1') throw new ManagedFieldsDecodeError(`invalid fieldsType ${JSON.stringify(entry.fieldsType)} in managed fields entry ${i}`);
+    const id = managerIdentifier(entry);
+    let set: FieldSet;
+    try {
+      set = raw.fieldsV1 === undefined || raw.fieldsV1 === null ? new FieldSet() : FieldSet.fromFieldsV1(raw.fieldsV1);
+    } catch (err) {
+      throw new ManagedFieldsDecodeError(`error decoding versioned set: ${(err as Error).message}`);
+    }
+    managed.fields.set(id, { set, apiVersion: entry.apiVersion, applied: entry.operation === 'Apply' });
+    managed.times.set(id, typeof raw.time === 'string' ? raw.time : undefined);
+  });
+  return managed;
+}
+
+const seconds = (t: string | undefined): number => (t ? Math.floor(Date.parse(t) / 1000) || 0 : 0);
+
+/** encodeManagedFields: undefined when nobody manages anything; sorted as sortEncodedManagedFields. */
+export function encodeManagedFields(managed: Managed): ManagedFieldsEntry[] | undefined {
+  if (managed.fields.size === 0) return undefined;
+  const entries: ManagedFieldsEntry[] = [];
+  for (const [id, vs] of managed.fields) {
+    const parsed = parseIdentifier(id) ?? {};
+    const entry: ManagedFieldsEntry = {};
+    if (parsed.manager) entry.manager = parsed.manager;
+    entry.operation = vs.applied ? 'Apply' : parsed.operation;
+    if (!entry.operation) delete entry.operation;
+    entry.apiVersion = vs.apiVersion;
+    const time = managed.times.get(id);
+    if (time !== undefined) entry.time = time;
+    entry.fieldsType = 'FieldsV1';
+    entry.fieldsV1 = vs.set.toFieldsV1();
+    if (parsed.subresource) entry.subresource = parsed.subresource;
+    entries.push(entry);
+  }
+  const cmp = (a = '', b = '') => (a < b ? -1 : a > b ? 1 : 0);
+  return entries.sort(
+    (p, q) =>
+      cmp(p.operation, q.operation) ||
+      seconds(p.time) - seconds(q.time) ||
+      cmp(p.manager, q.manager) ||
+      cmp(p.apiVersion, q.apiVersion) ||
+      cmp(p.subresource, q.subresource),
+  );
+}
+
+/**
+ * isResetManagedFields: `managedFields: []` or `[{}]` in a write clears them (a missing list keeps
+ * the live ones).
+ */
+export function isResetManagedFields(v: unknown): boolean {
+  if (!Array.isArray(v)) return false;
+  if (v.length === 0) return true;
+  return v.length === 1 && isMap(v[0]) && Object.keys(v[0]).every((k) => isEmptyValue(v[0][k]));
+}
+
+const isEmptyValue = (v: unknown) => v === undefined || v === null || v === '' || (isMap(v) && Object.keys(v).length === 0);
