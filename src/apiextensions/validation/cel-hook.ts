@@ -45,5 +45,6 @@ export interface CelSchemaSession {
 
 /** One session per openAPIV3Schema, because cost totals are per schema. */
 export interface CelCompiler {
-  forSchema(schemaPath: string): CelSchemaSession;
+  /** `root` is the whole openAPIV3Schema (v1 JSON): node types and cardinalities derive from it. */
+  forSchema(schemaPath: string, root: JSONSchemaProps): CelSchemaSession;
 }

@@ -4,7 +4,8 @@
 import { fieldError, fieldPath, type FieldError } from '../../errors/field-error.ts';
 import { validateDefaults } from './defaults.ts';
 import { invalidStruct, schemaJson } from './go-struct-json.ts';
-import type { Schema, Validation } from './internal-types.ts';
+import { rawOf, type Schema, type Validation } from './internal-types.ts';
+import type { JSONSchemaProps } from '../../schema/types.ts';
 import { validateOpenAPISchema, type StandardValidator } from './openapi-schema.ts';
 import type { ValidationOptions } from './options.ts';
 import { tryNewStructural } from './structural.ts';
@@ -112,7 +113,7 @@ export function validateCustomResourceValidation(validation: Validation | undefi
         const defaultErrs = validateDefaults(schemaPath, ss!, opts.requirePrunedDefaults, opts.checkDefault);
         if (defaultErrs.length > 0) errs.push(...defaultErrs);
         // CEL rules are compiled only for structural schemas with valid defaults.
-        else celSession = opts.cel?.forSchema(schemaPath);
+        else celSession = opts.cel?.forSchema(schemaPath, rawOf(schema) as JSONSchemaProps);
       }
     }
   }

@@ -1,0 +1,191 @@
+// Compiling x-kubernetes-validations rules of one schema node (apiextensions-apiserver
+// pkg/apiserver/schema/cel/compilation.go): parse and type-check against the node's DeclType,
+// require a bool result (a string for messageExpression), find oldSelf uses, estimate the cost.
+import { Optional, type Environment } from '@marcbachmann/cel-js';
+import type { ValidationRule } from '../schema/types.ts';
+import { estimateCost } from './cost.ts';
+import { maxCardinality, type DeclType } from './decl-type.ts';
+import { nodeEnvironment, type NodeEnvironment } from './environment.ts';
+import { formatCheckError } from './errors.ts';
+import { MATCHES_FUNCTION } from './library/regex.ts';
+import { toCel } from './values.ts';
+
+/** A compiled, type-checked expression, ready to evaluate against converted values. */
+export interface Program {
+  /** Evaluates with JSON values of `self` and (if any) `oldSelf`; throws the engine's errors. */
+  run(self: unknown, oldSelf: unknown, hasOldSelf: boolean): unknown;
+}
+
+export interface CompileError {
+  type: 'Invalid' | 'Required' | 'Internal';
+  detail: string;
+}
+
+/** CompilationResult of one rule. */
+export interface CompiledRule {
+  rule: ValidationRule;
+  program: Program | undefined;
+  error: CompileError | undefined;
+  usesOldSelf: boolean;
+  /** Worst-case cost of one evaluation. */
+  maxCost: number;
+  /** How often the rule may run per request under unbounded lists/maps (from the node's minimum size). */
+  maxCardinality: number;
+  messageProgram: Program | undefined;
+  messageError: CompileError | undefined;
+  messageMaxCost: number;
+}
+
+interface EngineAst {
+  op: string;
+  args: unknown;
+  meta: { check: unknown; evaluate: unknown; alternate?: unknown };
+  clone(op: { name: string; check: unknown; evaluate: unknown }, args: unknown): EngineAst;
+  setMeta(key: string, value: unknown): EngineAst;
+}
+
+export interface Parsed {
+  (ctx: Record<string, unknown>): unknown;
+  ast: EngineAst;
+  check(): { valid: boolean; type?: string; error?: unknown };
+}
+
+const isAst = (v: unknown): v is EngineAst => typeof v === 'object' && v !== null && 'op' in v && 'meta' in v;
+
+function children(n: EngineAst): EngineAst[] {
+  const a = n.args;
+  switch (n.op) {
+    case 'value':
+    case 'id':
+      return [];
+    case 'call':
+      return (a as unknown[])[1] as EngineAst[];
+    case 'rcall':
+      return [(a as unknown[])[1] as EngineAst, ...((a as unknown[])[2] as EngineAst[])];
+    case 'map':
+      return (a as EngineAst[][]).flat();
+    default:
+      return Array.isArray(a) ? a.filter(isAst) : isAst(a) ? [a] : [];
+  }
+}
+
+/**
+ * Points `x.matches(re)` at the RE2 implementation: the engine's own `matches` uses JS RegExp
+ * (no inline flags, backtracking) and cannot be overridden, so the call node gets an alternate.
+ */
+function rewriteMatches(n: EngineAst): void {
+  for (const c of children(n)) rewriteMatches(c);
+  const a = n.args as unknown[];
+  if (n.op === 'rcall' && a[0] === 'matches' && (a[2] as unknown[]).length === 1 && n.meta.alternate === undefined) {
+    n.setMeta('alternate', n.clone({ name: 'rcall', check: n.meta.check, evaluate: n.meta.evaluate }, [MATCHES_FUNCTION, a[1], a[2]]));
+  }
+}
+
+function usesVariable(n: EngineAst, name: string): boolean {
+  if (n.op === 'id' && n.args === name) return true;
+  return children(n).some((c) => usesVariable(c, name));
+}
+
+export interface Checked {
+  parsed?: Parsed;
+  type?: string;
+  error?: string;
+}
+
+/** Parses (with `matches` on RE2) and type-checks an expression; errors in cel-go's words. */
+export function parseAndCheck(env: Environment, expression: string, options: { skipCheck?: boolean } = {}): Checked {
+  let parsed: Parsed;
+  try {
+    parsed = env.parse(expression) as unknown as Parsed;
+  } catch (e) {
+    return { error: formatCheckError(expression, e) };
+  }
+  rewriteMatches(parsed.ast);
+  if (options.skipCheck) return { parsed, type: 'dyn' };
+  let result: { valid: boolean; type?: string; error?: unknown };
+  try {
+    result = parsed.check();
+  } catch (e) {
+    // The checker throws plain Errors on its own bugs (overlapping overloads on empty lists).
+    result = { valid: false, error: e };
+  }
+  if (!result.valid) return { error: formatCheckError(expression, result.error) };
+  return { parsed, type: result.type };
+}
+
+function program(env: NodeEnvironment, decl: DeclType, parsed: Parsed, optionalOldSelf: boolean): Program {
+  return {
+    run(self, oldSelf, hasOldSelf) {
+      const ctx: Record<string, unknown> = { self: toCel(self, decl, env.classes) };
+      if (optionalOldSelf) ctx.oldSelf = hasOldSelf ? Optional.of(toCel(oldSelf, decl, env.classes)) : Optional.none();
+      else if (hasOldSelf) ctx.oldSelf = toCel(oldSelf, decl, env.classes);
+      return parsed(ctx);
+    },
+  };
+}
+
+/** Environments of one node, built on first use: oldSelf plain or optional. */
+class NodeEnvironments {
+  private plain: NodeEnvironment | undefined;
+  private optional: NodeEnvironment | undefined;
+  private readonly decl: DeclType;
+  constructor(decl: DeclType) {
+    this.decl = decl;
+  }
+  get(optionalOldSelf: boolean): NodeEnvironment {
+    if (optionalOldSelf) return (this.optional ??= nodeEnvironment(this.decl, true));
+    return (this.plain ??= nodeEnvironment(this.decl, false));
+  }
+}
+
+/** Compile: every rule of a node, in order, against its DeclType. */
+export function compileRules(rules: readonly ValidationRule[], decl: DeclType): CompiledRule[] {
+  const envs = new NodeEnvironments(decl);
+  const cardinality = maxCardinality(decl.minSerializedSize);
+  return rules.map((rule) => compileRule(rule, decl, envs.get(rule.optionalOldSelf === true), cardinality));
+}
+
+function compileRule(rule: ValidationRule, decl: DeclType, env: NodeEnvironment, cardinality: number): CompiledRule {
+  const result: CompiledRule = {
+    rule,
+    program: undefined,
+    error: undefined,
+    usesOldSelf: false,
+    maxCost: 0,
+    maxCardinality: 0,
+    messageProgram: undefined,
+    messageError: undefined,
+    messageMaxCost: 0,
+  };
+  if ((rule.rule ?? '').trim().length === 0) return result;
+  const checked = parseAndCheck(env.env, rule.rule);
+  if (checked.error !== undefined) {
+    result.error = { type: 'Invalid', detail: 'compilation failed: ' + checked.error };
+    return result;
+  }
+  if (checked.type !== 'bool') {
+    result.error = { type: 'Invalid', detail: 'cel expression must evaluate to a bool' };
+    return result;
+  }
+  const optionalOldSelf = rule.optionalOldSelf === true;
+  result.usesOldSelf = usesVariable(checked.parsed!.ast, 'oldSelf');
+  result.program = program(env, decl, checked.parsed!, optionalOldSelf);
+  result.maxCost = estimateCost(checked.parsed!.ast, decl).max;
+  result.maxCardinality = cardinality;
+  const messageExpression = rule.messageExpression ?? '';
+  if (messageExpression !== '') {
+    const msg = parseAndCheck(env.env, messageExpression);
+    if (msg.error !== undefined) {
+      result.messageError = { type: 'Invalid', detail: 'messageExpression compilation failed: ' + msg.error };
+      return result;
+    }
+    if (msg.type !== 'string') {
+      result.messageError = { type: 'Invalid', detail: 'messageExpression must evaluate to a string' };
+      return result;
+    }
+    result.messageProgram = program(env, decl, msg.parsed!, optionalOldSelf);
+    result.messageMaxCost = estimateCost(msg.parsed!.ast, decl).max;
+  }
+  return result;
+}
+

@@ -1,0 +1,332 @@
+// The static cost estimate of a checked rule: a port of cel-go's checker/cost.go over the engine's
+// AST, with the sizes Kubernetes feeds it (its sizeEstimator walks the DeclType by path: maxLength,
+// maxItems and maxProperties, or what fits in a 3 MiB request). Macros are costed as cel-go expands
+// them (`all` is a comprehension with `@result && p` as step and `@not_strictly_false(@result)` as
+// condition), so the numbers match the apiserver's for the standard library. Library functions of
+// Kubernetes are costed by their traversal of the receiver, as library/cost.go does for the common
+// ones, and at 1 otherwise.
+import type { DeclType } from './decl-type.ts';
+import { MATCHES_FUNCTION } from './library/regex.ts';
+
+const MAX = 18446744073709551615; // math.MaxUint64 (as a double)
+const STRING_TRAVERSAL = 0.1;
+const REGEX_LENGTH = 0.25;
+const LIST_CREATE = 10;
+const MAP_CREATE = 30;
+
+export interface Estimate {
+  min: number;
+  max: number;
+}
+
+const fixed = (n: number): Estimate => ({ min: n, max: n });
+const sat = (n: number): number => (n >= MAX ? MAX : n);
+const add = (a: Estimate, b: Estimate): Estimate => ({ min: sat(a.min + b.min), max: sat(a.max + b.max) });
+const mul = (a: Estimate, b: Estimate): Estimate => ({ min: sat(a.min * b.min), max: sat(a.max * b.max) });
+const factor = (a: Estimate, f: number): Estimate => ({ min: sat(Math.ceil(a.min * f)), max: sat(Math.ceil(a.max * f)) });
+const union = (a: Estimate, b: Estimate): Estimate => ({ min: Math.min(a.min, b.min), max: Math.max(a.max, b.max) });
+const UNKNOWN: Estimate = { min: 0, max: MAX };
+
+interface AstNode {
+  op: string;
+  args: unknown;
+  checkedType?: { kind: string; name: string; valueType?: unknown };
+  meta: { alternate?: unknown; macro?: unknown };
+}
+
+interface Local {
+  path: string[] | undefined;
+  size: Estimate | undefined;
+}
+
+const isNode = (v: unknown): v is AstNode => typeof v === 'object' && v !== null && 'op' in v && 'meta' in v;
+const SCALAR_KINDS = new Set(['bool', 'double', 'int', 'uint', 'google.protobuf.Duration', 'google.protobuf.Timestamp']);
+const MACROS = new Set(['all', 'exists', 'exists_one', 'map', 'filter']);
+
+/** cel.EstimateCost of a checked expression; `root` is the DeclType of `self` (and `oldSelf`). */
+export function estimateCost(ast: unknown, root: DeclType): Estimate {
+  return new Coster(root).cost(ast as AstNode);
+}
+
+class Coster {
+  private readonly paths = new Map<AstNode, string[]>();
+  private readonly sizes = new Map<AstNode, Estimate>();
+  private readonly locals = new Map<string, Local[]>();
+  private readonly root: DeclType;
+
+  constructor(root: DeclType) {
+    this.root = root;
+  }
+
+  cost(n: AstNode): Estimate {
+    const args = n.args as unknown[];
+    switch (n.op) {
+      case 'value':
+        return fixed(0);
+      case 'id': {
+        const local = this.peek(n.args as string);
+        this.paths.set(n, local ? (local.path ?? []) : [n.args as string]);
+        return fixed(1);
+      }
+      case '.':
+      case '.?': {
+        const operand = args[0] as AstNode;
+        let sum = this.cost(operand);
+        const kind = operand.checkedType?.kind;
+        if (kind === 'map' || kind === 'message' || kind === 'param' || kind === 'optional') sum = add(sum, fixed(1));
+        this.paths.set(n, [...this.path(operand), args[1] as string]);
+        return sum;
+      }
+      case '[]':
+      case '[?]': {
+        const [coll, index] = args as AstNode[];
+        const sum = add(add(this.cost(coll!), this.cost(index!)), fixed(1));
+        const container = coll!.checkedType?.kind;
+        this.paths.set(n, [...this.path(coll!), container === 'map' ? '@values' : '@items']);
+        return sum;
+      }
+      case 'list': {
+        let sum = fixed(LIST_CREATE);
+        for (const e of args as AstNode[]) sum = add(sum, this.cost(e));
+        return sum;
+      }
+      case 'map': {
+        let sum = fixed(MAP_CREATE);
+        for (const [k, v] of args as AstNode[][]) sum = add(add(sum, this.cost(k!)), this.cost(v!));
+        return sum;
+      }
+      case '?:': {
+        const [c, l, r] = args as AstNode[];
+        const cost = add(this.cost(c!), union(this.cost(l!), this.cost(r!)));
+        this.sizes.set(n, union(this.sizeOf(l!), this.sizeOf(r!)));
+        return cost;
+      }
+      case '&&':
+      case '||': {
+        const l = this.cost(args[0] as AstNode);
+        const r = this.cost(args[1] as AstNode);
+        return { min: l.min, max: sat(l.max + r.max) };
+      }
+      case '!_':
+      case '-_':
+        return add(this.cost(n.args as AstNode), fixed(1));
+      case 'call':
+      case 'rcall':
+        return this.costCall(n);
+      default:
+        if (Array.isArray(args) && args.length === 2 && isNode(args[0]) && isNode(args[1])) return this.costOperator(n, args[0], args[1]);
+        return fixed(1);
+    }
+  }
+
+  private costOperator(n: AstNode, l: AstNode, r: AstNode): Estimate {
+    const argCost = add(this.cost(l), this.cost(r));
+    const lt = l.checkedType?.name;
+    const textual = lt === 'string' || lt === 'bytes';
+    switch (n.op) {
+      case '+': {
+        const size = add(this.sizeOf(l), this.sizeOf(r));
+        this.sizes.set(n, size);
+        return add(textual ? factor(size, STRING_TRAVERSAL) : fixed(1), argCost);
+      }
+      case '==':
+      case '!=':
+        return add(this.comparisonCost(l, r), argCost);
+      case '<':
+      case '<=':
+      case '>':
+      case '>=':
+        return add(textual ? this.comparisonCost(l, r) : fixed(1), argCost);
+      case 'in':
+        return add(r.checkedType?.kind === 'list' ? this.sizeOf(r) : fixed(1), argCost);
+      default:
+        return add(fixed(1), argCost);
+    }
+  }
+
+  private comparisonCost(l: AstNode, r: AstNode): Estimate {
+    const smallestMax = Math.min(this.sizeOf(l).max, this.sizeOf(r).max);
+    return factor({ min: smallestMax > 0 ? 1 : 0, max: smallestMax }, STRING_TRAVERSAL);
+  }
+
+  private costCall(n: AstNode): Estimate {
+    const receiverCall = n.op === 'rcall';
+    const args = n.args as unknown[];
+    const name = args[0] as string;
+    const target = receiverCall ? (args[1] as AstNode) : undefined;
+    const params = (receiverCall ? args[2] : args[1]) as AstNode[];
+    if (n.meta.alternate !== undefined || n.meta.macro !== undefined) {
+      if (receiverCall && MACROS.has(name)) return this.costMacro(n, name, target!, params);
+      if (name === 'has' && !receiverCall) return add(fixed(1), this.cost((params[0]!.args as unknown[])[0] as AstNode));
+      if (name === 'bind' && receiverCall) return this.costBind(n, params);
+    }
+    if (!receiverCall && name === 'dyn' && params.length === 1) {
+      const cost = add(fixed(1), this.cost(params[0]!));
+      this.copySize(n, params[0]!);
+      return cost;
+    }
+    let sum = fixed(0);
+    for (const p of params) sum = add(sum, this.cost(p));
+    if (target) sum = add(sum, this.cost(target));
+    return add(sum, this.functionCost(name, target, params));
+  }
+
+  private functionCost(name: string, target: AstNode | undefined, params: AstNode[]): Estimate {
+    const targetSize = target ? this.sizeOf(target) : undefined;
+    switch (name) {
+      case 'startsWith':
+      case 'endsWith':
+        if (params.length === 1) return factor(this.sizeOf(params[0]!), STRING_TRAVERSAL);
+        break;
+      case 'contains':
+        if (targetSize && params.length === 1) return mul(factor(targetSize, STRING_TRAVERSAL), factor(this.sizeOf(params[0]!), STRING_TRAVERSAL));
+        break;
+      case MATCHES_FUNCTION:
+      case 'matches':
+      case 'find':
+      case 'findAll': {
+        const subject = targetSize ?? (params.length === 2 ? this.sizeOf(params[0]!) : undefined);
+        const pattern = params[target ? 0 : 1];
+        if (subject && pattern) return mul(factor(add(subject, fixed(1)), STRING_TRAVERSAL), factor(this.sizeOf(pattern), REGEX_LENGTH));
+        break;
+      }
+      case 'isSorted':
+      case 'sum':
+      case 'min':
+      case 'max':
+      case 'indexOf':
+      case 'lastIndexOf':
+        if (target?.checkedType?.kind === 'list') return add(fixed(1), targetSize!);
+        if (targetSize && name.endsWith('ndexOf')) return factor(targetSize, STRING_TRAVERSAL);
+        break;
+      case 'format':
+      case 'replace':
+      case 'split':
+      case 'join':
+      case 'lowerAscii':
+      case 'upperAscii':
+      case 'trim':
+      case 'reverse':
+      case 'substring':
+      case 'charAt':
+        if (targetSize) return add(fixed(1), factor(targetSize, STRING_TRAVERSAL));
+        break;
+    }
+    return fixed(1);
+  }
+
+  /** The comprehensions cel-go expands the macros to, costed as cel-go costs them. */
+  private costMacro(n: AstNode, name: string, range: AstNode, params: AstNode[]): Estimate {
+    const rangeCost = this.cost(range);
+    const container = range.checkedType?.kind;
+    const iterVar = params[0]!.args as string;
+    const rangePath = this.path(range);
+    // Elements of a literal list have known sizes; everything else is sized by its schema path.
+    const elemSize = range.op === 'list' && (range.args as AstNode[]).length > 0 ? (range.args as AstNode[]).map((e) => this.sizeOf(e)).reduce(union) : undefined;
+    this.push(iterVar, { path: [...rangePath, container === 'map' ? '@keys' : '@items'], size: elemSize });
+    const p = params[1] ? this.cost(params[1]) : fixed(0);
+    const t = params[2] ? this.cost(params[2]) : undefined;
+    this.pop(iterVar);
+    let init = fixed(0);
+    let loop: Estimate;
+    let result = fixed(1);
+    switch (name) {
+      case 'all':
+        loop = add(fixed(2), add(fixed(1), p));
+        break;
+      case 'exists':
+        loop = add(fixed(3), add(fixed(1), p));
+        break;
+      case 'exists_one':
+        loop = add(p, fixed(2));
+        result = fixed(2);
+        break;
+      case 'filter':
+        init = fixed(LIST_CREATE);
+        loop = add(p, fixed(13));
+        break;
+      default: // map, with or without a filter
+        init = fixed(LIST_CREATE);
+        loop = t ? add(p, union(add(t, fixed(12)), fixed(1))) : add(p, fixed(12));
+        break;
+    }
+    const rangeCnt = this.sizeOf(range);
+    if (name === 'map' || name === 'filter') this.sizes.set(n, rangeCnt);
+    return add(add(add(rangeCost, init), result), mul(rangeCnt, loop));
+  }
+
+  private costBind(n: AstNode, params: AstNode[]): Estimate {
+    const [variable, init, body] = params;
+    const initCost = this.cost(init!);
+    this.push(variable!.args as string, { path: this.path(init!), size: this.computeSize(init!) });
+    const bodyCost = this.cost(body!);
+    this.pop(variable!.args as string);
+    this.copySize(n, body!);
+    return add(add(fixed(LIST_CREATE), initCost), bodyCost);
+  }
+
+  private copySize(dst: AstNode, src: AstNode): void {
+    const s = this.computeSize(src);
+    if (s) this.sizes.set(dst, s);
+  }
+
+  private path(n: AstNode): string[] {
+    if (n.op === 'id') {
+      const local = this.peek(n.args as string);
+      if (local) return local.path ?? [];
+    }
+    return this.paths.get(n) ?? [];
+  }
+
+  private sizeOf(n: AstNode): Estimate {
+    return this.computeSize(n) ?? UNKNOWN;
+  }
+
+  private computeSize(n: AstNode): Estimate | undefined {
+    const known = this.sizes.get(n);
+    if (known) return known;
+    if (n.op === 'value') {
+      const v = n.args;
+      if (typeof v === 'string') return fixed(Array.from(v).length);
+      if (v instanceof Uint8Array) return fixed(v.length);
+      return fixed(1);
+    }
+    if (n.op === 'list') return fixed((n.args as unknown[]).length);
+    if (n.op === 'map') return fixed((n.args as unknown[]).length);
+    const bySchema = this.estimateByPath(this.path(n));
+    if (bySchema) return bySchema;
+    const t = n.checkedType;
+    if (t && (SCALAR_KINDS.has(t.name) || (t.kind === 'optional' && SCALAR_KINDS.has(String((t.valueType as { name?: string } | undefined)?.name))))) return fixed(1);
+    if (n.op === 'id') return this.peek(n.args as string)?.size;
+    return undefined;
+  }
+
+  /** The sizeEstimator of apiextensions: follow the path from self through the DeclType. */
+  private estimateByPath(path: string[]): Estimate | undefined {
+    // Go cuts off the first element whatever it is (self, oldSelf, or a variable whose range had no path).
+    if (path.length === 0) return undefined;
+    let node: DeclType | undefined = this.root;
+    for (const name of path.slice(1)) {
+      if (node === undefined) return undefined;
+      if (name === '@items' || name === '@values') node = node.kind === 'list' || node.kind === 'map' ? node.elem : undefined;
+      else if (name === '@keys') return node.kind === 'map' ? fixed(0) : undefined;
+      else node = node.kind === 'object' ? node.fields.get(name)?.type : undefined;
+    }
+    return node ? { min: 0, max: node.maxElements } : undefined;
+  }
+
+  private push(name: string, local: Local): void {
+    const stack = this.locals.get(name) ?? [];
+    stack.push(local);
+    this.locals.set(name, stack);
+  }
+
+  private pop(name: string): void {
+    this.locals.get(name)?.pop();
+  }
+
+  private peek(name: string): Local | undefined {
+    const stack = this.locals.get(name);
+    return stack?.[stack.length - 1];
+  }
+}

@@ -1,0 +1,38 @@
+// The Kubernetes lists library (k8s.io/apiserver pkg/cel/library/lists.go): isSorted, sum, min,
+// max, indexOf, lastIndexOf over lists of comparable (or summable) element types.
+import type { Environment } from '@marcbachmann/cel-js';
+import { Duration } from '@marcbachmann/cel-js/evaluator';
+import { EvaluationError } from '@marcbachmann/cel-js';
+import { chargeCost } from '../runtime-cost.ts';
+import { celCompare, celEqual } from '../value-ops.ts';
+
+const COMPARABLE = ['int', 'uint', 'double', 'bool', 'string', 'bytes', 'google.protobuf.Duration', 'google.protobuf.Timestamp'];
+
+const items = (l: unknown[] | Set<unknown>): unknown[] => {
+  const arr = Array.isArray(l) ? l : [...l];
+  chargeCost(arr.length);
+  return arr;
+};
+
+function extreme(name: string, sign: number) {
+  return (l: unknown[] | Set<unknown>): unknown => {
+    const arr = items(l);
+    if (arr.length === 0) throw new EvaluationError(`${name} called on empty list`);
+    return arr.reduce((best, x) => (celCompare(x, best) * sign > 0 ? x : best));
+  };
+}
+
+export function registerLists(env: Environment): void {
+  for (const t of COMPARABLE) {
+    env.registerFunction(`list<${t}>.isSorted(): bool`, (l: unknown[]) => items(l).every((x, i, a) => i === 0 || celCompare(a[i - 1], x) <= 0));
+    env.registerFunction(`list<${t}>.min(): ${t}`, extreme('min', -1));
+    env.registerFunction(`list<${t}>.max(): ${t}`, extreme('max', 1));
+  }
+  env.registerFunction('list<int>.sum(): int', (l: bigint[]) => items(l).reduce((a: bigint, b) => a + (b as bigint), 0n));
+  env.registerFunction('list<double>.sum(): double', (l: number[]) => items(l).reduce((a: number, b) => a + (b as number), 0));
+  env.registerFunction('list<google.protobuf.Duration>.sum(): google.protobuf.Duration', (l: Duration[]) =>
+    items(l).reduce((a: Duration, b) => a.addDuration(b as Duration), new Duration(0n, 0)),
+  );
+  env.registerFunction('list<A>.indexOf(A): int', (l: unknown[], v: unknown) => BigInt(items(l).findIndex((x) => celEqual(x, v))));
+  env.registerFunction('list<A>.lastIndexOf(A): int', (l: unknown[], v: unknown) => BigInt(items(l).findLastIndex((x) => celEqual(x, v))));
+}

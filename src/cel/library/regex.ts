@@ -1,0 +1,39 @@
+// Regular expressions on RE2 (re2js), as cel-go runs them: `matches` (the engine's own uses JS
+// RegExp, so the rule compiler points calls at `kubefakeMatches`) and the Kubernetes regex library
+// (`find`, `findAll`). Patterns are compiled once per process through the schema engine's cache.
+import type { Environment } from '@marcbachmann/cel-js';
+import { EvaluationError } from '@marcbachmann/cel-js';
+import type { RE2JS } from 're2js';
+import { compilePattern } from '../../schema/compile.ts';
+import { chargeCost } from '../runtime-cost.ts';
+
+/** The function name `x.matches(re)` is rewritten to (see compile.ts). */
+export const MATCHES_FUNCTION = 'kubefakeMatches';
+
+export function regex(pattern: string): RE2JS {
+  const re = compilePattern(pattern);
+  if (typeof re === 'string') throw new EvaluationError(re);
+  return re;
+}
+
+function matches(s: string, pattern: string): boolean {
+  chargeCost((s.length + 1) * 0.1 * pattern.length * 0.25);
+  return regex(pattern).test(s);
+}
+
+function findAll(s: string, pattern: string, limit: bigint): string[] {
+  chargeCost((s.length + 1) * 0.1 * pattern.length * 0.25);
+  if (limit === 0n) return [];
+  const m = regex(pattern).matcher(s);
+  const out: string[] = [];
+  while ((limit < 0n || out.length < Number(limit)) && m.find()) out.push(m.group() ?? '');
+  return out;
+}
+
+export function registerRegex(env: Environment): void {
+  env.registerFunction(`string.${MATCHES_FUNCTION}(string): bool`, matches);
+  env.registerFunction('matches(string, string): bool', matches);
+  env.registerFunction('string.find(string): string', (s: string, p: string) => findAll(s, p, 1n)[0] ?? '');
+  env.registerFunction('string.findAll(string): list<string>', (s: string, p: string) => findAll(s, p, -1n));
+  env.registerFunction('string.findAll(string, int): list<string>', findAll);
+}
