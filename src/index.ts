@@ -1,6 +1,21 @@
 // kubefake: an embedded, in-memory fake Kubernetes API server for tests.
 export { createFakeCluster } from './cluster/fake-cluster.ts';
-export type { FakeCluster, FakeClusterOptions, ListenOptions, ListenResult, Manifests } from './cluster/fake-cluster.ts';
+export type { FakeCluster, FakeClusterOptions, ListenOptions, ListenResult, Manifests, ManifestSource } from './cluster/fake-cluster.ts';
 export type { KubeObject, ObjectMeta, OwnerReference, KubeList } from './apis/object.ts';
+export type { WebhookHandler, WebhookServiceReference, WebhookTarget } from './webhooks/types.ts';
 export { StatusError } from './errors/status-error.ts';
 export type { Status, StatusCause, StatusDetails, StatusReason } from './errors/status-error.ts';
+// The test harness: clock, snapshots and diffs, request log and change history, faults, waits, reads, matchers.
+export type { ClusterClock, Instant } from './harness/clock.ts';
+export type { Seed } from './harness/seeded-random.ts';
+export type { ClusterSnapshot, SnapshotOptions } from './harness/snapshot.ts';
+export type { ChangedObject, ClusterDiff, FieldChange } from './harness/diff.ts';
+export type { RecordedRequest, RequestFilter, RequestLog } from './harness/request-log.ts';
+export type { RequestAttributes, RequestMatch, RequestVerb } from './harness/request-attributes.ts';
+export type { ChangeFilter, ChangeHistory, ChangeMatch, StoredChange } from './harness/change-history.ts';
+export type { Fault, FaultAction, FaultError, FaultHook, FaultRequest, FaultRule, Faults, FaultStatus } from './harness/faults.ts';
+export type { KindSpec, ObjectRef, ObjectTarget } from './harness/object-ref.ts';
+export type { ObjectPredicate, WaitForOptions } from './harness/wait-for.ts';
+export type { DirectListOptions } from './harness/direct-reads.ts';
+export { kubefakeMatchers, toExistInCluster, toHaveCondition } from './harness/matchers.ts';
+export type { ExpectedCondition, MatcherResult } from './harness/matchers.ts';

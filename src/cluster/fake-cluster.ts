@@ -1,13 +1,15 @@
 // createFakeCluster(): one isolated API server with its own store, host name and catalog.
 import type { KubeConfig } from '@kubernetes/client-node';
-import { builtinResourceTypes } from '../apis/builtin/index.ts';
+import { builtinResourceTypes, createBuiltinContext } from '../apis/builtin/index.ts';
 import { ApiCatalog } from '../apis/catalog.ts';
 import { apiVersionOf, parseApiVersion, type KubeObject } from '../apis/object.ts';
 import type { ResourceType } from '../apis/resource-type.ts';
 import { StatusError } from '../errors/status-error.ts';
 import { ApiHandler } from '../http/api-handler.ts';
 import { DEFAULT_WATCH_TUNING } from '../http/watch-stream.ts';
-import { cryptoRandom, systemClock, type RegistryContext } from '../registry/context.ts';
+import { ServedWatches } from '../http/served-watches.ts';
+import { registerInternals } from './internals.ts';
+import type { Clock, RegistryContext } from '../registry/context.ts';
 import { GenericRegistry } from '../registry/generic-registry.ts';
 import { VersionedStore } from '../storage/versioned-store.ts';
 import { listen as listenHttp, type ListenOptions, type Listener } from '../transport/http-listener.ts';
@@ -20,15 +22,53 @@ import { NamespaceController } from '../controllers/namespace-controller.ts';
 import { PodTermination } from '../controllers/pod-termination.ts';
 import { CrdController } from '../controllers/crd-controller.ts';
 import { kubeConfigYaml, makeKubeConfig } from './kubeconfig.ts';
-import { parseManifests, type Manifests } from './manifests.ts';
+import { loadManifests, type Manifests } from './manifests.ts';
 import { KUBERNETES_VERSION } from './version.ts';
+import type { ClusterClock, Instant } from '../harness/clock.ts';
+import type { Seed } from '../harness/seeded-random.ts';
+import { resolveDeterminism } from '../harness/determinism.ts';
+import { Harness } from '../harness/harness.ts';
+import type { ClusterSnapshot, SnapshotOptions } from '../harness/snapshot.ts';
+import type { ClusterDiff } from '../harness/diff.ts';
+import { diffEntries } from '../harness/diff.ts';
+import type { RequestLog } from '../harness/request-log.ts';
+import type { ChangeHistory } from '../harness/change-history.ts';
+import type { Faults } from '../harness/faults.ts';
+import type { ObjectPredicate, WaitForOptions } from '../harness/wait-for.ts';
+import type { KindSpec, ObjectTarget } from '../harness/object-ref.ts';
+import { getObject, listObjects, type DirectListOptions } from '../harness/direct-reads.ts';
+import { WebhookDispatcher } from '../webhooks/webhook-dispatcher.ts';
+import type { WebhookHandler, WebhookTarget } from '../webhooks/types.ts';
 
-export type { Manifests } from './manifests.ts';
+export type { Manifests, ManifestSource } from './manifests.ts';
 export type { ListenOptions } from '../transport/http-listener.ts';
 
 export interface FakeClusterOptions {
-  /** Objects installed before createFakeCluster() resolves (same forms as apply()). */
+  /** Objects installed before createFakeCluster() resolves (same forms as apply(): text, objects, file and directory paths). */
   manifests?: Manifests;
+  /**
+   * Deterministic mode: the clock starts frozen at 2025-01-01T00:00:00Z (unless `clock` says
+   * otherwise) and uids and generateName suffixes come from a generator seeded with `seed`
+   * (default 0). The same test then stores byte-identical objects on every run, and snapshots
+   * are not normalised.
+   */
+  deterministic?: boolean;
+  /**
+   * The cluster's clock: an instant (Date, RFC 3339 text or epoch milliseconds) starts a frozen
+   * clock there, which moves only with `cluster.clock.advance()`/`set()`; an object with `now()`
+   * is used as the time source. Default: real time.
+   */
+  clock?: Instant | Clock;
+  /** Seeds the generator of uids and generateName suffixes (a number or a string). Default: random. */
+  seed?: Seed;
+  /**
+   * The request log (`cluster.requests`): `limit` is how many requests it keeps (default 1,000; 0
+   * turns it off); `bodies: false` skips copying bodies for `body()`/`responseBody()` (saves a few
+   * microseconds per request).
+   */
+  requestLog?: { limit?: number; bodies?: boolean };
+  /** The change history (`cluster.history`): how many stored changes it keeps. Default 1,000; 0 turns it off. */
+  history?: { limit?: number };
   /**
    * How many store events the watch history keeps; older resourceVersions get 410 Expired.
    * Default 10,000.
@@ -40,6 +80,11 @@ export interface FakeClusterOptions {
     bookmarkIntervalMs?: number;
     /** How many unread events a watcher may fall behind before it is ended with 410 Expired; default 10,000. */
     maxBacklog?: number;
+  };
+  /** Webhook calls the cluster makes (CRD conversion). */
+  webhooks?: {
+    /** Absolute timeout of one call; default 30,000 ms, as the apiserver. */
+    timeoutMs?: number;
   };
 }
 
@@ -55,8 +100,37 @@ export interface FakeCluster extends AsyncDisposable {
   readonly kubeConfig: KubeConfig;
   /** The cluster's own server URL (`https://<id>.kubefake.local`), answered in-process. */
   readonly url: string;
-  /** Create-or-update of YAML text (multi-document), an object or an array; resolves to the stored objects in input order. */
+  /**
+   * Create-or-update of YAML/JSON text (multi-document), file or directory paths (`file:` URLs
+   * too), objects, or an array of these; resolves to the stored objects in input order.
+   */
   apply(manifests: Manifests): Promise<KubeObject[]>;
+  /** The clock every timestamp and age of this cluster reads; advance() moves it. */
+  readonly clock: ClusterClock;
+  /**
+   * What is stored, as plain data ordered by apiVersion, kind, namespace and name (objects the
+   * cluster starts with are left out while unchanged). Volatile fields are normalised unless the
+   * cluster is deterministic. With `format: 'yaml'`, multi-document YAML text instead.
+   */
+  snapshot(options?: SnapshotOptions & { format?: 'objects' }): ClusterSnapshot;
+  snapshot(options: SnapshotOptions & { format: 'yaml' }): string;
+  /** What changed since `before` (a snapshot() array): objects created, changed (field by field) and deleted. */
+  diff(before: ClusterSnapshot): ClusterDiff;
+  /** Every HTTP request the cluster answered, with its attributes and status; bounded and clearable. */
+  readonly requests: RequestLog;
+  /** Every change the store committed (clients, apply(), controllers) with before/after; bounded and clearable. */
+  readonly history: ChangeHistory;
+  /** Fault injection: failing or delaying requests, ending open watches. */
+  readonly faults: Faults;
+  /**
+   * Resolves with the object once `predicate` answers truthy for it (by default: once it exists);
+   * rejects after `timeout` ms (default 5,000) with the last state seen.
+   */
+  waitFor(target: ObjectTarget, predicate?: ObjectPredicate, options?: WaitForOptions): Promise<KubeObject | undefined>;
+  /** The object as stored now (a copy), or undefined; no HTTP involved. */
+  get(target: ObjectTarget): KubeObject | undefined;
+  /** The stored objects of a kind (copies), in key order, optionally by namespace and selectors. */
+  list(kind: KindSpec, options?: DirectListOptions): KubeObject[];
   /** Serves the cluster on a real loopback HTTP port as well (for kubectl and other languages). */
   listen(options?: ListenOptions): Promise<ListenResult>;
   /**
@@ -69,6 +143,12 @@ export interface FakeCluster extends AsyncDisposable {
   compact(): Promise<void>;
   /** Answers one request directly, without any transport (what both transports call). */
   handle(request: Request): Promise<Response>;
+  /**
+   * Answers the webhook at `target` (a `clientConfig.url`, or a service reference
+   * `{ namespace, name, path?, port? }`) in-process: CRD conversion webhooks post their
+   * ConversionReview to `handler` instead of the network. Answers a function that unregisters it.
+   */
+  serveWebhook(target: WebhookTarget, handler: WebhookHandler): () => void;
   /** Stops serving; the in-process interception is released with the last open cluster. */
   close(): Promise<void>;
 }
@@ -80,13 +160,18 @@ export async function createFakeCluster(options: FakeClusterOptions = {}): Promi
   const id = `c${(++clusterCounter).toString(36)}${Math.random().toString(36).slice(2, 8)}`;
   const host = `${id}.${CLUSTER_DOMAIN}`;
   const url = `https://${host}`;
+  const { clock, random, reproducible } = resolveDeterminism(options);
+  const store = new VersionedStore({ historyLimit: options.watchHistory ?? 10_000 });
+  // Conversion webhooks: registered handlers first, then the network; a service reference names a Service of this cluster.
+  const webhooks = new WebhookDispatcher({ timeoutMs: options.webhooks?.timeoutMs, findService: (namespace, name) => store.get('/services', `${namespace}/${name}`) });
   const ctx: RegistryContext = {
-    store: new VersionedStore({ historyLimit: options.watchHistory ?? 10_000 }),
-    clock: systemClock,
-    random: cryptoRandom,
+    store,
+    webhooks,
+    clock,
+    random,
   };
   const catalog = new ApiCatalog();
-  for (const type of builtinResourceTypes()) catalog.add(type);
+  for (const type of builtinResourceTypes(createBuiltinContext({ now: () => clock.now() }))) catalog.add(type);
   // Weak: CRD versions come and go, and their types with them.
   const registries = new WeakMap<ResourceType, GenericRegistry>();
   const registryFor = (type: ResourceType): GenericRegistry => {
@@ -94,14 +179,19 @@ export async function createFakeCluster(options: FakeClusterOptions = {}): Promi
     if (!registry) registries.set(type, (registry = new GenericRegistry(type, ctx)));
     return registry;
   };
+  const servedWatches = new ServedWatches();
   const handler = new ApiHandler({
     catalog,
     registryFor,
     version: KUBERNETES_VERSION,
     serverAddress: (request) => new URL(request.url).host,
     watchTuning: { ...DEFAULT_WATCH_TUNING, ...options.watch },
+    servedWatches,
+    clock,
   });
-  const handle = (request: Request) => handler.handle(request);
+  const harnessContext = { store: ctx.store, catalog, registryFor };
+  const harness = new Harness(harnessContext, { requestLimit: options.requestLog?.limit, requestBodies: options.requestLog?.bodies, historyLimit: options.history?.limit, normalizeSnapshots: !reproducible });
+  const handle = harness.wrap((request: Request) => handler.handle(request));
 
   const namespaces = registryFor(catalog.find('', 'v1', 'namespaces')!);
   for (const name of BOOT_NAMESPACES) await namespaces.create(undefined, { metadata: { name } });
@@ -113,6 +203,7 @@ export async function createFakeCluster(options: FakeClusterOptions = {}): Promi
   controllers.add(new PodTermination(controllerContext, controllers.reportError));
   const crdController = new CrdController(controllerContext, controllers.reportError);
   controllers.add(crdController);
+  harness.ready();
 
   const listeners: Listener[] = [];
   let closed = false;
@@ -127,7 +218,7 @@ export async function createFakeCluster(options: FakeClusterOptions = {}): Promi
       for (const i of pendingCrds) out[i] = structuredClone(requireEstablished(registryFor(catalog.find('apiextensions.k8s.io', 'v1', 'customresourcedefinitions')!), out[i]!));
       pendingCrds = [];
     };
-    for (const obj of parseManifests(manifests)) {
+    for (const obj of await loadManifests(manifests)) {
       const isCrd = obj.kind === 'CustomResourceDefinition' && typeof obj.apiVersion === 'string' && obj.apiVersion.startsWith('apiextensions.k8s.io/');
       // Later documents may be objects of these CRDs: they must be served first.
       if (!isCrd) await establish();
@@ -145,6 +236,21 @@ export async function createFakeCluster(options: FakeClusterOptions = {}): Promi
     kubeConfig: makeKubeConfig(url),
     apply,
     handle,
+    serveWebhook: (target, webhookHandler) => webhooks.serve(target, webhookHandler),
+    clock,
+    requests: harness.requests,
+    history: harness.history,
+    faults: harness.faults,
+    snapshot: ((snapshotOptions?: SnapshotOptions & { format?: 'objects' | 'yaml' }) =>
+      snapshotOptions?.format === 'yaml' ? harness.snapshots.yaml(snapshotOptions) : harness.snapshots.take(snapshotOptions)) as FakeCluster['snapshot'],
+    diff(before) {
+      const memory = harness.snapshots.memoryOf(before);
+      const normalize = memory.options.normalize ?? !reproducible;
+      return diffEntries(memory.entries, harness.snapshots.entries(memory.options), normalize);
+    },
+    waitFor: (target, predicate, waitOptions) => harness.waiters.waitFor(target, predicate, waitOptions),
+    get: (target) => getObject(harnessContext, target),
+    list: (kind, listOptions) => listObjects(harnessContext, kind, listOptions),
     async listen(listenOptions) {
       const listener = await listenHttp(handle, listenOptions);
       listeners.push(listener);
@@ -158,6 +264,8 @@ export async function createFakeCluster(options: FakeClusterOptions = {}): Promi
       if (closed) return;
       closed = true;
       controllers.stop();
+      servedWatches.close();
+      harness.close();
       await Promise.all(listeners.map((l) => l.close()));
       await detachHost(host);
     },
@@ -165,6 +273,7 @@ export async function createFakeCluster(options: FakeClusterOptions = {}): Promi
       return cluster.close();
     },
   };
+  registerInternals(cluster, { store: ctx.store, servedWatches });
   try {
     if (options.manifests) await apply(options.manifests);
   } catch (err) {

@@ -1,23 +1,71 @@
-// Turns what users pass to apply() into a flat list of objects: YAML text (multi-document),
-// an object, or an array of either; `List` kinds are expanded.
+// Turns what users pass to apply() into a flat list of objects: YAML or JSON text (multi-document),
+// file and directory paths, objects, or an array of any of these; `List` kinds are expanded.
+import { fileURLToPath } from 'node:url';
 import { loadAll, YAML11_SCHEMA } from 'js-yaml';
 import { isPlainObject, type KubeObject } from '../apis/object.ts';
+import { readManifestFiles } from './manifest-files.ts';
 
-export type Manifests = string | KubeObject | ReadonlyArray<string | KubeObject>;
+/**
+ * One manifest source: YAML/JSON text (a string with a newline, or a one-line `{…}`/`key: value`
+ * document), a path to a file or directory (any other string, or a `file:` URL), or an object.
+ */
+export type ManifestSource = string | URL | KubeObject;
 
+/** A manifest source or a list of them, applied in order. */
+export type Manifests = ManifestSource | ReadonlyArray<ManifestSource>;
+
+/** Text sources and objects only, no file reads. */
 export function parseManifests(input: Manifests): KubeObject[] {
   const out: KubeObject[] = [];
-  const add = (value: unknown) => {
-    if (value === null || value === undefined) return;
-    if (!isPlainObject(value)) throw new TypeError(`kubefake: a manifest must be an object, got ${JSON.stringify(value)}`);
-    if (typeof value.kind === 'string' && value.kind.endsWith('List') && Array.isArray(value.items)) value.items.forEach(add);
-    else out.push(value as KubeObject);
-  };
-  const visit = (item: string | KubeObject) => {
-    if (typeof item === 'string') loadAll(item, { schema: YAML11_SCHEMA }).forEach(add);
-    else add(item);
-  };
-  if (Array.isArray(input)) input.forEach(visit);
-  else visit(input as string | KubeObject);
+  for (const item of sources(input)) {
+    if (typeof item === 'string') out.push(...parseText(item));
+    else if (item instanceof URL) throw new TypeError('kubefake: parseManifests does not read files; use loadManifests');
+    else out.push(...expand(item));
+  }
   return out;
+}
+
+/** Every form apply() accepts, files and directories included. */
+export async function loadManifests(input: Manifests): Promise<KubeObject[]> {
+  const out: KubeObject[] = [];
+  for (const item of sources(input)) {
+    if (item instanceof URL || (typeof item === 'string' && isPath(item))) {
+      const path = item instanceof URL ? fileURLToPath(item) : item;
+      for (const file of await readManifestFiles([path])) {
+        try {
+          out.push(...parseText(file.text));
+        } catch (err) {
+          throw new TypeError(`kubefake: ${file.path}: ${(err as Error).message.replace(/^kubefake: /, '')}`, { cause: err });
+        }
+      }
+    } else if (typeof item === 'string') out.push(...parseText(item));
+    else out.push(...expand(item));
+  }
+  return out;
+}
+
+/** A single line that is neither a JSON object/array nor a `key: value` YAML mapping names a file. */
+export function isPath(text: string): boolean {
+  const line = text.trim();
+  if (line === '' || line.includes('\n')) return false;
+  if (/^[{[]/.test(line) || line.startsWith('---')) return false;
+  return !/^[^\s:]+:(\s|$)/.test(line);
+}
+
+function sources(input: Manifests): ReadonlyArray<ManifestSource> {
+  return Array.isArray(input) ? input : [input as ManifestSource];
+}
+
+function parseText(text: string): KubeObject[] {
+  const out: KubeObject[] = [];
+  for (const doc of loadAll(text, { schema: YAML11_SCHEMA })) out.push(...expand(doc));
+  return out;
+}
+
+/** An object, or the items of a `…List`; empty documents are skipped. */
+function expand(value: unknown): KubeObject[] {
+  if (value === null || value === undefined) return [];
+  if (!isPlainObject(value)) throw new TypeError(`kubefake: a manifest must be an object, got ${JSON.stringify(value)}`);
+  if (typeof value.kind === 'string' && value.kind.endsWith('List') && Array.isArray(value.items)) return value.items.flatMap(expand);
+  return [value as KubeObject];
 }

@@ -1,0 +1,68 @@
+// Assertions for kubefake tests, independent of the test framework: each returns
+// `{ pass, message }` as both Vitest's and Jest's expect.extend() want.
+import type { KubeObject } from '../apis/object.ts';
+import type { FakeCluster } from '../cluster/fake-cluster.ts';
+import { toRef, type ObjectTarget } from './object-ref.ts';
+
+export interface MatcherResult {
+  pass: boolean;
+  message: () => string;
+}
+
+/** What `toHaveCondition` compares: a status, or any of status, reason and message. */
+export type ExpectedCondition = 'True' | 'False' | 'Unknown' | { status?: string; reason?: string; message?: string };
+
+interface Condition {
+  type?: unknown;
+  status?: unknown;
+  reason?: unknown;
+  message?: unknown;
+}
+
+/**
+ * `expect(obj).toHaveCondition('Established')`: the object has a `status.conditions` entry of
+ * that type whose status is `True` (or what `expected` names: a status, or status/reason/message).
+ */
+export function toHaveCondition(this: { isNot?: boolean } | void, received: unknown, type: string, expected: ExpectedCondition = 'True'): MatcherResult {
+  const want = typeof expected === 'string' ? { status: expected } : expected;
+  const conditions = conditionsOf(received);
+  const found = conditions.find((c) => c.type === type);
+  const pass = !!found && (Object.keys(want) as Array<keyof typeof want>).every((k) => want[k] === undefined || found[k] === want[k]);
+  const wanted = Object.entries(want)
+    .filter(([, v]) => v !== undefined)
+    .map(([k, v]) => `${k} ${JSON.stringify(v)}`)
+    .join(', ');
+  const has = conditions.length ? conditions.map(describeCondition).join('; ') : 'none';
+  const not = this && this.isNot ? 'not ' : '';
+  return { pass, message: () => `expected ${describeObject(received)} ${not}to have condition ${type} with ${wanted}; its conditions: ${has}` };
+}
+
+/** `expect(ref).toExistInCluster(cluster)`: the object (or `{ kind, name, namespace? }`) is stored in the cluster now. */
+export function toExistInCluster(this: { isNot?: boolean } | void, received: unknown, cluster: FakeCluster): MatcherResult {
+  const ref = toRef(received as ObjectTarget);
+  const found = cluster.get(ref);
+  const where = ref.namespace ? `${ref.namespace}/${ref.name}` : ref.name;
+  return {
+    pass: found !== undefined,
+    message: () => (found ? `expected ${ref.kind} ${where} not to exist in the cluster, but it does (resourceVersion ${found.metadata?.resourceVersion})` : `expected ${ref.kind} ${where} to exist in the cluster, but it does not`),
+  };
+}
+
+/** Every matcher, for `expect.extend(kubefakeMatchers)` in Jest or Vitest. */
+export const kubefakeMatchers = { toHaveCondition, toExistInCluster };
+
+function conditionsOf(received: unknown): Condition[] {
+  const conditions = (received as { status?: { conditions?: unknown } } | undefined)?.status?.conditions;
+  return Array.isArray(conditions) ? (conditions as Condition[]) : [];
+}
+
+function describeCondition(c: Condition): string {
+  const extra = [c.reason, c.message].filter((v) => v !== undefined && v !== '').join(': ');
+  return `${String(c.type)}=${String(c.status)}${extra ? ` (${extra})` : ''}`;
+}
+
+function describeObject(received: unknown): string {
+  const obj = received as KubeObject | undefined;
+  if (!obj || typeof obj !== 'object') return String(received);
+  return `${obj.kind ?? 'object'} ${obj.metadata?.namespace ? `${obj.metadata.namespace}/` : ''}${obj.metadata?.name ?? ''}`.trim();
+}

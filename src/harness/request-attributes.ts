@@ -1,0 +1,94 @@
+// Who asked for what: the Kubernetes request attributes of an HTTP request (the verb, resource,
+// namespace, name and subresource apiserver's RequestInfoFactory derives), and the filters
+// request logs and fault rules select requests with.
+import { isWatchRequest } from '../http/query-options.ts';
+import { parseRequestPath } from '../http/request-info.ts';
+
+/** A Kubernetes verb as RBAC and audit logs name it. */
+export type RequestVerb = 'get' | 'list' | 'watch' | 'create' | 'update' | 'patch' | 'delete' | 'deletecollection';
+
+export interface RequestAttributes {
+  /** The Kubernetes verb; for paths outside the resource API (`/version`, discovery) the lower-case HTTP method. */
+  verb: RequestVerb | string;
+  /** HTTP method, upper case. */
+  method: string;
+  /** Path and query string as sent. */
+  path: string;
+  /** True for requests on a resource path (`/api/v1/...`, `/apis/<group>/<version>/...` with a resource). */
+  isResourceRequest: boolean;
+  /** API group (`''` for core); undefined outside the resource API. */
+  group?: string;
+  version?: string;
+  /** Resource (plural), e.g. `deployments`. */
+  resource?: string;
+  namespace?: string;
+  name?: string;
+  subresource?: string;
+  /** The User-Agent header (client-node sends none unless configured; kubectl sends its own). */
+  userAgent?: string;
+}
+
+/**
+ * Selects requests. Every given field must match; `resource` is the plural, optionally qualified
+ * by its group (`deployments.apps`) and/or followed by a subresource (`deployments/status`).
+ */
+export interface RequestMatch {
+  verb?: RequestVerb | string | ReadonlyArray<RequestVerb | string>;
+  resource?: string;
+  /** API group; matches any group when omitted. */
+  group?: string;
+  namespace?: string;
+  name?: string;
+  subresource?: string;
+}
+
+export function requestAttributes(request: Request): RequestAttributes {
+  const url = new URL(request.url);
+  const method = request.method.toUpperCase();
+  const base = { method, path: url.pathname + url.search, userAgent: request.headers.get('user-agent') ?? undefined };
+  const info = parseRequestPath(url.pathname);
+  if (info.kind === 'non-resource') return { ...base, verb: method.toLowerCase(), isResourceRequest: false };
+  const { group, version, resource, namespace, name, subresource } = info;
+  return { ...base, verb: resourceVerb(method, name !== undefined, info.watchPrefix, url.searchParams), isResourceRequest: true, group, version, resource, namespace, name, subresource };
+}
+
+/** RequestInfoFactory's verb: GET of a collection is list or watch, DELETE of one is deletecollection. */
+function resourceVerb(method: string, named: boolean, watchPrefix: boolean, query: URLSearchParams): string {
+  switch (method) {
+    case 'GET':
+    case 'HEAD':
+      if (watchPrefix) return 'watch';
+      if (named) return 'get';
+      return isWatchRequest(query) ? 'watch' : 'list';
+    case 'POST':
+      return 'create';
+    case 'PUT':
+      return 'update';
+    case 'PATCH':
+      return 'patch';
+    case 'DELETE':
+      return named ? 'delete' : 'deletecollection';
+    default:
+      return method.toLowerCase();
+  }
+}
+
+export function matchesRequest(attrs: RequestAttributes, match: RequestMatch): boolean {
+  if (match.verb !== undefined) {
+    const verbs = typeof match.verb === 'string' ? [match.verb] : match.verb;
+    if (!verbs.includes(attrs.verb)) return false;
+  }
+  if (match.resource !== undefined) {
+    const [qualified, sub] = match.resource.split('/', 2) as [string, string | undefined];
+    const dot = qualified.indexOf('.');
+    const plural = dot < 0 ? qualified : qualified.slice(0, dot);
+    if (attrs.resource !== plural) return false;
+    if (dot >= 0 && attrs.group !== qualified.slice(dot + 1)) return false;
+    if (sub !== undefined && attrs.subresource !== sub) return false;
+  }
+  if (match.group !== undefined && attrs.group !== match.group) return false;
+  if (match.namespace !== undefined && attrs.namespace !== match.namespace) return false;
+  if (match.name !== undefined && attrs.name !== match.name) return false;
+  if (match.subresource !== undefined && attrs.subresource !== match.subresource) return false;
+  return true;
+}

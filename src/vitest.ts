@@ -1,0 +1,40 @@
+// `kubefake/vitest`: a Vitest `test` with a fresh `cluster` per test (closed afterwards) and the
+// kubefake matchers registered on `expect`.
+import { expect, test as base } from 'vitest';
+import { createFakeCluster, type FakeCluster, type FakeClusterOptions } from './cluster/fake-cluster.ts';
+import { kubefakeMatchers, type ExpectedCondition } from './harness/matchers.ts';
+
+expect.extend(kubefakeMatchers);
+
+export interface KubefakeFixtures {
+  /** A cluster of its own for each test, created with `clusterOptions` and closed after the test. */
+  cluster: FakeCluster;
+  /** Options for the test's cluster; change them with `test.override({ clusterOptions: { … } })`. Default `{}`. */
+  clusterOptions: FakeClusterOptions;
+}
+
+/** Vitest's `test` with the `cluster` fixture. */
+export const test = base.extend<KubefakeFixtures>({
+  clusterOptions: [{}, { injected: false }],
+  cluster: async ({ clusterOptions }, use) => {
+    const cluster = await createFakeCluster(clusterOptions);
+    try {
+      await use(cluster);
+    } finally {
+      await cluster.close();
+    }
+  },
+});
+
+export const it = test;
+export { expect };
+export { kubefakeMatchers, type ExpectedCondition };
+
+declare module 'vitest' {
+  interface Matchers<R extends void | Promise<void> = void | Promise<void>, T = unknown> {
+    /** The object has a `status.conditions` entry of this type with status `True` (or as `expected` says). */
+    toHaveCondition(type: string, expected?: ExpectedCondition): R;
+    /** The object (or `{ kind, name, namespace? }`) is stored in `cluster` now. */
+    toExistInCluster(cluster: FakeCluster): R;
+  }
+}
