@@ -9,6 +9,11 @@ import { createFakeCluster } from '../src/index.ts';
 import { makeKubeConfig } from '../src/cluster/kubeconfig.ts';
 import { attachHost, detachHost } from '../src/transport/msw-network.ts';
 import { cascadeSection } from './cascade.ts';
+import { schemaSection } from './schema.ts';
+import { celSection } from './cel.ts';
+import { watchSection } from './watch.ts';
+import { harnessBench } from './harness.ts';
+import { conversionSection } from './conversion.ts';
 
 interface Stats {
   name: string;
@@ -120,61 +125,6 @@ async function startup(count: number): Promise<Stats[]> {
   return [cold, warm, createOnly];
 }
 
-/** 10 client-node watchers; writes paced at `rate`/s for `seconds`; latency from issuing a write to each delivery. */
-async function watchFanOut(watchers: number, rate: number, seconds: number) {
-  const cluster = await createFakeCluster();
-  const issuedAt = new Map<string, number>();
-  const latencies: number[] = [];
-  let delivered = 0;
-  const controllers = await Promise.all(
-    Array.from({ length: watchers }, () =>
-      new k8s.Watch(cluster.kubeConfig).watch(
-        '/api/v1/namespaces/default/configmaps',
-        { resourceVersion: '1' },
-        (_type, obj: k8s.KubernetesObject) => {
-          const t0 = issuedAt.get(obj.metadata!.name!);
-          if (t0 !== undefined) latencies.push(performance.now() - t0);
-          delivered++;
-        },
-        () => undefined,
-      ),
-    ),
-  );
-  const total = rate * seconds;
-  const batch = rate / 100; // every 10 ms
-  const started = performance.now();
-  const writes: Promise<unknown>[] = [];
-  for (let i = 0; i < total; i += batch) {
-    const due = started + (i / rate) * 1000;
-    const wait = due - performance.now();
-    if (wait > 0) await new Promise((r) => setTimeout(r, wait));
-    for (let j = i; j < Math.min(total, i + batch); j++) {
-      const name = `w-${j}`;
-      issuedAt.set(name, performance.now());
-      // Writes go through the API handler directly: 1,000 client-node creates/s would saturate this
-      // same thread with the client's own work and measure that instead of delivery.
-      writes.push(
-        cluster.handle(
-          new Request(`${cluster.url}/api/v1/namespaces/default/configmaps`, {
-            method: 'POST',
-            headers: { 'content-type': 'application/json' },
-            body: JSON.stringify({ metadata: { name } }),
-          }),
-        ),
-      );
-    }
-  }
-  await Promise.all(writes);
-  const deadline = performance.now() + 10_000;
-  while (delivered < total * watchers && performance.now() < deadline) await new Promise((r) => setTimeout(r, 5));
-  const elapsedS = (performance.now() - started) / 1000;
-  controllers.forEach((c) => c.abort());
-  await cluster.close();
-  latencies.sort((a, b) => a - b);
-  const pick = (q: number) => latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))] ?? NaN;
-  return { watchers, writes: total, delivered, expected: total * watchers, eventsPerSecond: delivered / elapsedS, p50: pick(0.5), p99: pick(0.99), max: latencies.at(-1) ?? NaN };
-}
-
 function table(rows: Stats[]): string {
   const lines = ['| case | iterations | mean (ms) | p50 (ms) | p99 (ms) |', '| --- | ---: | ---: | ---: | ---: |'];
   for (const r of rows) lines.push(`| ${r.name} | ${r.iterations} | ${r.meanMs.toFixed(3)} | ${r.p50Ms.toFixed(3)} | ${r.p99Ms.toFixed(3)} |`);
@@ -187,9 +137,13 @@ function table(rows: Stats[]): string {
  */
 const iterations = Number(process.env.BENCH_ITERATIONS ?? 2000);
 const gcSection = await cascadeSection(1000, 10);
+const schemaBench = await schemaSection();
+const harnessSection = await harnessBench();
 const trips = await roundTrips(iterations);
 const starts = await startup(200);
-const fan = await watchFanOut(10, 1000, 3);
+const watch = await watchSection();
+const cel = await celSection();
+const conversion = await conversionSection();
 const [kf, stat] = [trips[0]!, trips[1]!];
 const pct = (a: number, b: number) => (((a - b) / b) * 100).toFixed(1);
 const warmStart = starts[1]!;
@@ -214,19 +168,15 @@ ${table(starts)}
 
 A fresh cluster answers its first request **${warmStart.meanMs.toFixed(2)} ms** after \`createFakeCluster()\` is called (mean; target: under 10 ms).
 
-## Watch fan-out
+${watch}
 
-${fan.watchers} client-node \`Watch\` streams on one collection while ${fan.writes} ConfigMaps are created at 1,000 writes/s
-(batches of 10 every 10 ms, each a POST answered by \`cluster.handle()\`; the watchers read through the in-process msw transport).
-
-| watchers | writes | events delivered (expected) | events/s delivered | write→delivery p50 (ms) | p99 (ms) | max (ms) |
-| ---: | ---: | ---: | ---: | ---: | ---: | ---: |
-| ${fan.watchers} | ${fan.writes} | ${fan.delivered} (${fan.expected}) | ${Math.round(fan.eventsPerSecond)} | ${fan.p50.toFixed(2)} | ${fan.p99.toFixed(2)} | ${fan.max.toFixed(2)} |
-
-Target: p99 under 5 ms. The latency runs from issuing the POST to the watcher's callback, so it includes the write itself,
-the stream through msw and undici, and client-node's line parsing.
+${cel}
 
 ${gcSection}
+
+${harnessSection}
+
+${conversion}
 `;
 await writeFile(new URL('./RESULTS.md', import.meta.url), report);
 console.log(report);

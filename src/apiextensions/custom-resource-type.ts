@@ -3,10 +3,15 @@
 // strategy.go and validator.go, plus the schema steps of customresource_handler.go's decoder).
 import { isPlainObject, type KubeObject } from '../apis/object.ts';
 import type { PrinterColumn, ResourceType, Strategy } from '../apis/resource-type.ts';
-import { fieldError, type FieldError } from '../errors/field-error.ts';
-import { compileSchema, decodeCustomResource, unknownFieldMessages, validateEmbeddedResources, validateListTypes, validateListTypesUpdate, validateValue, type CompiledSchema } from '../schema/index.ts';
+import { fieldError, fieldErrorMessage, type FieldError } from '../errors/field-error.ts';
+import { compileSchema, decodeCustomResource, unknownFieldMessages, validateEmbeddedResources, validateListTypes, validateListTypesUpdate, validateValue, withDefaults, type CompiledSchema } from '../schema/index.ts';
 import type { JSONSchemaProps } from '../schema/types.ts';
 import { deepEqual } from '../util/deep-equal.ts';
+import { customResourceCel } from '../cel/custom-resource.ts';
+import { customResourceScale, type CustomResourceScalePaths } from '../apis/scale.ts';
+import { customResourceFieldSelectors, customResourceStatusStrategy, mainScaleErrors, scalePathsOf } from './custom-resource-subresources.ts';
+import { customResourceCodecs } from './conversion/storage-codec.ts';
+import { deprecationWarningOf } from './deprecation-warning.ts';
 
 /** Discovery verbs of a custom resource, in the order the apiextensions server lists them. */
 export const CUSTOM_RESOURCE_VERBS = ['delete', 'deletecollection', 'get', 'list', 'patch', 'create', 'update', 'watch'];
@@ -22,6 +27,7 @@ interface CrdVersion {
   schema?: { openAPIV3Schema?: JSONSchemaProps };
   subresources?: { status?: unknown; scale?: unknown };
   additionalPrinterColumns?: PrinterColumn[];
+  selectableFields?: unknown;
 }
 
 interface AcceptedNames {
@@ -39,13 +45,21 @@ export function customResourceTypes(crd: KubeObject, options: { terminating: boo
   const names = ((crd.status as { acceptedNames?: AcceptedNames } | undefined)?.acceptedNames ?? {}) as AcceptedNames;
   const group = spec.group ?? '';
   const kind = names.kind ?? '';
+  // Every version's schema, served or not: objects read back are defaulted at their stored version.
+  const compiledByVersion = new Map<string, CompiledSchema>();
+  for (const v of spec.versions ?? []) if (v.schema?.openAPIV3Schema) compiledByVersion.set(v.name, compileSchema(v.schema.openAPIV3Schema));
+  const fromStorage = storageDefaulter(group, compiledByVersion);
   const versions = (spec.versions ?? []).filter((v) => v.served);
   const storageVersion = (spec.versions ?? []).find((v) => v.storage)?.name;
+  // Several versions: writes are converted to the storage version, reads to the version asked for.
+  const codecFor = customResourceCodecs(spec, compiledByVersion);
   return versions.map((v) => {
     const schema = v.schema?.openAPIV3Schema;
-    const compiled = schema ? compileSchema(schema) : undefined;
+    const compiled = compiledByVersion.get(v.name);
     const hasStatus = isPlainObject(v.subresources?.status);
     const subresources = [...(hasStatus ? ['status'] : []), ...(isPlainObject(v.subresources?.scale) ? ['scale'] : [])];
+    const scale = scalePathsOf(v.subresources?.scale);
+    const namespaced = spec.scope !== 'Cluster';
     const type: ResourceType = {
       group,
       version: v.name,
@@ -59,38 +73,49 @@ export function customResourceTypes(crd: KubeObject, options: { terminating: boo
       verbs: options.terminating ? TERMINATING_VERBS : CUSTOM_RESOURCE_VERBS,
       subresources,
       nameRule: 'dns1123-subdomain',
-      fieldSelectors: null,
+      fieldSelectors: customResourceFieldSelectors(namespaced, v.selectableFields),
       allowUnconditionalUpdate: false,
       allowCreateOnUpdate: false,
       returnDeletedObject: false,
       unstructured: true,
-      strategy: customResourceStrategy({ group, version: v.name, kind, compiled, hasStatus }),
+      strategy: customResourceStrategy({ group, version: v.name, kind, compiled, hasStatus, scale }),
       terminating: options.terminating,
     };
     if (storageVersion && storageVersion !== v.name) type.storageVersion = storageVersion;
     if (schema) type.schema = schema;
     if (v.additionalPrinterColumns) type.printerColumns = v.additionalPrinterColumns;
-    const warning = deprecationWarning(group, kind, v, versions);
+    const warning = deprecationWarningOf(group, kind, v, versions);
     if (warning) type.requestWarnings = [warning];
     if (compiled) type.decodeBody = (obj) => decodeBody(compiled, obj);
+    if (compiledByVersion.size > 0) type.fromStorage = fromStorage;
+    if (codecFor) type.codec = codecFor(v.name);
+    if (hasStatus) type.statusStrategy = customResourceStatusStrategy({ apiVersion: `${group}/${v.name}`, kind, compiled, schema, scale });
+    if (scale) type.scale = customResourceScale(scale);
     return type;
   });
+}
+
+/**
+ * The storage codec's unstructuredDefaulter (customresource_handler.go crdConversionRESTOptionsGetter):
+ * an object read from storage gets the defaults of the version it was stored at, on every get,
+ * list and watch, without being written back.
+ */
+function storageDefaulter(group: string, compiledByVersion: ReadonlyMap<string, CompiledSchema>): (obj: KubeObject) => KubeObject {
+  return (obj) => {
+    const apiVersion = obj.apiVersion ?? '';
+    const slash = apiVersion.indexOf('/');
+    if (apiVersion.slice(0, slash) !== group) return obj;
+    const compiled = compiledByVersion.get(apiVersion.slice(slash + 1));
+    return compiled ? withDefaults(obj, compiled.root) : obj;
+  };
 }
 
 function decodeBody(compiled: CompiledSchema, obj: KubeObject): { unknownFields: string[]; error?: string } {
   const result = decodeCustomResource(compiled, obj as Record<string, unknown>);
   const unknownFields = unknownFieldMessages(result.unknownFields);
   if (result.error === undefined) return { unknownFields };
-  return { unknownFields, error: typeof result.error === 'string' ? result.error : `${result.error.field}: ${result.error.detail}` };
-}
-
-/** `<G>/<v> <Kind> is deprecated; use <G>/<newer> <Kind>` unless the version has its own text. */
-function deprecationWarning(group: string, kind: string, v: CrdVersion, served: CrdVersion[]): string | undefined {
-  if (!v.deprecated) return undefined;
-  if (v.deprecationWarning !== undefined) return v.deprecationWarning;
-  // TODO(#10): "; use <newer version>" needs version priority across served non-deprecated versions.
-  void served;
-  return `${group}/${v.name} ${kind} is deprecated`;
+  // A coercion failure is a *field.Error, rendered whole ("<path>: Invalid value: <v>: <detail>").
+  return { unknownFields, error: typeof result.error === 'string' ? result.error : fieldErrorMessage(result.error) };
 }
 
 interface StrategyInput {
@@ -99,6 +124,7 @@ interface StrategyInput {
   kind: string;
   compiled: CompiledSchema | undefined;
   hasStatus: boolean;
+  scale: CustomResourceScalePaths | undefined;
 }
 
 const nonMetadata = (obj: KubeObject) => {
@@ -114,11 +140,15 @@ function customResourceStrategy(input: StrategyInput): Strategy {
     if (obj.apiVersion !== apiVersion) errs.push(fieldError.invalid('apiVersion', obj.apiVersion ?? '', `must be ${apiVersion}`));
     return errs;
   };
+  const cel = input.compiled ? customResourceCel(input.compiled) : undefined;
   const validateBody = (obj: KubeObject, old?: KubeObject): FieldError[] => {
-    if (!input.compiled) return [];
+    if (!input.compiled) return mainScaleErrors(obj, input.scale);
     const errs = validateValue(input.compiled, obj, old ? { old } : {});
+    errs.push(...mainScaleErrors(obj, input.scale));
     errs.push(...validateEmbeddedResources(input.compiled, obj as Record<string, unknown>));
     errs.push(...(old ? validateListTypesUpdate(input.compiled, obj as Record<string, unknown>, old as Record<string, unknown>) : validateListTypes(input.compiled, obj as Record<string, unknown>)));
+    // x-kubernetes-validations last, unless the errors so far block them.
+    if (cel) errs.push(...cel.validate(errs, obj, old));
     return errs;
   };
   return {
@@ -137,7 +167,7 @@ function customResourceStrategy(input: StrategyInput): Strategy {
     },
     validate: (obj) => validateBody(obj),
     validateUpdate: (obj, old) => validateBody(obj, old),
-    warnings: (obj, old) => finalizerWarnings(obj, old),
+    warnings: (obj, old) => [...(cel?.warnings(obj) ?? []), ...finalizerWarnings(obj, old)],
   };
 }
 

@@ -5,6 +5,8 @@ import type { JSONSchemaProps } from '../schema/types.ts';
 import type { DeletionOutcome } from '../registry/deletion.ts';
 import type { DeleteOptions } from '../registry/options.ts';
 import type { KubeObject, StoredObject } from './object.ts';
+import type { ScaleSubresource } from './scale.ts';
+import type { StorageCodec } from '../registry/storage-codec.ts';
 
 /** How `metadata.name` is validated for a kind (apimachinery/pkg/api/validation names). */
 export type NameRule = 'dns1123-subdomain' | 'dns1123-label' | 'dns1035-label' | 'path-segment';
@@ -92,12 +94,35 @@ export interface ResourceType {
    * error that fails the request with 400.
    */
   decodeBody?(obj: KubeObject): { unknownFields: string[]; error?: string };
+  /**
+   * What the storage codec does to an object read back (custom resources: the defaults of the
+   * version it was stored at, not written back). Must not mutate `obj`; answers it when unchanged.
+   */
+  fromStorage?(obj: KubeObject): KubeObject;
+  /**
+   * Conversion between this version and the storage version, for a resource served at several
+   * versions (a CRD's): writes are encoded to the storage version, objects read back are decoded
+   * to this version (None or webhook conversion). Built-ins have none.
+   */
+  codec?: StorageCodec;
   /** The version objects are stored at when it differs from `version` (a CRD's storage version). */
   storageVersion?: string;
   /** A terminating CRD's resources refuse creates. */
   terminating?: boolean;
   /** A CRD version's additionalPrinterColumns (custom resources only; built-ins print their own columns). */
   printerColumns?: PrinterColumn[];
+  /**
+   * The strategy `/status` updates run in place of `strategy` (the kind's StatusStrategy);
+   * present exactly when `subresources` lists `status`.
+   */
+  statusStrategy?: Strategy;
+  /** How `/scale` reads and writes objects; present exactly when `subresources` lists `scale`. */
+  scale?: ScaleSubresource;
+  /**
+   * Set on the derived type a subresource's writes run through (`status`), so write paths that
+   * care (managedFields' `subresource`) can tell; undefined for the resource itself.
+   */
+  subresource?: string;
 }
 
 /** apiextensions.k8s.io/v1 CustomResourceColumnDefinition. */

@@ -12,20 +12,22 @@ import { apiVersionOf } from '../apis/object.ts';
 import type { ResourceType } from '../apis/resource-type.ts';
 import { badRequest, StatusError, toStatusError, unknownPath, unsupportedMediaType, type Status } from '../errors/status-error.ts';
 import type { GenericRegistry } from '../registry/generic-registry.ts';
+import type { Clock } from '../registry/context.ts';
 import type { ListResult } from '../registry/list.ts';
-import { decodeObjectBody, parseStructured, readBody, type BodyTarget } from './body.ts';
+import { decodeObjectBody, decodeWriteBody, parseStructured, readBody, type BodyTarget } from './body.ts';
 import { contentTypeEssence, SERVED_MEDIA_TYPES, type OutputFormat } from './media-types.ts';
 import { negotiateView, renderView, type ObjectView } from './table/index.ts';
-import { applyPatch, PATCH_CONTENT_TYPES } from '../patch/index.ts';
-import { fieldValidationMode } from '../registry/options.ts';
 import type { KubeList } from '../apis/object.ts';
-import { deleteOptionsFrom, getOptionsFrom, isWatchRequest, listOptionsFrom, watchOptionsFrom, writeOptionsFrom } from './query-options.ts';
+import { deleteOptionsFrom, getOptionsFrom, isWatchRequest, listOptionsFrom, patchOptionsFrom, watchOptionsFrom, writeOptionsFrom } from './query-options.ts';
+import { patchContentTypesFor, patcherFor } from '../apply/patch-request.ts';
 import { watchResponse, type WatchStreamTuning } from './watch-stream.ts';
+import type { ServedWatches } from './served-watches.ts';
 import { parseRequestPath, type ResourceRequest } from './request-info.ts';
 import { errorResponse, objectResponse, plainNotFound, statusResponse } from './responses.ts';
 import { notAcceptable } from '../errors/status-error.ts';
 import { discoveryResponse } from './discovery-response.ts';
 import { openapiResponse } from './openapi-response.ts';
+import { serveSubresource } from './subresource-handler.ts';
 
 export interface VersionInfo {
   major: string;
@@ -42,19 +44,24 @@ export interface ApiHandlerDeps {
   serverAddress(request: Request): string;
   /** Bookmark interval and backlog limit of watch streams. */
   watchTuning?: WatchStreamTuning;
+  /** The cluster's open watch streams (close() ends them). */
+  servedWatches?: ServedWatches;
+  /** The cluster's clock, for the ages Table output prints (default: real time). */
+  clock?: Clock;
 }
 
 /** The patch types a resource accepts, in the order the 415 lists them; no strategic merge for custom resources. */
-const patchContentTypes = (type: ResourceType): string[] =>
-  Object.entries(PATCH_CONTENT_TYPES)
-    .filter(([, kind]) => kind !== 'strategic' || !type.unstructured)
-    .map(([contentType]) => contentType);
+const patchContentTypes = patchContentTypesFor;
 
 export class ApiHandler {
   private readonly deps: ApiHandlerDeps;
 
   constructor(deps: ApiHandlerDeps) {
     this.deps = deps;
+  }
+
+  private now(): Date {
+    return this.deps.clock?.now() ?? new Date();
   }
 
   async handle(request: Request): Promise<Response> {
@@ -112,11 +119,17 @@ export class ApiHandler {
     if ((info.namespace !== undefined && !type.namespaced) || (type.namespaced && info.namespace === undefined && info.name !== undefined)) {
       throw unknownPath();
     }
-    if (info.subresource !== undefined) throw unknownPath();
+    // go-restful has no route for a subresource a built-in does not serve.
+    if (info.subresource !== undefined && !type.unstructured && !type.subresources.includes(info.subresource)) throw unknownPath();
     const negotiated = negotiateView(request.headers.get('accept'));
     if (!negotiated) throw notAcceptable(SERVED_MEDIA_TYPES);
     const { format, view } = negotiated;
     try {
+      if (info.subresource !== undefined) {
+        const { registryFor } = this.deps;
+        const target = { ...info, name: info.name!, subresource: info.subresource };
+        return await serveSubresource({ type, info: target, request, query, format, view, registryFor, patchContentTypes: patchContentTypes(type), methodNotAllowed });
+      }
       return await this.dispatch(type, info, request, query, format, view);
     } catch (err) {
       return errorResponse(toStatusError(err), format);
@@ -140,18 +153,24 @@ export class ApiHandler {
     const watch = info.watchPrefix || (method === 'GET' && isWatchRequest(query));
     if (watch) {
       if (method !== 'GET') throw methodNotAllowed();
-      return watchResponse(registry, namespace, name, watchOptionsFrom(query), this.deps.watchTuning);
+      return watchResponse(registry, namespace, name, watchOptionsFrom(query), {
+        tuning: this.deps.watchTuning,
+        view,
+        query,
+        servedWatches: this.deps.servedWatches,
+        now: () => this.now(),
+      });
     }
     if (name === undefined) {
       switch (method) {
         case 'GET': {
           const list = this.listBody(type, await registry.list(namespace, listOptionsFrom(query)));
-          return respond(view ? renderView(view, type, { list }, query) : list);
+          return respond(view ? renderView(view, type, { list }, query, this.now()) : list);
         }
         case 'POST': {
           if (type.namespaced && namespace === undefined) throw methodNotAllowed();
-          const body = decodeObjectBody(await readBody(request), contentTypeEssence(request.headers.get('content-type')), bodyTarget(type));
-          const result = await registry.create(namespace, body, writeOptionsFrom(query));
+          const { object: body, strictErrors } = decodeWriteBody(await readBody(request), contentTypeEssence(request.headers.get('content-type')), bodyTarget(type));
+          const result = await registry.create(namespace, body, { ...writeOptionsFrom(query), strictDecodeErrors: strictErrors, userAgent: request.headers.get('user-agent') ?? undefined });
           return respond(result.object, 201, result.warnings);
         }
         case 'DELETE': {
@@ -164,22 +183,20 @@ export class ApiHandler {
     switch (method) {
       case 'GET': {
         const object = await registry.get(namespace, name, getOptionsFrom(query));
-        return respond(view ? renderView(view, type, { object }, query) : object);
+        return respond(view ? renderView(view, type, { object }, query, this.now()) : object);
       }
       case 'PUT': {
-        const body = decodeObjectBody(await readBody(request), contentTypeEssence(request.headers.get('content-type')), bodyTarget(type));
-        const result = await registry.update(namespace, name, body, writeOptionsFrom(query));
+        const { object: body, strictErrors } = decodeWriteBody(await readBody(request), contentTypeEssence(request.headers.get('content-type')), bodyTarget(type));
+        const result = await registry.update(namespace, name, body, { ...writeOptionsFrom(query), strictDecodeErrors: strictErrors, userAgent: request.headers.get('user-agent') ?? undefined });
         return respond(result.object, result.created ? 201 : 200, result.warnings);
       }
       case 'PATCH': {
         const contentType = contentTypeEssence(request.headers.get('content-type'));
         const accepted = patchContentTypes(type);
         if (!contentType || !accepted.includes(contentType)) throw unsupportedMediaType(accepted);
-        const patchType = PATCH_CONTENT_TYPES[contentType]!;
         const bytes = await readBody(request);
-        const options = writeOptionsFrom(query);
-        const fieldValidation = fieldValidationMode(options.fieldValidation);
-        const result = await registry.patch(namespace, name, (current) => applyPatch(patchType, current, bytes, type, { fieldValidation }), options);
+        const options = patchOptionsFrom(query, request.headers.get('user-agent'));
+        const result = await registry.patch(namespace, name, patcherFor(contentType, bytes, type, options), options);
         return respond(result.object, result.created ? 201 : 200, result.warnings);
       }
       case 'DELETE': {

@@ -22,12 +22,17 @@ export function objectResponse(body: unknown, options: ResponseOptions = {}): Re
   const text = format === 'yaml' ? dump(body, { noRefs: true, lineWidth: -1 }) : JSON.stringify(body);
   const headers = new Headers(options.headers);
   headers.set('content-type', options.contentType ?? (format === 'yaml' ? 'application/yaml' : 'application/json'));
-  for (const w of new Set(options.warnings ?? [])) headers.append('warning', warningHeader(w));
+  // NewWarningHeader refuses texts with control characters (a YAML strict error has newlines):
+  // the recorder then drops that warning.
+  for (const w of new Set(options.warnings ?? [])) if (!/\p{Cc}/u.test(w)) headers.append('warning', warningHeader(w));
   return new Response(text, { status: options.status ?? 200, headers });
 }
 
 export function statusResponse(status: Status, format: OutputFormat = 'json', warnings?: readonly string[]): Response {
-  return objectResponse(status, { status: status.code ?? (status.status === 'Success' ? 200 : 500), format, warnings });
+  // responsewriters.ErrorNegotiated: a Status asking for a retry delay says so in Retry-After too.
+  const retryAfter = status.details?.retryAfterSeconds;
+  const headers = retryAfter && retryAfter > 0 ? { 'retry-after': String(retryAfter) } : undefined;
+  return objectResponse(status, { status: status.code ?? (status.status === 'Success' ? 200 : 500), format, warnings, headers });
 }
 
 export function errorResponse(err: StatusError, format: OutputFormat = 'json'): Response {

@@ -40,8 +40,11 @@ import {
 } from './options.ts';
 import { readAtLeast } from './read-revision.ts';
 import { startWatch, type WatchHandle, type WatchOptions, type WatchSink } from './watch.ts';
+import { convertingWatchSink } from './converting-watch-sink.ts';
 import { fieldSelectorForName, parseFieldSelector } from '../selectors/field-selector.ts';
 import { SelectorParseError } from '../selectors/selector-error.ts';
+import { isApplyPatch, type ApplyPatch } from '../apply/apply-patch.ts';
+import { dropNullsAfterApply, fieldManagerFor, ignoreManagedFieldsTimestamps, managerOrUserAgent, recordUpdateManager } from '../apply/registry-hooks.ts';
 
 export interface WriteResult {
   object: KubeObject;
@@ -85,21 +88,50 @@ export class GenericRegistry {
     return this.type.namespaced ? `${namespace ?? ''}/${name}` : name;
   }
 
-  /** The object as stored, or undefined; no copy, no HTTP semantics. */
+  /** The object as stored (as the storage codec decodes it), or undefined; no copy, no HTTP semantics. */
   peek(namespace: string | undefined, name: string): StoredObject | undefined {
-    return this.ctx.store.get(this.bucket, this.keyOf(namespace, name));
+    const obj = this.ctx.store.get(this.bucket, this.keyOf(namespace, name));
+    return obj && this.fromStorage(obj);
+  }
+
+  /** The type's read-time decoding (custom resources: stored-version defaults, never written back). */
+  private fromStorage<T extends KubeObject>(obj: T): T {
+    return this.type.fromStorage ? (this.type.fromStorage(obj) as T) : obj;
+  }
+
+  /**
+   * Stored objects as this version serves them: the storage codec converts objects stored at
+   * another version (a webhook call makes it asynchronous). Types without a codec: as they are.
+   */
+  private fromStore<T extends KubeObject>(objs: T[]): T[] | Promise<T[]> {
+    return this.type.codec ? (this.type.codec.decode(objs, this.ctx) as T[] | Promise<T[]>) : objs;
+  }
+
+  private async fromStoreOne<T extends KubeObject>(obj: T): Promise<T> {
+    return (await this.fromStore([obj]))[0]!;
+  }
+
+  /** The object as it is written: converted to the storage version by the storage codec. */
+  private toStore(obj: KubeObject): KubeObject | Promise<KubeObject> {
+    return this.type.codec ? this.type.codec.encode(obj, this.ctx) : obj;
+  }
+
+  /** A dry run answers what a write would: the object through the storage codec and back. */
+  private async roundTrip(obj: KubeObject): Promise<KubeObject> {
+    return this.type.codec ? this.fromStoreOne(await this.toStore(obj)) : obj;
   }
 
   async get(namespace: string | undefined, name: string, options: GetOptions = {}): Promise<KubeObject> {
     await readAtLeast(this.ctx.store, options.resourceVersion);
     const obj = this.peek(namespace, name);
     if (!obj) throw notFound(this.groupResource, name);
-    return this.present(obj);
+    return this.present(await this.fromStoreOne(obj));
   }
 
   async list(namespace: string | undefined, options: ListOptions = {}): Promise<ListResult> {
     const result = await listObjects(this.ctx.store, this.type, this.bucket, namespace, options);
-    return { ...result, items: result.items.map((o) => this.present(o)) };
+    const items = await this.fromStore(result.items.map((o) => this.fromStorage(o)));
+    return { ...result, items: items.map((o) => this.present(o)) };
   }
 
   /** Watches a collection, or one object when `name` is given (as `fieldSelector=metadata.name=`). */
@@ -113,7 +145,17 @@ export class GenericRegistry {
         throw err;
       }
     }
-    const target = { store: this.ctx.store, type: this.type, bucket: this.bucket, namespace, present: (o: StoredObject) => this.present(o) };
+    const codec = this.type.codec;
+    if (codec) {
+      // Objects leave the store at their stored version; the sink converts them, in order.
+      const target = { store: this.ctx.store, type: this.type, bucket: this.bucket, namespace, present: (o: StoredObject) => this.fromStorage(o) as KubeObject };
+      const converting = convertingWatchSink(sink, (objs) => {
+        const decoded = codec.decode(objs, this.ctx);
+        return decoded instanceof Promise ? decoded.then((xs) => xs.map((o) => this.present(o))) : decoded.map((o) => this.present(o));
+      });
+      return startWatch(target, { ...options, fieldSelector }, converting);
+    }
+    const target = { store: this.ctx.store, type: this.type, bucket: this.bucket, namespace, present: (o: StoredObject) => this.present(this.fromStorage(o)) };
     return startWatch(target, { ...options, fieldSelector }, sink);
   }
 
@@ -128,7 +170,7 @@ export class GenericRegistry {
     for (let attempt = 1; ; attempt++) {
       if (generated) meta.name = generateName(meta.generateName!, this.ctx.random);
       try {
-        return withWarnings(this.createOnce(obj, options), decodeWarnings);
+        return withWarnings(await this.createOnce(obj, options), decodeWarnings);
       } catch (err) {
         if (generated && err instanceof KeyExistsError) {
           if (attempt < GENERATE_NAME_ATTEMPTS) continue;
@@ -143,7 +185,7 @@ export class GenericRegistry {
     }
   }
 
-  private createOnce(input: KubeObject, options: WriteOptions): WriteResult {
+  private async createOnce(input: KubeObject, options: WriteOptions, applied = false): Promise<WriteResult> {
     const obj = deepCopy(input);
     const meta = obj.metadata!;
     const requestedResourceVersion = meta.resourceVersion;
@@ -156,6 +198,7 @@ export class GenericRegistry {
     delete meta.selfLink;
     delete meta.resourceVersion;
     this.type.strategy.prepareForCreate?.(obj);
+    if (!applied) recordUpdateManager(this.type, this.ctx.clock, undefined, obj, this.managerOf(options));
     const typeErrors = this.type.strategy.validateTypeMeta?.(obj) ?? [];
     const errors = typeErrors.length ? typeErrors : [...validateObjectMeta(meta, this.metaRules()), ...(this.type.strategy.validate?.(obj) ?? [])];
     if (errors.length) throw this.invalid(meta.name ?? '', errors);
@@ -166,29 +209,41 @@ export class GenericRegistry {
     if (isDryRun(options.dryRun)) {
       const existing = this.ctx.store.get(this.bucket, key);
       if (existing) throw new KeyExistsError(existing);
-      return { object: this.present(obj), created: true, warnings };
+      return { object: this.present(await this.roundTrip(obj)), created: true, warnings };
     }
-    const stored = this.ctx.store.create(this.bucket, key, obj);
-    return { object: this.present(stored), created: true, warnings };
+    const encoded = this.toStore(obj);
+    const stored = this.ctx.store.create(this.bucket, key, encoded instanceof Promise ? await encoded : encoded);
+    return { object: this.present(await this.fromStoreOne(stored)), created: true, warnings };
   }
 
   async update(namespace: string | undefined, name: string, body: KubeObject, options: WriteOptions = {}): Promise<WriteResult> {
     validateWriteOptions('UpdateOptions', options);
     const obj = this.prepareBody(body, namespace, 'update', name);
     const decodeWarnings = this.decode(obj, options);
-    const existing = this.peek(namespace, name);
-    if (!existing) {
-      if (!this.type.allowCreateOnUpdate) throw notFound(this.groupResource, name);
-      return this.create(namespace, obj, options);
+    for (;;) {
+      const stored = this.peek(namespace, name);
+      if (!stored) {
+        if (!this.type.allowCreateOnUpdate) throw notFound(this.groupResource, name);
+        return this.create(namespace, obj, options);
+      }
+      const requested = obj.metadata!.resourceVersion;
+      if (!requested && !this.type.allowUnconditionalUpdate) {
+        // The real gk here is built from the resource, so details.kind is the plural.
+        throw invalid({ group: this.type.group, kind: this.type.plural }, name, [
+          fieldError.invalid('metadata.resourceVersion', 0, 'must be specified for an update'),
+        ]);
+      }
+      // The strategy sees the stored object at this version (converted when stored at another).
+      const existing = this.type.codec ? await this.fromStoreOne(stored) : stored;
+      try {
+        return withWarnings(await this.updateFrom(existing, obj, requested || undefined, options), decodeWarnings);
+      } catch (err) {
+        // A write between read and commit (possible while a conversion webhook runs): read again,
+        // as GuaranteedUpdate does; the client's resourceVersion then answers 409.
+        if (err instanceof RevisionConflictError) continue;
+        throw err;
+      }
     }
-    const requested = obj.metadata!.resourceVersion;
-    if (!requested && !this.type.allowUnconditionalUpdate) {
-      // The real gk here is built from the resource, so details.kind is the plural.
-      throw invalid({ group: this.type.group, kind: this.type.plural }, name, [
-        fieldError.invalid('metadata.resourceVersion', 0, 'must be specified for an update'),
-      ]);
-    }
-    return withWarnings(this.updateFrom(existing, obj, requested || undefined, options), decodeWarnings);
   }
 
   /**
@@ -197,12 +252,24 @@ export class GenericRegistry {
    * object from the current one (any patch type; it throws the patch type's own errors) and is
    * run again on the new state when a concurrent write wins, as GuaranteedUpdate does.
    */
-  async patch(namespace: string | undefined, name: string, apply: (current: Record<string, unknown>) => unknown, options: WriteOptions = {}): Promise<WriteResult> {
-    validateWriteOptions('PatchOptions', options);
+  async patch(
+    namespace: string | undefined,
+    name: string,
+    apply: ((current: Record<string, unknown>) => unknown) | ApplyPatch,
+    options: WriteOptions = {},
+  ): Promise<WriteResult> {
+    const serverSideApply = isApplyPatch(apply);
+    validateWriteOptions('PatchOptions', options, serverSideApply);
     for (;;) {
-      const existing = this.peek(namespace, name);
+      const stored = this.peek(namespace, name);
+      const existing = stored && this.type.codec ? await this.fromStoreOne(stored) : stored;
+      if (!existing && serverSideApply) {
+        const created = await this.applyCreate(namespace, name, apply, options);
+        if (created) return created;
+        continue;
+      }
       if (!existing) throw notFound(this.groupResource, name);
-      const patched = apply(this.present(existing));
+      const patched = serverSideApply ? this.serverSideApply(existing, apply, options) : apply(this.present(existing));
       if (!isPlainObject(patched) || (patched.metadata !== undefined && !isPlainObject(patched.metadata))) {
         throw invalid({ group: '', kind: '' }, '', [fieldError.invalid('patch', goJson(patched), 'cannot decode the patched object')]);
       }
@@ -210,7 +277,7 @@ export class GenericRegistry {
       const decodeWarnings = this.decode(obj, options, patched);
       const requested = obj.metadata!.resourceVersion;
       try {
-        return withWarnings(this.updateFrom(existing, obj, requested, options), decodeWarnings);
+        return withWarnings(await this.updateFrom(existing, obj, requested, options, serverSideApply), decodeWarnings);
       } catch (err) {
         // A concurrent write between read and commit: retry on the new state, as GuaranteedUpdate does.
         // Raced with another write: re-apply the patch to the new state. A resourceVersion the patch
@@ -221,7 +288,43 @@ export class GenericRegistry {
     }
   }
 
-  private updateFrom(existing: StoredObject, input: KubeObject, requestedResourceVersion: string | undefined, options: WriteOptions): WriteResult {
+  /**
+   * Server-side apply of `patch` to the stored object (or to nothing, for a create): the merged
+   * object with its managedFields, then the strict decoder's finding on the body (a 400 under
+   * Strict, a warning under Warn), as patch.go's applyPatcher does after the apply.
+   */
+  private serverSideApply(existing: StoredObject | undefined, patch: ApplyPatch, options: WriteOptions): Record<string, unknown> {
+    const live = existing ? (this.present(existing) as Record<string, unknown>) : undefined;
+    const merged = fieldManagerFor(this.type, this.ctx.clock).apply(live, patch.config, options.fieldManager ?? '', patch.force);
+    if (patch.strictError !== undefined && patch.fieldValidation === 'Strict') throw badRequest(`error strict decoding YAML: ${patch.strictError}`);
+    return dropNullsAfterApply(this.type, merged);
+  }
+
+  /** An apply to a missing object creates it (201); undefined when a concurrent create won the race. */
+  private async applyCreate(namespace: string | undefined, name: string, patch: ApplyPatch, options: WriteOptions): Promise<WriteResult | undefined> {
+    const applied = this.serverSideApply(undefined, patch, options);
+    const uid = isPlainObject(applied.metadata) ? applied.metadata.uid : undefined;
+    if (typeof uid === 'string' && uid !== '') {
+      throw conflict(this.groupResource, name, `uid mismatch: the provided object specified uid ${uid}, and no existing object was found`);
+    }
+    const obj = this.prepareBody(applied as KubeObject, namespace, 'patch', name);
+    if (this.type.terminating) throw forbidden(this.groupResource, name, 'create not allowed while custom resource definition is terminating');
+    const decodeWarnings = this.decode(obj, options, applied);
+    try {
+      return withWarnings(await this.createOnce(obj, options, true), [...decodeWarnings, ...(patch.strictError !== undefined && patch.fieldValidation === 'Warn' ? [patch.strictError] : [])]);
+    } catch (err) {
+      if (err instanceof KeyExistsError && !err.existing.metadata.deletionTimestamp) return undefined;
+      if (err instanceof KeyExistsError) throw alreadyExists(this.groupResource, name, 'object is being deleted: ');
+      throw err;
+    }
+  }
+
+  /** managerOrUserAgent: who a create, update or non-apply patch is recorded as. */
+  private managerOf(options: WriteOptions): string {
+    return managerOrUserAgent(options.fieldManager, options.userAgent);
+  }
+
+  private async updateFrom(existing: StoredObject, input: KubeObject, requestedResourceVersion: string | undefined, options: WriteOptions, applied = false): Promise<WriteResult> {
     const name = existing.metadata.name;
     if (requestedResourceVersion !== undefined && requestedResourceVersion !== existing.metadata.resourceVersion) {
       throw conflict(this.groupResource, name, OPTIMISTIC_LOCK_MESSAGE);
@@ -248,6 +351,8 @@ export class GenericRegistry {
     delete meta.selfLink;
     meta.resourceVersion = old.resourceVersion;
     this.type.strategy.prepareForUpdate?.(obj, existing);
+    if (!applied) recordUpdateManager(this.type, this.ctx.clock, existing, obj, this.managerOf(options));
+    ignoreManagedFieldsTimestamps(obj, existing);
     const typeErrors = this.type.strategy.validateTypeMeta?.(obj) ?? [];
     const errors = typeErrors.length
       ? typeErrors
@@ -255,14 +360,15 @@ export class GenericRegistry {
     if (errors.length) throw this.invalid(name, errors);
     const warnings = this.type.strategy.warnings?.(obj, existing) ?? [];
     const key = this.keyOf(old.namespace, name);
-    if (isDryRun(options.dryRun)) return { object: this.present(obj), created: false, warnings };
+    if (isDryRun(options.dryRun)) return { object: this.present(await this.roundTrip(obj)), created: false, warnings };
     // Removing the last finalizer of a deleting object completes its deletion.
     if (completesDeletion(obj, existing, this.type)) {
       this.ctx.store.delete(this.bucket, key, old.resourceVersion);
       return { object: this.present(obj), created: false, warnings };
     }
-    const stored = this.ctx.store.update(this.bucket, key, obj, old.resourceVersion);
-    return { object: this.present(stored), created: false, warnings };
+    const encoded = this.toStore(obj);
+    const stored = this.ctx.store.update(this.bucket, key, encoded instanceof Promise ? await encoded : encoded, old.resourceVersion);
+    return { object: this.present(await this.fromStoreOne(stored)), created: false, warnings };
   }
 
   async delete(namespace: string | undefined, name: string, options: DeleteOptions = {}): Promise<DeleteResult> {
@@ -271,7 +377,7 @@ export class GenericRegistry {
       const existing = this.peek(namespace, name);
       if (!existing) throw notFound(this.groupResource, name);
       try {
-        const result = this.deleteOnce(existing, options);
+        const result = await this.deleteOnce(existing, options);
         return { ...result, code: result.pending && options.orphanDependents === false ? 202 : 200 };
       } catch (err) {
         if (err instanceof RevisionConflictError) continue;
@@ -280,16 +386,16 @@ export class GenericRegistry {
     }
   }
 
-  private deleteOnce(existing: StoredObject, options: DeleteOptions): Omit<DeleteResult, 'code'> {
+  private async deleteOnce(existing: StoredObject, options: DeleteOptions): Promise<Omit<DeleteResult, 'code'>> {
     const outcome: DeletionOutcome = applyDeletion(existing, options, this.type, this.ctx.clock);
     const key = this.keyOf(existing.metadata.namespace, existing.metadata.name);
     const dryRun = isDryRun(options.dryRun);
     if (outcome.kind === 'pending') return { body: this.deletedBody(existing), pending: true };
     if (outcome.kind === 'update') {
       const object = dryRun ? outcome.object : this.ctx.store.update(this.bucket, key, outcome.object, existing.metadata.resourceVersion);
-      return { body: this.present(object), pending: true };
+      return { body: this.present(await this.fromStoreOne(object)), pending: true };
     }
-    if (dryRun) return { body: outcome.write ? this.present(outcome.write) : this.deletedBody(existing), pending: false };
+    if (dryRun) return { body: outcome.write ? this.present(await this.fromStoreOne(outcome.write)) : this.deletedBody(existing), pending: false };
     let revision = existing.metadata.resourceVersion;
     if (outcome.write) revision = this.ctx.store.update(this.bucket, key, outcome.write, revision).metadata.resourceVersion;
     const removed = this.ctx.store.delete(this.bucket, key, revision);
@@ -340,23 +446,25 @@ export class GenericRegistry {
         if (!(err instanceof StatusError && err.code === 404)) throw err;
       }
     }
-    return { items: items.map((o) => this.present(o)), resourceVersion, continue: undefined, remainingItemCount: undefined };
+    const decoded = await this.fromStore(items.map((o) => this.fromStorage(o)));
+    return { items: decoded.map((o) => this.present(o)), resourceVersion, continue: undefined, remainingItemCount: undefined };
   }
 
   /**
-   * The type's schema decoding (prune, default) and fieldValidation: Strict fails on unknown
-   * fields (400 for create/update, 422 for patches), Warn answers them as warnings, Ignore drops them.
+   * The type's schema decoding (prune, default) and fieldValidation over what strict decoding
+   * found: the body's duplicate fields first, then the unknown (pruned) fields. Strict fails
+   * (400 for create/update, 422 for patches), Warn answers them as warnings, Ignore drops them.
    */
   private decode(obj: KubeObject, options: WriteOptions, patched?: unknown): string[] {
     const decode = this.type.decodeBody;
-    if (!decode) return [];
     const { kind, version } = this.type;
-    const result = decode(obj);
+    const result = decode ? decode(obj) : { unknownFields: [] };
     if (result.error) throw badRequest(`${kind} in version ${JSON.stringify(version)} cannot be handled as a ${kind}: ${result.error}`);
     const mode = fieldValidationMode(options.fieldValidation);
-    if (!result.unknownFields.length || mode === 'Ignore') return [];
-    if (mode === 'Warn') return result.unknownFields;
-    const issues = `strict decoding error: ${result.unknownFields.join(', ')}`;
+    const found = [...(options.strictDecodeErrors ?? []), ...result.unknownFields];
+    if (!found.length || mode === 'Ignore') return [];
+    if (mode === 'Warn') return found;
+    const issues = `strict decoding error: ${found.join(', ')}`;
     if (patched !== undefined) throw invalid({ group: '', kind: '' }, '', [fieldError.invalid('patch', goJson(patched), issues)]);
     throw badRequest(`${kind} in version ${JSON.stringify(version)} cannot be handled as a ${kind}: ${issues}`);
   }
