@@ -190,7 +190,7 @@ export async function createFakeCluster(options: FakeClusterOptions = {}): Promi
     clock,
   });
   const harnessContext = { store: ctx.store, catalog, registryFor };
-  const harness = new Harness(harnessContext, { requestLimit: options.requestLog?.limit, requestBodies: options.requestLog?.bodies, historyLimit: options.history?.limit, normalizeSnapshots: !reproducible });
+  const harness = new Harness(harnessContext, { requestLimit: options.requestLog?.limit, requestBodies: options.requestLog?.bodies, historyLimit: options.history?.limit, normalizeSnapshots: !reproducible, endWatches: () => servedWatches.endAll() });
   const handle = harness.wrap((request: Request) => handler.handle(request));
 
   const namespaces = registryFor(catalog.find('', 'v1', 'namespaces')!);

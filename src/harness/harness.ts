@@ -4,7 +4,6 @@ import { ChangeRecorder } from './change-history.ts';
 import type { HarnessContext } from './context.ts';
 import { FaultInjector } from './faults.ts';
 import { intercept } from './interceptor.ts';
-import { OpenWatches } from './open-watches.ts';
 import { RequestRecorder } from './request-log.ts';
 import { Snapshots } from './snapshot.ts';
 import { Waiters } from './wait-for.ts';
@@ -19,11 +18,12 @@ export interface HarnessOptions {
   historyLimit?: number;
   /** Normalise snapshots unless told otherwise (the cluster is not deterministic). */
   normalizeSnapshots: boolean;
+  /** Ends every open watch stream (the handler's served-watch registry); answers how many. */
+  endWatches: () => number;
 }
 
 export class Harness {
   readonly requests: RequestRecorder;
-  readonly watches = new OpenWatches();
   readonly faults: FaultInjector;
   readonly snapshots: Snapshots;
   readonly waiters: Waiters;
@@ -32,7 +32,7 @@ export class Harness {
   constructor(ctx: HarnessContext, options: HarnessOptions) {
     this.requests = new RequestRecorder(options.requestLimit ?? DEFAULT_LOG_LIMIT, options.requestBodies ?? true);
     this.history = new ChangeRecorder(ctx, options.historyLimit ?? DEFAULT_LOG_LIMIT);
-    this.faults = new FaultInjector(() => this.watches.dropAll());
+    this.faults = new FaultInjector(options.endWatches);
     this.snapshots = new Snapshots(ctx, options.normalizeSnapshots);
     this.waiters = new Waiters(ctx);
   }
@@ -44,7 +44,7 @@ export class Harness {
   }
 
   wrap(handle: (request: Request) => Promise<Response>): (request: Request) => Promise<Response> {
-    return intercept(handle, { faults: this.faults, requests: this.requests, watches: this.watches });
+    return intercept(handle, { faults: this.faults, requests: this.requests });
   }
 
   close(): void {

@@ -1,7 +1,6 @@
 // Sits in front of the API handler (both transports and cluster.handle() go through it): applies
-// faults, records requests, and keeps hold of watch streams.
+// faults and records requests. Open watch streams are the handler's own (ServedWatches).
 import type { FaultInjector } from './faults.ts';
-import type { OpenWatches } from './open-watches.ts';
 import { isWatchRequest } from '../http/query-options.ts';
 import { requestAttributes, type RequestAttributes } from './request-attributes.ts';
 import type { RequestRecorder } from './request-log.ts';
@@ -9,20 +8,18 @@ import type { RequestRecorder } from './request-log.ts';
 export interface InterceptorParts {
   faults: FaultInjector;
   requests: RequestRecorder;
-  watches: OpenWatches;
 }
 
 export function intercept(handle: (request: Request) => Promise<Response>, parts: InterceptorParts): (request: Request) => Promise<Response> {
-  const { faults, requests, watches } = parts;
+  const { faults, requests } = parts;
   return async (request) => {
     const attrs = requestAttributes(request);
     // The handler consumes the body; the log keeps a copy to parse on demand.
     const requestCopy = requests.keepsBodies && request.body ? request.clone() : undefined;
     const decision = faults.active ? await faults.decide(attrs, request) : undefined;
     if (decision?.delayMs) await new Promise((resolve) => setTimeout(resolve, decision.delayMs));
-    let response = decision?.response ?? (await handle(request));
+    const response = decision?.response ?? (await handle(request));
     const streaming = response.status === 200 && !decision?.response && streamsWatch(attrs, request);
-    if (streaming) response = watches.track(response);
     if (requests.enabled) requests.record(attrs, response.status, !!decision, requestCopy, streaming || !requests.keepsBodies ? undefined : response.clone());
     return response;
   };
