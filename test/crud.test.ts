@@ -412,7 +412,16 @@ describe('more request errors', () => {
     await expectStatus(core.replaceNamespacedConfigMap({ name: 'nsx', namespace: 'default', body: { metadata: { name: 'nsx', namespace: 'kube-system' } } }), {
       code: 400,
       reason: 'BadRequest',
-      message: 'the namespace of the object (kube-system) does not match the namespace on the request (default)',
+      message: 'the namespace of the provided object does not match the namespace sent on the request',
+    });
+  });
+
+  it('answers 400 when a PUT body has no name (checkName)', async () => {
+    const created = await core.createNamespacedConfigMap({ namespace: 'default', body: cm('noname') });
+    await expectStatus(core.replaceNamespacedConfigMap({ name: 'noname', namespace: 'default', body: { metadata: { resourceVersion: created.metadata!.resourceVersion! }, data: { a: 'b' } } }), {
+      code: 400,
+      reason: 'BadRequest',
+      message: 'the name of the object (noname based on URL) was undeterminable: name must be provided',
     });
   });
 

@@ -487,18 +487,15 @@ export class GenericRegistry {
     obj.metadata = meta;
     if (this.type.namespaced) {
       if (!meta.namespace) meta.namespace = namespace;
-      else if (meta.namespace !== namespace) {
-        throw badRequest(
-          verb === 'create'
-            ? 'the namespace of the provided object does not match the namespace sent on the request'
-            : `the namespace of the object (${meta.namespace}) does not match the namespace on the request (${namespace})`,
-        );
-      }
+      // EnsureObjectNamespaceMatchesRequestNamespace runs before checkName in the create, update and
+      // patch handlers alike (1.36), so checkName's own namespace text is never reached.
+      else if (meta.namespace !== namespace) throw badRequest('the namespace of the provided object does not match the namespace sent on the request');
     } else {
       delete meta.namespace;
     }
     if (urlName !== undefined) {
-      if (!meta.name) meta.name = urlName;
+      // checkName: ContextBasedNaming.ObjectName refuses an object without a name.
+      if (!meta.name) throw badRequest(`the name of the object (${urlName} based on URL) was undeterminable: name must be provided`);
       if (meta.name !== urlName) throw badRequest(`the name of the object (${meta.name}) does not match the name on the URL (${urlName})`);
     }
     return obj;
