@@ -4,7 +4,7 @@
 //
 export const KNOWN_GAPS: Readonly<Record<string, string>> = {
 
-  'cel/message-expression-reason-field-path': 'fixture disagrees with the 1.36 source: cel-go sizes the result of string(int) as unknown, so the messageExpression `"x exceeded max limit of " + string(self.maxLimit)` is estimated at ~1.8e18 and the CRD is rejected ("estimated messageExpression cost exceeds budget by factor of more than 100x"); test/cel-rules.test.ts covers the same rule with a bounded message',
+  'cel/message-expression-reason-field-path': 'fixture disagrees with the 1.36 source: cel-go sizes the result of string(int) as unknown, so the messageExpression `"x exceeded max limit of " + string(self.maxLimit)` is estimated at ~1.8e18 and the CRD is rejected ("estimated messageExpression cost exceeds budget by factor of more than 100x"); test/cel-rules.test.ts covers the same rule with a bounded message; a real apiserver answers exactly this for `\'invalid attempts: \' + string(self.attempts)` (kubernetes/kubernetes#124234, which also shows the spec.validation… path)',
   'cel/cost-budget': 'fixture disagrees with the 1.36 source: the task page\'s older wording "exceeded budget by more than 100x" is now "estimated rule cost exceeds budget by factor of more than 100x", and the cause is under spec.validation.openAPIV3Schema (identical per-version schemas are validated there); test/cel-crd.test.ts asserts the 1.36 texts and the bounded twin',
 
 
@@ -12,7 +12,7 @@ export const KNOWN_GAPS: Readonly<Record<string, string>> = {
 
 
 
-  'structural-schema/non-structural-example-3-is-rejected': 'the fixture expects spec.versions[0].schema.openAPIV3Schema… paths; the 1.36 source converts identical per-version schemas to spec.validation.openAPIV3Schema before validating, and kubefake follows the source',
+  'structural-schema/non-structural-example-3-is-rejected': 'the fixture expects spec.versions[0].schema.openAPIV3Schema… paths; the 1.36 source (apis/apiextensions/v1/conversion.go) hoists identical per-version schemas to spec.validation.openAPIV3Schema before validating, as real v1 CRD errors show (kubernetes/kubernetes#124234), and kubefake follows the source',
   'structural-schema/forbidden-keywords': 'fixture disagrees with the 1.36 source: spec.validation… paths (see above), and `additionalProperties: false` alone is accepted since 1.11',
 
 
