@@ -131,10 +131,6 @@ function table(rows: Stats[]): string {
   return lines.join('\n');
 }
 
-/**
- * Garbage-collection cascade: one owner, `count` dependents; time from the owner's DELETE to
- * settle() with every dependent gone, through client-node. Repeated `runs` times on fresh clusters.
- */
 const iterations = Number(process.env.BENCH_ITERATIONS ?? 2000);
 const gcSection = await cascadeSection(1000, 10);
 const schemaBench = await schemaSection();
