@@ -166,6 +166,19 @@ describe('fault hooks', () => {
     expect(ok.metadata!.labels).toEqual({ fail: 'no' });
     expect(seen).toEqual(['create configmaps', 'create configmaps', 'create configmaps']);
   });
+
+  it('answers a 500 Status naming the failure when a hook throws or returns a bad action', async () => {
+    await using cluster = await createFakeCluster();
+    const core = cluster.kubeConfig.makeApiClient(k8s.CoreV1Api);
+    const hook = cluster.faults.add(() => {
+      throw new Error('boom');
+    });
+    await expectStatus(core.readNamespace({ name: 'default' }), { code: 500, reason: 'InternalError', message: 'Internal error occurred: kubefake fault hook failed: boom' });
+    hook.remove();
+    cluster.faults.add(() => ({ error: 418 as never }));
+    const status = await expectStatus(core.readNamespace({ name: 'default' }), { code: 500, reason: 'InternalError' });
+    expect(status.message).toMatch(/^Internal error occurred: kubefake fault hook failed: kubefake: fault error must be 409, 500, 429, 'timeout' or a Status with a code, got 418$/);
+  });
 });
 
 describe('faults.dropWatches()', () => {

@@ -7,7 +7,7 @@ import { createFakeCluster } from '../src/index.ts';
 const CRONTAB_CRD = new URL('../examples/crontab/crontab-crd.yaml', import.meta.url);
 
 describe('cluster.get() and cluster.list()', () => {
-  it('read stored objects by kind, name and namespace, as a client at that version sees them', async () => {
+  it('read stored objects by kind, name and namespace', async () => {
     await using cluster = await createFakeCluster();
     await cluster.apply(CRONTAB_CRD);
     await cluster.apply([
@@ -31,6 +31,30 @@ describe('cluster.get() and cluster.list()', () => {
     expect(cluster.list('ConfigMap', { labelSelector: { app: 'x' } }).map((o) => o.metadata!.name)).toEqual(['a']);
     expect(cluster.list('ConfigMap', { labelSelector: 'app!=x', fieldSelector: 'metadata.namespace=other' }).map((o) => o.metadata!.name)).toEqual(['b']);
     expect(cluster.list('crontabs.stable.example.com')).toHaveLength(1);
+  });
+
+  it('show a multi-version custom resource as stored, under its storage apiVersion, with read-time defaults', async () => {
+    await using cluster = await createFakeCluster();
+    const version = (name: string, storage: boolean, field: string) => ({
+      name,
+      served: true,
+      storage,
+      schema: { openAPIV3Schema: { type: 'object', properties: { spec: { type: 'object', properties: { [field]: { type: 'string' }, d: { type: 'string', default: 'dflt' } } } } } },
+    });
+    await cluster.apply({
+      apiVersion: 'apiextensions.k8s.io/v1',
+      kind: 'CustomResourceDefinition',
+      metadata: { name: 'things.ex.com' },
+      spec: { group: 'ex.com', scope: 'Namespaced', names: { plural: 'things', singular: 'thing', kind: 'Thing' }, versions: [version('v1', true, 'a'), version('v2', false, 'b')] },
+    });
+    await cluster.apply({ apiVersion: 'ex.com/v1', kind: 'Thing', metadata: { name: 't' }, spec: { a: 'A' } });
+    // Over HTTP, v2 prunes v1's field; a direct read does not convert, and says which version it shows.
+    const viaClient = (await cluster.kubeConfig.makeApiClient(k8s.CustomObjectsApi).getNamespacedCustomObject({ group: 'ex.com', version: 'v2', namespace: 'default', plural: 'things', name: 't' })) as { apiVersion: string; spec: object };
+    expect(viaClient).toMatchObject({ apiVersion: 'ex.com/v2', spec: { d: 'dflt' } });
+    expect(viaClient.spec).not.toHaveProperty('a');
+    const direct = cluster.get({ apiVersion: 'ex.com/v2', kind: 'Thing', name: 't' })!;
+    expect(direct).toMatchObject({ apiVersion: 'ex.com/v1', spec: { a: 'A', d: 'dflt' } });
+    expect(cluster.list({ apiVersion: 'ex.com/v2', kind: 'Thing' })).toEqual([direct]);
   });
 
   it('hands out copies, and names what it cannot resolve', async () => {
@@ -100,5 +124,7 @@ describe('cluster.waitFor()', () => {
     const pending = cluster.waitFor({ kind: 'ConfigMap', name: 'never' }, undefined, { timeout: 60_000 });
     await cluster.close();
     await expect(pending).rejects.toThrow('kubefake: the cluster was closed');
+    // A wait started after close() fails at once rather than at its timeout.
+    await expect(cluster.waitFor({ kind: 'ConfigMap', name: 'never' }, undefined, { timeout: 60_000 })).rejects.toThrow('kubefake: the cluster was closed');
   });
 });

@@ -14,17 +14,6 @@ export type ManifestSource = string | URL | KubeObject;
 /** A manifest source or a list of them, applied in order. */
 export type Manifests = ManifestSource | ReadonlyArray<ManifestSource>;
 
-/** Text sources and objects only, no file reads. */
-export function parseManifests(input: Manifests): KubeObject[] {
-  const out: KubeObject[] = [];
-  for (const item of sources(input)) {
-    if (typeof item === 'string') out.push(...parseText(item));
-    else if (item instanceof URL) throw new TypeError('kubefake: parseManifests does not read files; use loadManifests');
-    else out.push(...expand(item));
-  }
-  return out;
-}
-
 /** Every form apply() accepts, files and directories included. */
 export async function loadManifests(input: Manifests): Promise<KubeObject[]> {
   const out: KubeObject[] = [];

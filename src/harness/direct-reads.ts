@@ -28,7 +28,9 @@ export function listObjects(ctx: HarnessContext, kind: KindSpec, options: Direct
   const byField = compileFieldSelector(type, options.fieldSelector);
   const prefix = type.namespaced && options.namespace !== undefined ? `${options.namespace}/` : '';
   const out: KubeObject[] = [];
-  for (const { object } of ctx.store.list(registry.bucket, prefix)) {
+  for (const { object: stored } of ctx.store.list(registry.bucket, prefix)) {
+    // Read through the registry as get() does, so both show the same read-time defaults.
+    const object = registry.peek(stored.metadata.namespace, stored.metadata.name!) ?? stored;
     if ((!byLabel || byLabel(object)) && (!byField || byField(object))) out.push(presentCopy(type, object));
   }
   return out;

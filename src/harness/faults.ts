@@ -151,11 +151,22 @@ function ruleDecider(rule: FaultRule): ActiveFault['decide'] {
 
 function hookDecider(hook: FaultHook): ActiveFault['decide'] {
   return async (attrs, request) => {
-    const result = await hook({ ...attrs, headers: new Headers(request.headers), body: () => readBody(request) });
-    if (result === undefined || result instanceof Response) return result;
-    checkAction(result);
-    return result.error === undefined && result.delayMs === undefined ? undefined : result;
+    try {
+      const result = await hook({ ...attrs, headers: new Headers(request.headers), body: () => readBody(request) });
+      if (result === undefined || result instanceof Response) return result;
+      checkAction(result);
+      return result.error === undefined && result.delayMs === undefined ? undefined : result;
+    } catch (err) {
+      // A hook that throws (or answers nonsense) is a bug in the test: the request still gets a
+      // Status, a 500 as the apiserver answers a handler panic, naming what went wrong.
+      return { error: hookFailure(err) };
+    }
   };
+}
+
+function hookFailure(err: unknown): FaultStatus {
+  const message = `Internal error occurred: kubefake fault hook failed: ${err instanceof Error ? err.message : String(err)}`;
+  return { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message, reason: 'InternalError', details: { causes: [{ message }] }, code: 500 };
 }
 
 async function faultResponse(action: FaultAction, attrs: RequestAttributes, request: Request): Promise<Response> {

@@ -82,8 +82,12 @@ export function describeRef(ref: ResolvedRef): string {
   return `${apiVersionOf(ref.type.group, ref.type.version)} ${ref.type.kind} ${where}`;
 }
 
-/** A stored object as a client reading it at `type`'s version sees it (apiVersion and kind first), as a mutable copy. */
+/**
+ * A stored object as a mutable copy, apiVersion and kind first. It keeps the apiVersion it is
+ * stored at: direct reads do not convert (a webhook conversion is asynchronous), so a custom
+ * resource of a multi-version CRD shows its storage version's fields under that version's name.
+ */
 export function presentCopy(type: ResourceType, obj: KubeObject): KubeObject {
-  const { apiVersion: _a, kind: _k, ...rest } = structuredClone(obj);
-  return { apiVersion: apiVersionOf(type.group, type.version), kind: type.kind, ...rest };
+  const { apiVersion, kind, ...rest } = structuredClone(obj);
+  return { apiVersion: apiVersion || apiVersionOf(type.group, type.version), kind: kind || type.kind, ...rest };
 }

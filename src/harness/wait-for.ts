@@ -24,6 +24,7 @@ export class Waiters {
   }
 
   waitFor(target: ObjectTarget, predicate: ObjectPredicate = (o) => o !== undefined, options: WaitForOptions = {}): Promise<KubeObject | undefined> {
+    if (this.closedReason) return Promise.reject(new Error(`kubefake: ${this.closedReason}`));
     const ref = resolveRef(this.ctx.catalog, target);
     const registry = this.ctx.registryFor(ref.type);
     const key = registry.keyOf(ref.namespace, ref.name);
@@ -68,6 +69,10 @@ export class Waiters {
 
   /** Rejects every pending wait (the cluster is closing). */
   abortAll(reason: string): void {
+    this.closedReason = reason;
     for (const abort of [...this.pending]) abort(new Error(`kubefake: ${reason}`));
   }
+
+  /** Set once the cluster closes: later waits reject at once instead of sitting until their timeout. */
+  private closedReason: string | undefined;
 }
