@@ -148,9 +148,10 @@ describe('conversion through the webhook', () => {
     expect(hook.reviews[0]!.request.objects.map((o) => o.metadata?.name)).toEqual(['b', 'c', 'local-crontab']);
   });
 
-  it('converts watch events, the initial state in one review, writes through v1beta1 seen at v1', async () => {
+  it('converts watch events one review per event, in order, writes through v1beta1 seen at v1', async () => {
     const hook = await withStoredObject();
     await custom.createNamespacedCustomObject({ ...at('v1beta1'), body: beta('second', 'second.example:2') });
+    await custom.createNamespacedCustomObject({ ...at('v1beta1'), body: beta('third', 'third.example:3') });
     hook.reviews.length = 0;
     const events: Array<[string, string | undefined, unknown, unknown]> = [];
     const watch = await new k8s.Watch(cluster.kubeConfig).watch(
@@ -159,18 +160,22 @@ describe('conversion through the webhook', () => {
       (type, obj: Obj) => events.push([type, obj.metadata?.name, obj.host, obj.port]),
       () => undefined,
     );
-    await expect.poll(() => events.length).toBe(2);
-    expect(hook.reviews).toHaveLength(1);
+    await expect.poll(() => events.length).toBe(3);
+    // The initial state is three events: three reviews of one object each, as the watch encoder
+    // converts event by event.
+    expect(hook.reviews.map((r) => r.request.objects.map((o) => o.metadata?.name))).toEqual([['local-crontab'], ['second'], ['third']]);
     await custom.patchNamespacedCustomObject({ ...at('v1beta1'), name: 'second', body: { hostPort: 'moved.example:3' } }, k8s.setHeaderOptions('Content-Type', k8s.PatchStrategy.MergePatch));
     await custom.deleteNamespacedCustomObject({ ...at('v1beta1'), name: 'local-crontab' });
-    await expect.poll(() => events.length).toBe(4);
+    await expect.poll(() => events.length).toBe(5);
     watch.abort();
     expect(events).toEqual([
       ['ADDED', 'local-crontab', 'localhost', '1234'],
       ['ADDED', 'second', 'second.example', '2'],
+      ['ADDED', 'third', 'third.example', '3'],
       ['MODIFIED', 'second', 'moved.example', '3'],
       ['DELETED', 'local-crontab', 'localhost', '1234'],
     ]);
+    expect(hook.reviews.map((r) => r.request.objects.length)).toEqual([1, 1, 1, 1, 1]);
   });
 
   it('sends a v1beta1 ConversionReview when the CRD asks for it first, and skips the uid check for it', async () => {
@@ -309,7 +314,7 @@ describe('webhook failures', () => {
     expect(cluster.history.last({ kind: `crontabs.${G}`, name: 'new' })).toBeUndefined();
   });
 
-  it('ends a watch whose event cannot be converted with an ERROR event', async () => {
+  it('ends a watch whose event cannot be converted, without an event', async () => {
     await withStoredObject();
     const events: Array<[string, unknown]> = [];
     let done!: (err: unknown) => void;
@@ -320,7 +325,21 @@ describe('webhook failures', () => {
     cluster.serveWebhook(SERVICE, converter((response) => (response.result = { status: 'Failed', message: 'broken' })).handler);
     await custom.createNamespacedCustomObject({ ...at('v1beta1'), body: beta('late', 'l:1') });
     await ended;
-    expect(events).toContainEqual(['ERROR', `conversion webhook for ${GVK} failed: broken`]);
+    // watch.go: an encode (conversion) error ends the stream; no ERROR event is written.
+    expect(events).toEqual([]);
+  });
+
+  it('uses the list texts for a LIST of exactly one item', async () => {
+    await withStoredObject(converter((response) => ((response.convertedObjects as Obj[])[0]!.kind = 'Other')));
+    await expectStatus(custom.listNamespacedCustomObject({ ...at('v1') }), {
+      code: 500,
+      message: `conversion webhook for ${GVK} returned invalid converted object at index 0: invalid kind (expected CronTab, received Other)`,
+    });
+    // A get of the same object is a single object: the single-object texts.
+    await expectStatus(custom.getNamespacedCustomObject({ ...at('v1'), name: 'local-crontab' }), {
+      code: 500,
+      message: `conversion webhook for ${GVK} returned invalid object at index 0: invalid kind (expected CronTab, received Other)`,
+    });
   });
 
   it('times out a webhook that does not answer', async () => {

@@ -20,6 +20,9 @@ export interface StorageCodec {
   /**
    * Stored objects, in order, as the served version returns them. Objects already at that version
    * come back unchanged; the others are converted together (one webhook call for all of them).
+   * `isList`: `objs` are the items of a list (list, deletecollection), so a failure is reported
+   * with the list texts even for one item; otherwise `objs` is the one object of a get, a write or
+   * a watch event.
    */
-  decode(objs: readonly KubeObject[], env: ConversionEnv): KubeObject[] | Promise<KubeObject[]>;
+  decode(objs: readonly KubeObject[], env: ConversionEnv, isList: boolean): KubeObject[] | Promise<KubeObject[]>;
 }

@@ -11,8 +11,10 @@ export interface CustomResourceConverter {
   /**
    * Converts every object to `toVersion` of the CRD's group, in order. The objects are the
    * caller's to change (None converts them in place). Synchronous unless a webhook is called.
+   * `isList`: the objects are the items of a list (all of them, so indexes are list indexes) and
+   * failures are reported with the list texts; otherwise `objs` holds the one object converted.
    */
-  convert(objs: KubeObject[], toVersion: string, env: ConversionEnv): KubeObject[] | Promise<KubeObject[]>;
+  convert(objs: KubeObject[], toVersion: string, env: ConversionEnv, isList: boolean): KubeObject[] | Promise<KubeObject[]>;
 }
 
 interface CrdConversionSpec {
@@ -38,13 +40,13 @@ export function customResourceConverter(crdSpec: unknown): CustomResourceConvert
   const valid = new Set((spec.versions ?? []).map((v) => `${group}/${v.name ?? ''}`));
   const webhook = spec.conversion?.strategy === 'Webhook' ? webhookConversionOf(spec) : undefined;
   return {
-    convert(objs, toVersion, env) {
+    convert(objs, toVersion, env, isList) {
       const desired = `${group}/${toVersion}`;
       if (!valid.has(desired)) throw new ConversionError(`request to convert CR to an invalid group/version: ${desired}`);
       objs.forEach((obj, i) => {
         const from = typeof obj.apiVersion === 'string' ? obj.apiVersion : '';
         if (valid.has(from)) return;
-        throw new ConversionError(objs.length === 1 ? `request to convert CR from an invalid group/version: ${from}` : `request to convert CR list failed, list index ${i} has invalid group/version: ${from}`);
+        throw new ConversionError(!isList ? `request to convert CR from an invalid group/version: ${from}` : `request to convert CR list failed, list index ${i} has invalid group/version: ${from}`);
       });
       const pending = objs.filter((o) => o.apiVersion !== desired);
       if (pending.length === 0) return objs;
@@ -52,7 +54,7 @@ export function customResourceConverter(crdSpec: unknown): CustomResourceConvert
         for (const obj of pending) obj.apiVersion = desired;
         return objs;
       }
-      return convertViaWebhook(pending, desired, webhook, env).then((converted) => {
+      return convertViaWebhook(pending, desired, webhook, env, isList).then((converted) => {
         let next = 0;
         return objs.map((o) => (o.apiVersion === desired ? o : converted[next++]!));
       });

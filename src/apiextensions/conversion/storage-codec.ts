@@ -1,11 +1,13 @@
 // The storage codec of one served version of a CRD with several versions (customresource_handler.go
 // crdConversionRESTOptionsGetter): a write is converted to the storage version; an object read back
-// is pruned and defaulted with the schema of the version it was stored at (schemaCoercingDecoder,
-// unstructuredDefaulter), converted, then pruned with the schema of the version asked for
-// (schemaCoercingConverter). No defaults of the requested version are applied on read.
+// is pruned with the schema of the version it was stored at (schemaCoercingDecoder), converted,
+// then pruned with the schema of the version asked for (schemaCoercingConverter). The defaults of
+// the stored version (unstructuredDefaulter) are not applied here: the type's fromStorage applies
+// them on every read, before the codec, also for CRDs whose objects need no conversion. No
+// defaults of the requested version are applied on read.
 import type { KubeObject } from '../../apis/object.ts';
 import type { ConversionEnv, StorageCodec } from '../../registry/storage-codec.ts';
-import { applyDefaults, pruneNonNullableNulls, pruneUnknownFields, type CompiledSchema } from '../../schema/index.ts';
+import { pruneNonNullableNulls, pruneUnknownFields, type CompiledSchema } from '../../schema/index.ts';
 import { customResourceConverter } from './converter.ts';
 import { splitApiVersion } from './conversion-error.ts';
 
@@ -41,21 +43,19 @@ export function customResourceCodecs(crdSpec: unknown, compiledByVersion: Readon
     return {
       encode(obj: KubeObject, env: ConversionEnv) {
         if (obj.apiVersion === storageApiVersion) return obj;
-        return then(converter.convert([structuredClone(obj)], storageVersion, env), ([converted]) => coerce(converted!));
+        return then(converter.convert([structuredClone(obj)], storageVersion, env, false), ([converted]) => coerce(converted!));
       },
-      decode(objs: readonly KubeObject[], env: ConversionEnv) {
+      decode(objs: readonly KubeObject[], env: ConversionEnv, isList: boolean) {
         const pending: number[] = [];
         objs.forEach((o, i) => o.apiVersion !== servedApiVersion && pending.push(i));
         if (pending.length === 0) return objs.slice();
-        const decoded = pending.map((i) => {
-          const copy = coerce(structuredClone(objs[i]!));
-          const compiled = compiledByVersion.get(splitApiVersion(String(copy.apiVersion ?? '')).version);
-          if (compiled) applyDefaults(copy, compiled.root);
-          return copy;
-        });
-        return then(converter.convert(decoded, version, env), (converted) => {
-          const out = objs.slice();
-          pending.forEach((i, n) => (out[i] = coerce(converted[n]!)));
+        // The whole list goes to the converter (it skips objects already at the version), so a
+        // bad item is reported at its list index; only the pending ones are copied and coerced.
+        const decoded = objs.slice();
+        for (const i of pending) decoded[i] = coerce(structuredClone(objs[i]!));
+        return then(converter.convert(decoded, version, env, isList), (converted) => {
+          const out = converted.slice();
+          for (const i of pending) out[i] = coerce(out[i]!);
           return out;
         });
       },

@@ -1,8 +1,10 @@
 // Webhook conversion (apiextensions-apiserver pkg/apiserver/conversion/webhook_converter.go): the
 // objects not yet at the desired version go to the webhook in one ConversionReview; each answer is
 // checked (count, order, apiVersion, kind, name/namespace/uid unchanged) and gets the original
-// metadata back with only the webhook's labels and annotations kept. A single object reports
-// problems with the single-object texts, several with the list texts (`at index N`).
+// metadata back with only the webhook's labels and annotations kept. Which texts a problem is
+// reported with follows the request, not the object count: a list (LIST, deletecollection) gets the
+// list texts (`invalid converted object at index N`) even for one item, as Go picks them for an
+// UnstructuredList; a single object (get, writes, watch events) gets the single-object texts.
 import { isPlainObject, type KubeObject } from '../../apis/object.ts';
 import { aggregateMessages, fieldErrorMessage } from '../../errors/field-error.ts';
 import type { ConversionEnv } from '../../registry/storage-codec.ts';
@@ -80,11 +82,12 @@ function restoreObjectMeta(original: KubeObject, converted: KubeObject): string 
 
 /**
  * Converts `objects` (none of them at `toApiVersion` yet) through the webhook; answers the
- * converted objects in the same order. Throws ConversionErrors with the apiserver's texts.
+ * converted objects in the same order. `isList`: they are (part of) a list, so failures use the
+ * list texts. Throws ConversionErrors with the apiserver's texts.
  */
-export async function convertViaWebhook(objects: readonly KubeObject[], toApiVersion: string, webhook: WebhookConversion, env: ConversionEnv): Promise<KubeObject[]> {
+export async function convertViaWebhook(objects: readonly KubeObject[], toApiVersion: string, webhook: WebhookConversion, env: ConversionEnv, isList: boolean): Promise<KubeObject[]> {
   const gvk = gvkString(objects[0]!);
-  const single = objects.length === 1;
+  const single = !isList;
   const reviewVersion = (() => {
     try {
       return reviewVersionOf(webhook.conversionReviewVersions);
