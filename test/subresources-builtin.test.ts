@@ -5,6 +5,7 @@ import * as k8s from '@kubernetes/client-node';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createFakeCluster, type FakeCluster } from '../src/index.ts';
 import { expectStatus } from './support/status.ts';
+import { warningTexts } from './support/warnings.ts';
 
 let cluster: FakeCluster;
 let apps: k8s.AppsV1Api;
@@ -120,6 +121,86 @@ describe('scale of the apps/v1 workloads', () => {
       code: 404,
       message: 'deployments.apps "none" not found',
     });
+  });
+});
+
+describe('scale request options and bodies', () => {
+  const scalePath = '/apis/apps/v1/namespaces/default/deployments/web/scale';
+  const putScale = (body: string, query = '') =>
+    cluster.handle(new Request(`${cluster.url}${scalePath}${query}`, { method: 'PUT', headers: { 'content-type': 'application/json' }, body }));
+
+  it('rejects force on a merge patch of a Scale as ValidatePatchOptions does', async () => {
+    await apps.createNamespacedDeployment({ namespace: 'default', body: deployment() });
+    await expectStatus(apps.patchNamespacedDeploymentScale({ name: 'web', namespace: 'default', body: { spec: { replicas: 3 } }, force: true }, merge), {
+      code: 422,
+      reason: 'Invalid',
+      message: 'PatchOptions.meta.k8s.io "" is invalid: force: Forbidden: may not be specified for non-apply patch',
+    });
+    expect((await apps.readNamespacedDeployment({ name: 'web', namespace: 'default' })).spec?.replicas).toBe(2);
+  });
+
+  it('checks a Scale PUT as UpdateOptions', async () => {
+    await apps.createNamespacedDeployment({ namespace: 'default', body: deployment() });
+    const scale = await apps.readNamespacedDeploymentScale({ name: 'web', namespace: 'default' });
+    await expectStatus(apps.replaceNamespacedDeploymentScale({ name: 'web', namespace: 'default', body: scale, fieldValidation: 'Loose' }), {
+      code: 422,
+      message: 'UpdateOptions.meta.k8s.io "" is invalid: fieldValidation: Unsupported value: "Loose": supported values: "", "Ignore", "Strict", "Warn"',
+    });
+  });
+
+  it('decodes a Scale PUT strictly: duplicate fields fail under Strict and are warnings under Warn', async () => {
+    await apps.createNamespacedDeployment({ namespace: 'default', body: deployment() });
+    const body = '{"apiVersion":"autoscaling/v1","kind":"Scale","metadata":{"name":"web","name":"web"},"spec":{"replicas":4,"replicas":5}}';
+    const strict = await putScale(body, '?fieldValidation=Strict');
+    expect(strict.status).toBe(400);
+    expect(await strict.json()).toMatchObject({
+      reason: 'BadRequest',
+      message: 'Scale in version "v1" cannot be handled as a Scale: strict decoding error: duplicate field "metadata.name", duplicate field "spec.replicas"',
+    });
+    expect((await apps.readNamespacedDeployment({ name: 'web', namespace: 'default' })).spec?.replicas).toBe(2);
+
+    const warned = await putScale(body);
+    expect(warned.status).toBe(200);
+    expect(warningTexts(warned.headers.get('warning'))).toEqual(['duplicate field "metadata.name"', 'duplicate field "spec.replicas"']);
+    expect(((await warned.json()) as { spec: { replicas: number } }).spec.replicas).toBe(5);
+
+    const ignored = await putScale(body.replace('"replicas":5', '"replicas":6'), '?fieldValidation=Ignore');
+    expect(ignored.status).toBe(200);
+    expect(ignored.headers.get('warning')).toBeNull();
+  });
+
+  it('answers a Scale PUT whose metadata is not an object with the json decode error', async () => {
+    await apps.createNamespacedDeployment({ namespace: 'default', body: deployment() });
+    const res = await putScale('{"apiVersion":"autoscaling/v1","kind":"Scale","metadata":"web","spec":{"replicas":4}}');
+    expect(res.status).toBe(400);
+    expect(await res.json()).toMatchObject({
+      kind: 'Status',
+      code: 400,
+      reason: 'BadRequest',
+      message: 'Scale in version "v1" cannot be handled as a Scale: json: cannot unmarshal string into Go struct field Scale.metadata of type v1.ObjectMeta',
+    });
+    // encoding/json reports the first misfit field in document order.
+    const specFirst = await putScale('{"spec":[],"metadata":7}');
+    expect(((await specFirst.json()) as { message: string }).message).toBe(
+      'Scale in version "v1" cannot be handled as a Scale: json: cannot unmarshal array into Go struct field Scale.spec of type v1.ScaleSpec',
+    );
+    expect((await apps.readNamespacedDeployment({ name: 'web', namespace: 'default' })).spec?.replicas).toBe(2);
+  });
+});
+
+describe('Table output of subresources', () => {
+  it('prints the age of a Deployment /status on the cluster clock', async () => {
+    await using fake = await createFakeCluster({ deterministic: true });
+    await fake.kubeConfig.makeApiClient(k8s.AppsV1Api).createNamespacedDeployment({ namespace: 'default', body: deployment() });
+    fake.clock.advance(90 * 60_000);
+    const res = await fake.handle(
+      new Request(`${fake.url}/apis/apps/v1/namespaces/default/deployments/web/status`, { headers: { accept: 'application/json;as=Table;v=v1;g=meta.k8s.io' } }),
+    );
+    expect(res.status).toBe(200);
+    const table = (await res.json()) as { columnDefinitions: { name: string }[]; rows: { cells: unknown[] }[] };
+    const age = table.columnDefinitions.findIndex((c) => c.name === 'Age');
+    expect(table.rows[0]!.cells[0]).toBe('web');
+    expect(table.rows[0]!.cells[age]).toBe('90m');
   });
 });
 

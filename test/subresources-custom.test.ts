@@ -386,4 +386,20 @@ describe('scale subresource', () => {
     expect(table.columnDefinitions.map((c) => c.name)).toEqual(['Name', 'Desired', 'Available', 'Age']);
     expect(table.rows[0]!.cells.slice(0, 3)).toEqual(['a', 3, 0]);
   });
+
+  it('prints the ages of /status and /scale Tables on the cluster clock', async () => {
+    await using fake = await createFakeCluster({ deterministic: true });
+    await fake.apply(crontabCrd());
+    await fake.kubeConfig.makeApiClient(k8s.CustomObjectsApi).createNamespacedCustomObject({ group: G, version: 'v1', namespace: 'default', plural: 'crontabs', body: crontab('a') });
+    fake.clock.advance(5 * 3_600_000);
+    const ageOf = async (subresource: string) => {
+      const res = await fake.handle(
+        new Request(`${fake.url}/apis/${G}/v1/namespaces/default/crontabs/a/${subresource}`, { headers: { accept: 'application/json;as=Table;v=v1;g=meta.k8s.io' } }),
+      );
+      const table = (await res.json()) as { columnDefinitions: { name: string }[]; rows: { cells: unknown[] }[] };
+      return table.rows[0]!.cells[table.columnDefinitions.findIndex((c) => c.name === 'Age')];
+    };
+    expect(await ageOf('status')).toBe('5h');
+    expect(await ageOf('scale')).toBe('5h');
+  });
 });

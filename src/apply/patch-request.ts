@@ -1,6 +1,8 @@
 // Turns a PATCH request body into what the registry's patch takes: a function of the current
 // object for JSON, merge and strategic merge patches, or an ApplyPatch for server-side apply.
 import type { ResourceType } from '../apis/resource-type.ts';
+import { unsupportedMediaType } from '../errors/status-error.ts';
+import { contentTypeEssence } from '../http/media-types.ts';
 import { applyPatch, PATCH_CONTENT_TYPES, patchObject } from '../patch/index.ts';
 import { fieldValidationMode, type WriteOptions } from '../registry/options.ts';
 import { APPLY_PATCH_CONTENT_TYPE, decodeApplyPatch, type ApplyPatch } from './apply-patch.ts';
@@ -13,24 +15,40 @@ export function patchContentTypesFor(type: ResourceType): string[] {
   return [...types, APPLY_PATCH_CONTENT_TYPE];
 }
 
-/** `contentType` must be one of patchContentTypesFor(type); `options` (the registry's) gets the body's strict findings. */
-export function patcherFor(
-  contentType: string,
-  bytes: Uint8Array,
-  type: ResourceType,
-  options: WriteOptions,
-): ((current: Record<string, unknown>) => unknown) | ApplyPatch {
+/**
+ * The request's patch content type, or the 415 listing what the resource takes (patch.go checks
+ * it first, before reading the body or the options).
+ */
+export function patchContentTypeOf(request: Request, type: ResourceType): string {
+  const contentType = contentTypeEssence(request.headers.get('content-type'));
+  const accepted = patchContentTypesFor(type);
+  if (!contentType || !accepted.includes(contentType)) throw unsupportedMediaType(accepted);
+  return contentType;
+}
+
+export interface PatchRequest {
+  /** What the registry's patch takes. */
+  patch: ((current: Record<string, unknown>) => unknown) | ApplyPatch;
+  /**
+   * The patch body's own strict findings (JSON and merge patches), filled in each time `patch`
+   * runs; pass them as the registry's strictDecodeErrors so they go ahead of unknown fields.
+   */
+  strictErrors: string[];
+}
+
+/** `contentType` must be one of patchContentTypesFor(type). */
+export function patcherFor(contentType: string, bytes: Uint8Array, type: ResourceType, options: WriteOptions): PatchRequest {
   const fieldValidation = fieldValidationMode(options.fieldValidation);
-  if (contentType === APPLY_PATCH_CONTENT_TYPE) return decodeApplyPatch(bytes, { force: options.force, fieldValidation });
+  const strictErrors: string[] = [];
+  if (contentType === APPLY_PATCH_CONTENT_TYPE) return { patch: decodeApplyPatch(bytes, { force: options.force, fieldValidation }), strictErrors };
   const patchType = PATCH_CONTENT_TYPES[contentType]!;
-  if (patchType === 'strategic') return (current) => applyPatch(patchType, current, bytes, type, { fieldValidation });
+  if (patchType === 'strategic') return { patch: (current) => applyPatch(patchType, current, bytes, type, { fieldValidation }), strictErrors };
   // JSON and merge patches: the patch body's own strict findings go first, then the patched
   // object's unknown fields (the registry's decode), as one Strict 422 or in-order warnings.
-  const bodyFindings: string[] = [];
-  options.strictDecodeErrors = bodyFindings;
-  return (current) => {
+  const patch = (current: Record<string, unknown>) => {
     const result = patchObject(patchType, current, bytes, type, { fieldValidation });
-    bodyFindings.splice(0, bodyFindings.length, ...result.strictErrors);
+    strictErrors.splice(0, strictErrors.length, ...result.strictErrors);
     return result.object;
   };
+  return { patch, strictErrors };
 }

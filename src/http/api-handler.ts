@@ -10,16 +10,16 @@ import {
 } from '../apis/discovery.ts';
 import { apiVersionOf } from '../apis/object.ts';
 import type { ResourceType } from '../apis/resource-type.ts';
-import { badRequest, StatusError, toStatusError, unknownPath, unsupportedMediaType, type Status } from '../errors/status-error.ts';
+import { badRequest, StatusError, toStatusError, unknownPath, type Status } from '../errors/status-error.ts';
 import type { GenericRegistry } from '../registry/generic-registry.ts';
 import type { Clock } from '../registry/context.ts';
 import type { ListResult } from '../registry/list.ts';
-import { decodeObjectBody, decodeWriteBody, parseStructured, readBody, type BodyTarget } from './body.ts';
+import { bodyTarget, decodeObjectBody, decodeWriteBody, parseStructured, readBody } from './body.ts';
 import { contentTypeEssence, SERVED_MEDIA_TYPES, type OutputFormat } from './media-types.ts';
 import { negotiateView, renderView, type ObjectView } from './table/index.ts';
 import type { KubeList } from '../apis/object.ts';
 import { deleteOptionsFrom, getOptionsFrom, isWatchRequest, listOptionsFrom, patchOptionsFrom, watchOptionsFrom, writeOptionsFrom } from './query-options.ts';
-import { patchContentTypesFor, patcherFor } from '../apply/patch-request.ts';
+import { patchContentTypeOf, patcherFor } from '../apply/patch-request.ts';
 import { watchResponse, type WatchStreamTuning } from './watch-stream.ts';
 import type { ServedWatches } from './served-watches.ts';
 import { parseRequestPath, type ResourceRequest } from './request-info.ts';
@@ -49,9 +49,6 @@ export interface ApiHandlerDeps {
   /** The cluster's clock, for the ages Table output prints (default: real time). */
   clock?: Clock;
 }
-
-/** The patch types a resource accepts, in the order the 415 lists them; no strategic merge for custom resources. */
-const patchContentTypes = patchContentTypesFor;
 
 export class ApiHandler {
   private readonly deps: ApiHandlerDeps;
@@ -128,7 +125,7 @@ export class ApiHandler {
       if (info.subresource !== undefined) {
         const { registryFor } = this.deps;
         const target = { ...info, name: info.name!, subresource: info.subresource };
-        return await serveSubresource({ type, info: target, request, query, format, view, registryFor, patchContentTypes: patchContentTypes(type), methodNotAllowed });
+        return await serveSubresource({ type, info: target, request, query, format, view, registryFor, now: () => this.now(), methodNotAllowed });
       }
       return await this.dispatch(type, info, request, query, format, view);
     } catch (err) {
@@ -191,12 +188,11 @@ export class ApiHandler {
         return respond(result.object, result.created ? 201 : 200, result.warnings);
       }
       case 'PATCH': {
-        const contentType = contentTypeEssence(request.headers.get('content-type'));
-        const accepted = patchContentTypes(type);
-        if (!contentType || !accepted.includes(contentType)) throw unsupportedMediaType(accepted);
+        const contentType = patchContentTypeOf(request, type);
         const bytes = await readBody(request);
         const options = patchOptionsFrom(query, request.headers.get('user-agent'));
-        const result = await registry.patch(namespace, name, patcherFor(contentType, bytes, type, options), options);
+        const { patch, strictErrors } = patcherFor(contentType, bytes, type, options);
+        const result = await registry.patch(namespace, name, patch, { ...options, strictDecodeErrors: strictErrors });
         return respond(result.object, result.created ? 201 : 200, result.warnings);
       }
       case 'DELETE': {
@@ -225,8 +221,6 @@ export class ApiHandler {
     return { kind: type.listKind, apiVersion: apiVersionOf(type.group, type.version), metadata, items: list.items };
   }
 }
-
-const bodyTarget = (type: ResourceType): BodyTarget => ({ apiVersion: apiVersionOf(type.group, type.version), kind: type.kind, protobuf: !type.unstructured });
 
 const isStatus = (body: unknown): body is Status => (body as { kind?: string }).kind === 'Status' && (body as { apiVersion?: string }).apiVersion === 'v1';
 

@@ -1,6 +1,8 @@
 // Reading and decoding request bodies: the 3 MiB limit, JSON or YAML, and the 400 texts of
 // transformDecodeError (apiserver/pkg/endpoints/handlers/rest.go).
 import { load, YAML11_SCHEMA, type YAMLException } from 'js-yaml';
+import { apiVersionOf } from '../apis/object.ts';
+import type { ResourceType } from '../apis/resource-type.ts';
 import { badRequest, requestEntityTooLarge, unsupportedMediaType } from '../errors/status-error.ts';
 import { goDuplicateFieldError, goJsonTypeError, parseGoJson, summarizeGoData } from './go-json.ts';
 import { decodeKubernetesProtobuf, isKubernetesProtobuf, ProtobufDecodeError } from './protobuf/decode.ts';
@@ -14,6 +16,9 @@ export interface BodyTarget {
   kind: string;
   protobuf: boolean;
 }
+
+/** The body target of a write to `type` (its own kind; protobuf for built-ins). */
+export const bodyTarget = (type: ResourceType): BodyTarget => ({ apiVersion: apiVersionOf(type.group, type.version), kind: type.kind, protobuf: !type.unstructured });
 
 const contentTypesFor = (target: BodyTarget) =>
   target.protobuf ? ['application/json', 'application/yaml', 'application/vnd.kubernetes.protobuf'] : ['application/json', 'application/yaml'];

@@ -2,24 +2,23 @@
 // Custom resources answer what the CRD handler answers (404 NotFound of the object for an
 // unserved subresource, 405 MethodNotSupported for other verbs); built-ins what go-restful answers
 // for a path or method it has no route for.
-import { apiVersionOf, type KubeObject } from '../apis/object.ts';
+import type { KubeObject } from '../apis/object.ts';
 import type { ResourceType } from '../apis/resource-type.ts';
-import { methodNotSupported, notFound, StatusError, unknownPath } from '../errors/status-error.ts';
+import { methodNotSupported, notFound, StatusError, unknownPath, unsupportedMediaType } from '../errors/status-error.ts';
 import { PATCH_CONTENT_TYPES, applyPatch } from '../patch/index.ts';
 import type { GenericRegistry } from '../registry/generic-registry.ts';
 import { fieldValidationMode } from '../registry/options.ts';
 import { ScaleRegistry, scaleTypeOf } from '../registry/subresources/scale.ts';
 import { statusTypeOf } from '../registry/subresources/status.ts';
-import { decodeObjectBody, decodeWriteBody, readBody } from './body.ts';
+import { bodyTarget, decodeWriteBody, readBody } from './body.ts';
 import { contentTypeEssence, type OutputFormat } from './media-types.ts';
 import { getOptionsFrom, patchOptionsFrom, writeOptionsFrom } from './query-options.ts';
-import { patcherFor } from '../apply/patch-request.ts';
+import { patchContentTypeOf, patchContentTypesFor, patcherFor } from '../apply/patch-request.ts';
 import type { ResourceRequest } from './request-info.ts';
 import { objectResponse } from './responses.ts';
 import { renderView, type ObjectView } from './table/index.ts';
 import { OBJECT_META_DOC } from './table/swagger-docs.ts';
 import { SCALE_API_VERSION, SCALE_KIND } from '../apis/scale.ts';
-import { unsupportedMediaType } from '../errors/status-error.ts';
 
 export interface SubresourceRequest {
   type: ResourceType;
@@ -29,8 +28,8 @@ export interface SubresourceRequest {
   format: OutputFormat;
   view: ObjectView | undefined;
   registryFor(type: ResourceType): GenericRegistry;
-  /** The patch content types the resource accepts, in the order a 415 lists them. */
-  patchContentTypes: string[];
+  /** The handler's clock, for the ages Table output prints. */
+  now(): Date;
   /** go-restful's 405 for a method without a route (built-ins). */
   methodNotAllowed(): StatusError;
 }
@@ -56,36 +55,33 @@ export async function serveSubresource(r: SubresourceRequest): Promise<Response>
 const respond = (r: SubresourceRequest, body: unknown, warnings: readonly string[] = []) =>
   objectResponse(body, { status: 200, format: r.format, warnings: [...(r.type.requestWarnings ?? []), ...warnings] });
 
-function checkPatchContentType(r: SubresourceRequest): (typeof PATCH_CONTENT_TYPES)[string] {
-  const contentType = contentTypeEssence(r.request.headers.get('content-type'));
-  if (!contentType || !r.patchContentTypes.includes(contentType)) throw unsupportedMediaType(r.patchContentTypes);
-  return PATCH_CONTENT_TYPES[contentType]!;
-}
-
 async function serveStatus(r: SubresourceRequest, verb: string): Promise<Response> {
   const { type, info, query } = r;
   const registry = r.registryFor(statusTypeOf(type)!);
   switch (verb) {
     case 'get': {
       const object = await registry.get(info.namespace, info.name, getOptionsFrom(query));
-      return respond(r, r.view ? renderView(r.view, type, { object }, query) : object);
+      return respond(r, r.view ? renderView(r.view, type, { object }, query, r.now()) : object);
     }
     case 'update': {
-      const target = { apiVersion: apiVersionOf(type.group, type.version), kind: type.kind, protobuf: !type.unstructured };
-      const { object: body, strictErrors } = decodeWriteBody(await readBody(r.request), contentTypeEssence(r.request.headers.get('content-type')), target);
+      const { object: body, strictErrors } = decodeWriteBody(await readBody(r.request), contentTypeEssence(r.request.headers.get('content-type')), bodyTarget(type));
       const options = { ...writeOptionsFrom(query), strictDecodeErrors: strictErrors, userAgent: r.request.headers.get('user-agent') ?? undefined };
       const result = await registry.update(info.namespace, info.name, body, options);
       return respond(r, result.object, result.warnings);
     }
     default: {
-      checkPatchContentType(r);
+      const contentType = patchContentTypeOf(r.request, type);
       const bytes = await readBody(r.request);
       const options = patchOptionsFrom(query, r.request.headers.get('user-agent'));
-      const result = await registry.patch(info.namespace, info.name, patcherFor(contentTypeEssence(r.request.headers.get('content-type'))!, bytes, type, options), options);
+      const { patch, strictErrors } = patcherFor(contentType, bytes, type, options);
+      const result = await registry.patch(info.namespace, info.name, patch, { ...options, strictDecodeErrors: strictErrors });
       return respond(r, result.object, result.warnings);
     }
   }
 }
+
+/** What a Scale PUT decodes: the typed autoscaling/v1 Scale, protobuf included (kubectl scale sends JSON). */
+const SCALE_BODY_TARGET = { apiVersion: SCALE_API_VERSION, kind: SCALE_KIND, protobuf: true };
 
 /** The typed autoscaling/v1 Scale, for strategic merge patches of built-in scales. */
 const SCALE_TARGET = { group: 'autoscaling', version: 'v1', kind: SCALE_KIND, unstructured: false };
@@ -96,20 +92,20 @@ async function serveScale(r: SubresourceRequest, verb: string): Promise<Response
   switch (verb) {
     case 'get': {
       const object = await scale.get(info.namespace, info.name, getOptionsFrom(query));
-      return respond(r, r.view ? renderView(r.view, scaleTableType(type), { object }, query) : object);
+      return respond(r, r.view ? renderView(r.view, scaleTableType(type), { object }, query, r.now()) : object);
     }
     case 'update': {
-      const target = { apiVersion: SCALE_API_VERSION, kind: SCALE_KIND, protobuf: true };
-      const body = decodeObjectBody(await readBody(r.request), contentTypeEssence(r.request.headers.get('content-type')), target) as KubeObject;
-      const result = await scale.update(info.namespace, info.name, body, { ...writeOptionsFrom(query), userAgent: r.request.headers.get('user-agent') ?? undefined });
+      const { object: body, strictErrors } = decodeWriteBody(await readBody(r.request), contentTypeEssence(r.request.headers.get('content-type')), SCALE_BODY_TARGET);
+      const options = { ...writeOptionsFrom(query), strictDecodeErrors: strictErrors, userAgent: r.request.headers.get('user-agent') ?? undefined };
+      const result = await scale.update(info.namespace, info.name, body as KubeObject, options);
       return respond(r, result.object, result.warnings);
     }
     default: {
-      const patchType = checkPatchContentType(r);
+      const patchType = PATCH_CONTENT_TYPES[patchContentTypeOf(r.request, type)];
       // TODO(#11): server-side apply of /scale (the scale field manager) is not served yet.
-      if (!patchType) throw unsupportedMediaType(r.patchContentTypes.filter((t) => PATCH_CONTENT_TYPES[t]));
+      if (!patchType) throw unsupportedMediaType(patchContentTypesFor(type).filter((t) => PATCH_CONTENT_TYPES[t]));
       const bytes = await readBody(r.request);
-      const options = { ...writeOptionsFrom(query), userAgent: r.request.headers.get('user-agent') ?? undefined };
+      const options = patchOptionsFrom(query, r.request.headers.get('user-agent'));
       const fieldValidation = fieldValidationMode(options.fieldValidation);
       const result = await scale.patch(info.namespace, info.name, (current) => applyPatch(patchType, current, bytes, SCALE_TARGET, { fieldValidation }), options);
       return respond(r, result.object, result.warnings);

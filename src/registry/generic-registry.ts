@@ -102,13 +102,14 @@ export class GenericRegistry {
   /**
    * Stored objects as this version serves them: the storage codec converts objects stored at
    * another version (a webhook call makes it asynchronous). Types without a codec: as they are.
+   * `isList`: the items of a list or deletecollection (conversion failures use the list texts).
    */
-  private fromStore<T extends KubeObject>(objs: T[]): T[] | Promise<T[]> {
-    return this.type.codec ? (this.type.codec.decode(objs, this.ctx) as T[] | Promise<T[]>) : objs;
+  private fromStore<T extends KubeObject>(objs: T[], isList: boolean): T[] | Promise<T[]> {
+    return this.type.codec ? (this.type.codec.decode(objs, this.ctx, isList) as T[] | Promise<T[]>) : objs;
   }
 
   private async fromStoreOne<T extends KubeObject>(obj: T): Promise<T> {
-    return (await this.fromStore([obj]))[0]!;
+    return (await this.fromStore([obj], false))[0]!;
   }
 
   /** The object as it is written: converted to the storage version by the storage codec. */
@@ -116,9 +117,9 @@ export class GenericRegistry {
     return this.type.codec ? this.type.codec.encode(obj, this.ctx) : obj;
   }
 
-  /** A dry run answers what a write would: the object through the storage codec and back. */
+  /** A dry run answers what a write would: the object through the storage codec and back (read defaults included). */
   private async roundTrip(obj: KubeObject): Promise<KubeObject> {
-    return this.type.codec ? this.fromStoreOne(await this.toStore(obj)) : obj;
+    return this.type.codec ? this.fromStoreOne(this.fromStorage(await this.toStore(obj))) : obj;
   }
 
   async get(namespace: string | undefined, name: string, options: GetOptions = {}): Promise<KubeObject> {
@@ -130,7 +131,7 @@ export class GenericRegistry {
 
   async list(namespace: string | undefined, options: ListOptions = {}): Promise<ListResult> {
     const result = await listObjects(this.ctx.store, this.type, this.bucket, namespace, options);
-    const items = await this.fromStore(result.items.map((o) => this.fromStorage(o)));
+    const items = await this.fromStore(result.items.map((o) => this.fromStorage(o)), true);
     return { ...result, items: items.map((o) => this.present(o)) };
   }
 
@@ -147,13 +148,21 @@ export class GenericRegistry {
     }
     const codec = this.type.codec;
     if (codec) {
-      // Objects leave the store at their stored version; the sink converts them, in order.
+      // Objects leave the store at their stored version; the sink converts them one event at a
+      // time, in order, and stops converting once the watch is stopped.
       const target = { store: this.ctx.store, type: this.type, bucket: this.bucket, namespace, present: (o: StoredObject) => this.fromStorage(o) as KubeObject };
-      const converting = convertingWatchSink(sink, (objs) => {
-        const decoded = codec.decode(objs, this.ctx);
-        return decoded instanceof Promise ? decoded.then((xs) => xs.map((o) => this.present(o))) : decoded.map((o) => this.present(o));
+      const converting = convertingWatchSink(sink, (obj) => {
+        const decoded = codec.decode([obj], this.ctx, false);
+        return decoded instanceof Promise ? decoded.then(([o]) => this.present(o!)) : this.present(decoded[0]!);
       });
-      return startWatch(target, { ...options, fieldSelector }, converting);
+      const handle = startWatch(target, { ...options, fieldSelector }, converting);
+      return {
+        stop() {
+          converting.stop();
+          handle.stop();
+        },
+        bookmark: () => handle.bookmark(),
+      };
     }
     const target = { store: this.ctx.store, type: this.type, bucket: this.bucket, namespace, present: (o: StoredObject) => this.present(this.fromStorage(o)) };
     return startWatch(target, { ...options, fieldSelector }, sink);
@@ -258,8 +267,21 @@ export class GenericRegistry {
     apply: ((current: Record<string, unknown>) => unknown) | ApplyPatch,
     options: WriteOptions = {},
   ): Promise<WriteResult> {
+    validateWriteOptions('PatchOptions', options, isApplyPatch(apply));
+    return this.patchValidated(namespace, name, apply, options);
+  }
+
+  /**
+   * patch() for a caller that has validated its request's options itself: the scale subresource,
+   * whose PUT carries UpdateOptions (ScaleREST writes through the store without a second check).
+   */
+  async patchValidated(
+    namespace: string | undefined,
+    name: string,
+    apply: ((current: Record<string, unknown>) => unknown) | ApplyPatch,
+    options: WriteOptions,
+  ): Promise<WriteResult> {
     const serverSideApply = isApplyPatch(apply);
-    validateWriteOptions('PatchOptions', options, serverSideApply);
     for (;;) {
       const stored = this.peek(namespace, name);
       const existing = stored && this.type.codec ? await this.fromStoreOne(stored) : stored;
@@ -446,7 +468,7 @@ export class GenericRegistry {
         if (!(err instanceof StatusError && err.code === 404)) throw err;
       }
     }
-    const decoded = await this.fromStore(items.map((o) => this.fromStorage(o)));
+    const decoded = await this.fromStore(items.map((o) => this.fromStorage(o)), true);
     return { items: decoded.map((o) => this.present(o)), resourceVersion, continue: undefined, remainingItemCount: undefined };
   }
 

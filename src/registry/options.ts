@@ -74,12 +74,20 @@ function validateFieldValidation(value: string | undefined): FieldError[] {
   return [fieldError.notSupported('fieldValidation', value, FIELD_VALIDATION_VALUES)];
 }
 
+/** ValidatePatchOptions' own checks: an apply needs a fieldManager; only an apply takes force. */
+function validatePatchOnly(options: WriteOptions, apply: boolean): FieldError[] {
+  if (apply) return options.fieldManager ? [] : [fieldError.required('fieldManager', 'is required for apply patch')];
+  return options.force !== undefined ? [fieldError.forbidden('force', 'may not be specified for non-apply patch')] : [];
+}
+
 /** CreateOptions / UpdateOptions / PatchOptions checks; throws the 422 the apiserver sends. */
-export function validateWriteOptions(kind: 'CreateOptions' | 'UpdateOptions' | 'PatchOptions', options: WriteOptions, apply?: boolean): void {
+export function validateWriteOptions(kind: 'CreateOptions' | 'UpdateOptions' | 'PatchOptions', options: WriteOptions, apply = false): void {
   const errors = [
-    // ValidatePatchOptions: apply needs a fieldManager; only apply takes force.
-    ...(kind !== 'PatchOptions' ? [] : apply ? (options.fieldManager ? [] : [fieldError.required('fieldManager', 'is required for apply patch')]) : options.force !== undefined ? [fieldError.forbidden('force', 'may not be specified for non-apply patch')] : []),
-...validateFieldManager(options.fieldManager), ...validateDryRun(options.dryRun), ...validateFieldValidation(options.fieldValidation)];
+    ...(kind === 'PatchOptions' ? validatePatchOnly(options, apply) : []),
+    ...validateFieldManager(options.fieldManager),
+    ...validateDryRun(options.dryRun),
+    ...validateFieldValidation(options.fieldValidation),
+  ];
   if (errors.length) throw invalidOptions(kind, errors);
 }
 

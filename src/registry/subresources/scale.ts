@@ -9,7 +9,7 @@ import { badRequest } from '../../errors/status-error.ts';
 import { invalidPatch } from '../../patch/errors.ts';
 import { goJson } from '../../errors/go-format.ts';
 import type { GenericRegistry } from '../generic-registry.ts';
-import { validateWriteOptions, type GetOptions, type WriteOptions } from '../options.ts';
+import { fieldValidationMode, validateWriteOptions, type GetOptions, type WriteOptions } from '../options.ts';
 
 const derived = new WeakMap<ResourceType, ResourceType>();
 
@@ -30,15 +30,44 @@ export interface ScaleWriteResult {
   warnings: string[];
 }
 
-/** A Scale that did not decode into the typed autoscaling/v1 Scale: Go's json error text. */
+/**
+ * A Scale that did not decode into the typed autoscaling/v1 Scale: Go's json error text for the
+ * first field, in document order, whose JSON type does not fit (encoding/json keeps the first).
+ */
 function scaleDecodeError(scale: KubeObject): string | undefined {
-  const spec = scale.spec;
-  if (spec !== undefined && spec !== null && !isPlainObject(spec)) return `json: cannot unmarshal ${jsonKind(spec)} into Go struct field Scale.spec of type v1.ScaleSpec`;
-  const replicas = isPlainObject(spec) ? spec.replicas : undefined;
+  for (const key of Object.keys(scale)) {
+    const value = scale[key];
+    if (value === null) continue;
+    if (key === 'metadata' && !isPlainObject(value)) return `json: cannot unmarshal ${jsonKind(value)} into Go struct field Scale.metadata of type v1.ObjectMeta`;
+    if (key === 'spec') {
+      const error = scaleSpecDecodeError(value);
+      if (error) return error;
+    }
+  }
+  return undefined;
+}
+
+function scaleSpecDecodeError(spec: unknown): string | undefined {
+  if (!isPlainObject(spec)) return `json: cannot unmarshal ${jsonKind(spec)} into Go struct field Scale.spec of type v1.ScaleSpec`;
+  const replicas = spec.replicas;
   if (replicas === undefined || replicas === null) return undefined;
   if (typeof replicas === 'number' && Number.isInteger(replicas) && replicas >= -2147483648 && replicas <= 2147483647) return undefined;
   const kind = typeof replicas === 'number' ? `number ${goJson(replicas)}` : jsonKind(replicas);
   return `json: cannot unmarshal ${kind} into Go struct field ScaleSpec.spec.replicas of type int32`;
+}
+
+const cannotHandle = (error: string) => badRequest(`${SCALE_KIND} in version "v1" cannot be handled as a ${SCALE_KIND}: ${error}`);
+
+/**
+ * What update.go does with the strict decoder's findings on a Scale body (duplicate fields):
+ * Strict fails the decode (400), Warn answers them as warnings, Ignore drops them.
+ */
+function strictDecodeWarnings(options: WriteOptions): string[] {
+  const found = options.strictDecodeErrors ?? [];
+  const mode = fieldValidationMode(options.fieldValidation);
+  if (!found.length || mode === 'Ignore') return [];
+  if (mode === 'Strict') throw cannotHandle(`strict decoding error: ${found.join(', ')}`);
+  return found;
 }
 
 function jsonKind(v: unknown): string {
@@ -67,7 +96,8 @@ export class ScaleRegistry {
   async update(namespace: string | undefined, name: string, body: KubeObject, options: WriteOptions = {}): Promise<ScaleWriteResult> {
     validateWriteOptions('UpdateOptions', options);
     const decodeError = scaleDecodeError(body);
-    if (decodeError) throw badRequest(`${SCALE_KIND} in version "v1" cannot be handled as a ${SCALE_KIND}: ${decodeError}`);
+    if (decodeError) throw cannotHandle(decodeError);
+    const warnings = strictDecodeWarnings(options);
     if (body.apiVersion && body.apiVersion !== SCALE_API_VERSION) {
       throw badRequest(`the API version in the data (${body.apiVersion}) does not match the expected API version (${SCALE_API_VERSION})`);
     }
@@ -78,7 +108,9 @@ export class ScaleRegistry {
     else if (meta.namespace !== namespace) throw badRequest('the namespace of the provided object does not match the namespace sent on the request');
     if (!meta.name) throw badRequest(`the name of the object (${name} based on URL) was undeterminable: name must be provided`);
     if (meta.name !== name) throw badRequest(`the name of the object (${meta.name}) does not match the name on the URL (${name})`);
-    return this.write(namespace, name, () => scale, options);
+    // The Scale body's findings were answered here; the object written has none of its own.
+    const result = await this.write(namespace, name, () => scale, { ...options, strictDecodeErrors: undefined });
+    return { object: result.object, warnings: [...warnings, ...result.warnings] };
   }
 
   /**
@@ -86,6 +118,7 @@ export class ScaleRegistry {
    * type's own errors) and is re-run on the new state when a concurrent write wins.
    */
   async patch(namespace: string | undefined, name: string, patch: (current: KubeObject) => Record<string, unknown>, options: WriteOptions = {}): Promise<ScaleWriteResult> {
+    // Not an apply: the scale field manager's server-side apply is not served.
     validateWriteOptions('PatchOptions', options);
     return this.write(
       namespace,
@@ -103,7 +136,8 @@ export class ScaleRegistry {
 
   private async write(namespace: string | undefined, name: string, updated: (current: KubeObject) => KubeObject, options: WriteOptions): Promise<ScaleWriteResult> {
     // The resource's update (GuaranteedUpdate): object → old Scale → requested Scale → object.
-    const result = await this.registry.patch(
+    // The caller validated the request's options, as the PUT or PATCH handler does.
+    const result = await this.registry.patchValidated(
       namespace,
       name,
       (current) => {
