@@ -3,27 +3,7 @@
 // of a populated cluster. Run alone: node bench/harness.ts
 import * as k8s from '@kubernetes/client-node';
 import { createFakeCluster, type FakeClusterOptions } from '../src/index.ts';
-
-interface Row {
-  name: string;
-  iterations: number;
-  meanMs: number;
-  p50Ms: number;
-  p99Ms: number;
-}
-
-async function time(name: string, iterations: number, fn: () => Promise<unknown>, warmup = 30): Promise<Row> {
-  for (let i = 0; i < warmup; i++) await fn();
-  const samples: number[] = [];
-  for (let i = 0; i < iterations; i++) {
-    const t0 = performance.now();
-    await fn();
-    samples.push(performance.now() - t0);
-  }
-  samples.sort((a, b) => a - b);
-  const pick = (q: number) => samples[Math.min(samples.length - 1, Math.floor(q * samples.length))]!;
-  return { name, iterations, meanMs: samples.reduce((a, b) => a + b, 0) / samples.length, p50Ms: pick(0.5), p99Ms: pick(0.99) };
-}
+import { measure, type Stats } from './stats.ts';
 
 const freshCluster = (options: FakeClusterOptions) => async () => {
   const cluster = await createFakeCluster(options);
@@ -36,21 +16,24 @@ const freshClusterWithRequest = (options: FakeClusterOptions) => async () => {
   await cluster.close();
 };
 
+/** Fewer warm-up runs than the round-trip cases: each run here builds a whole cluster. */
+const HARNESS_WARMUP = 30;
+
 export async function harnessBench(iterations = 300): Promise<string> {
   // The first cluster of a process also starts the shared interception: keep one open so every case pays only its own cost.
   const keepAlive = await createFakeCluster();
-  const rows: Row[] = [];
-  rows.push(await time('fresh cluster per test: createFakeCluster() + close()', iterations, freshCluster({})));
-  rows.push(await time('… deterministic: true', iterations, freshCluster({ deterministic: true })));
-  rows.push(await time('… request log and history off', iterations, freshCluster({ requestLog: { limit: 0 }, history: { limit: 0 } })));
-  rows.push(await time('fresh cluster + one client-node create + close()', iterations, freshClusterWithRequest({})));
+  const rows: Stats[] = [];
+  rows.push(await measure('fresh cluster per test: createFakeCluster() + close()', iterations, freshCluster({}), HARNESS_WARMUP));
+  rows.push(await measure('… deterministic: true', iterations, freshCluster({ deterministic: true }), HARNESS_WARMUP));
+  rows.push(await measure('… request log and history off', iterations, freshCluster({ requestLog: { limit: 0 }, history: { limit: 0 } }), HARNESS_WARMUP));
+  rows.push(await measure('fresh cluster + one client-node create + close()', iterations, freshClusterWithRequest({}), HARNESS_WARMUP));
 
   const populated = await createFakeCluster({ deterministic: true });
   await populated.apply(Array.from({ length: 200 }, (_, i) => ({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: `cm-${i}`, labels: { i: String(i % 10) } }, data: { value: String(i) } })));
   const before = populated.snapshot();
-  rows.push(await time('snapshot() of 200 objects', iterations, async () => populated.snapshot()));
-  rows.push(await time("snapshot({ format: 'yaml' }) of 200 objects", iterations, async () => populated.snapshot({ format: 'yaml' })));
-  rows.push(await time('diff() of 200 objects, none changed', iterations, async () => populated.diff(before)));
+  rows.push(await measure('snapshot() of 200 objects', iterations, async () => populated.snapshot(), HARNESS_WARMUP));
+  rows.push(await measure("snapshot({ format: 'yaml' }) of 200 objects", iterations, async () => populated.snapshot({ format: 'yaml' }), HARNESS_WARMUP));
+  rows.push(await measure('diff() of 200 objects, none changed', iterations, async () => populated.diff(before), HARNESS_WARMUP));
   await populated.close();
   await keepAlive.close();
 

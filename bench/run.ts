@@ -9,30 +9,13 @@ import { createFakeCluster } from '../src/index.ts';
 import { makeKubeConfig } from '../src/cluster/kubeconfig.ts';
 import { attachHost, detachHost } from '../src/transport/msw-network.ts';
 import { cascadeSection } from './cascade.ts';
+import { measure, summarize, table, type Stats } from './stats.ts';
 import { schemaSection } from './schema.ts';
 import { celSection } from './cel.ts';
 import { watchSection } from './watch.ts';
 import { harnessBench } from './harness.ts';
 import { conversionSection } from './conversion.ts';
 
-interface Stats {
-  name: string;
-  iterations: number;
-  meanMs: number;
-  p50Ms: number;
-  p99Ms: number;
-}
-
-async function measure(name: string, iterations: number, fn: () => Promise<unknown>, warmup = 200): Promise<Stats> {
-  for (let i = 0; i < warmup; i++) await fn();
-  const samples: number[] = [];
-  for (let i = 0; i < iterations; i++) {
-    const t0 = performance.now();
-    await fn();
-    samples.push(performance.now() - t0);
-  }
-  return summarize(name, samples);
-}
 
 
 /** Times several cases interleaved (rotating order each iteration) so drift and GC hit all alike. */
@@ -47,12 +30,6 @@ async function interleaved(cases: Array<[string, () => Promise<unknown>]>, itera
     }
   }
   return cases.map(([name], index) => summarize(name, samples[index]!));
-}
-
-function summarize(name: string, samples: number[]): Stats {
-  samples.sort((a, b) => a - b);
-  const pick = (q: number) => samples[Math.min(samples.length - 1, Math.floor(q * samples.length))]!;
-  return { name, iterations: samples.length, meanMs: samples.reduce((a, b) => a + b, 0) / samples.length, p50Ms: pick(0.5), p99Ms: pick(0.99) };
 }
 
 async function roundTrips(iterations: number): Promise<Stats[]> {
@@ -123,12 +100,6 @@ async function startup(count: number): Promise<Stats[]> {
   const createOnly = await measure('createFakeCluster() alone', count, async () => (await createFakeCluster()).close(), 20);
   await first.close();
   return [cold, warm, createOnly];
-}
-
-function table(rows: Stats[]): string {
-  const lines = ['| case | iterations | mean (ms) | p50 (ms) | p99 (ms) |', '| --- | ---: | ---: | ---: | ---: |'];
-  for (const r of rows) lines.push(`| ${r.name} | ${r.iterations} | ${r.meanMs.toFixed(3)} | ${r.p50Ms.toFixed(3)} | ${r.p99Ms.toFixed(3)} |`);
-  return lines.join('\n');
 }
 
 const iterations = Number(process.env.BENCH_ITERATIONS ?? 2000);
