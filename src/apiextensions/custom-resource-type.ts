@@ -1,7 +1,7 @@
 // The ResourceTypes a CustomResourceDefinition serves: one per served version, all stored in one
 // bucket, with a strategy built from the CRD (apiextensions-apiserver pkg/registry/customresource
 // strategy.go and validator.go, plus the schema steps of customresource_handler.go's decoder).
-import { isPlainObject, type KubeObject } from '../apis/object.ts';
+import { isPlainObject, parseApiVersion, type KubeObject } from '../apis/object.ts';
 import type { PrinterColumn, ResourceType, Strategy } from '../apis/resource-type.ts';
 import { fieldError, fieldErrorMessage, type FieldError } from '../errors/field-error.ts';
 import { compileSchema, decodeCustomResource, unknownFieldMessages, validateEmbeddedResources, validateListTypes, validateListTypesUpdate, validateValue, withDefaults, type CompiledSchema } from '../schema/index.ts';
@@ -102,10 +102,9 @@ export function customResourceTypes(crd: KubeObject, options: { terminating: boo
  */
 function storageDefaulter(group: string, compiledByVersion: ReadonlyMap<string, CompiledSchema>): (obj: KubeObject) => KubeObject {
   return (obj) => {
-    const apiVersion = obj.apiVersion ?? '';
-    const slash = apiVersion.indexOf('/');
-    if (apiVersion.slice(0, slash) !== group) return obj;
-    const compiled = compiledByVersion.get(apiVersion.slice(slash + 1));
+    const stored = parseApiVersion(obj.apiVersion ?? '');
+    if (stored.group !== group) return obj;
+    const compiled = compiledByVersion.get(stored.version);
     return compiled ? withDefaults(obj, compiled.root) : obj;
   };
 }

@@ -64,3 +64,12 @@ export function parseApiVersion(apiVersion: string): { group: string; version: s
   const i = apiVersion.indexOf('/');
   return i < 0 ? { group: '', version: apiVersion } : { group: apiVersion.slice(0, i), version: apiVersion.slice(i + 1) };
 }
+
+/** schema.ParseGroupVersion: like parseApiVersion, but undefined where Go errors (more than one '/'). */
+export function parseGroupVersion(gv: string): { group: string; version: string } | undefined {
+  if (gv === '' || gv === '/') return { group: '', version: '' };
+  const i = gv.indexOf('/');
+  if (i < 0) return { group: '', version: gv };
+  if (gv.indexOf('/', i + 1) >= 0) return undefined;
+  return { group: gv.slice(0, i), version: gv.slice(i + 1) };
+}

@@ -9,7 +9,7 @@
 import { badRequest, conflict, internalError, invalid, plainServerError, StatusError } from '../errors/status-error.ts';
 import { fieldError, type FieldError } from '../errors/field-error.ts';
 import { formatLabelSelector } from '../http/table/format.ts';
-import { goSprintV, goTypeName, toGoValue } from '../patch/go-value.ts';
+import { goDynamicTypeName, goSprintV, toGoValue } from '../patch/go-value.ts';
 import { validateObjectMeta } from '../validation/object-meta.ts';
 import { isPlainObject, type KubeObject } from './object.ts';
 
@@ -201,8 +201,6 @@ const splitPath = (path: string): string[] => path.replace(/^\./, '').split('.')
 
 const jsonPath = (fields: readonly string[]) => '.' + fields.join('.');
 
-const goType = (v: unknown): string => (v === null ? '<nil>' : goTypeName(toGoValue(v)));
-
 type Nested<T> = { value: T; found: boolean } | { error: string };
 
 /** NestedFieldNoCopy. */
@@ -211,7 +209,7 @@ function nestedField(obj: unknown, fields: readonly string[]): { value: unknown;
   for (let i = 0; i < fields.length; i++) {
     if (val === null || val === undefined) return { value: undefined, found: false };
     if (!isPlainObject(val)) {
-      return { error: `${jsonPath(fields.slice(0, i + 1))} accessor error: ${goSprintV(toGoValue(val))} is of the type ${goType(val)}, expected map[string]interface{}` };
+      return { error: `${jsonPath(fields.slice(0, i + 1))} accessor error: ${goSprintV(toGoValue(val))} is of the type ${goDynamicTypeName(val)}, expected map[string]interface{}` };
     }
     if (!Object.hasOwn(val, fields[i]!)) return { value: undefined, found: false };
     val = val[fields[i]!];
@@ -226,7 +224,7 @@ function nestedInt64(obj: unknown, path: string): Nested<number> {
   if ('error' in r) return r;
   if (!r.found) return { value: 0, found: false };
   if (typeof r.value === 'number' && Number.isInteger(r.value)) return { value: r.value, found: true };
-  return { error: `${jsonPath(fields)} accessor error: ${goSprintV(toGoValue(r.value))} is of the type ${goType(r.value)}, expected int64` };
+  return { error: `${jsonPath(fields)} accessor error: ${goSprintV(toGoValue(r.value))} is of the type ${goDynamicTypeName(r.value)}, expected int64` };
 }
 
 function nestedString(obj: unknown, path: string): Nested<string> {
@@ -235,7 +233,7 @@ function nestedString(obj: unknown, path: string): Nested<string> {
   if ('error' in r) return r;
   if (!r.found) return { value: '', found: false };
   if (typeof r.value === 'string') return { value: r.value, found: true };
-  return { error: `${jsonPath(fields)} accessor error: ${goSprintV(toGoValue(r.value))} is of the type ${goType(r.value)}, expected string` };
+  return { error: `${jsonPath(fields)} accessor error: ${goSprintV(toGoValue(r.value))} is of the type ${goDynamicTypeName(r.value)}, expected string` };
 }
 
 /** SetNestedField: creates missing maps on the way; a non-map in the way is an error. */

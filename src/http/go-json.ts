@@ -15,6 +15,7 @@
 // Texts follow Go <= 1.26 (the v1 scanner). Go 1.27 makes GOEXPERIMENT=jsonv2 the baseline, which
 // reimplements encoding/json on v2 (encoding/json/v2_scanner.go) and changes some of these texts.
 
+import { parseGroupVersion } from '../apis/object.ts';
 import { goQuote } from '../errors/go-format.ts';
 
 export interface GoJsonOptions {
@@ -134,15 +135,12 @@ export function interpretGoTypeMeta(value: unknown): { ok: true; meta: GoTypeMet
     }
   }
   // k8s.io/apimachinery/pkg/runtime/schema/group_version.go ParseGroupVersion
-  if (apiVersion === '' || apiVersion === '/') return { ok: true, meta: { group: '', version: '', kind } };
-  const slash = apiVersion.indexOf('/');
-  if (slash < 0) return { ok: true, meta: { group: '', version: apiVersion, kind } };
-  if (apiVersion.indexOf('/', slash + 1) >= 0) return { ok: false, error: `unexpected GroupVersion string: ${apiVersion}` };
-  return { ok: true, meta: { group: apiVersion.slice(0, slash), version: apiVersion.slice(slash + 1), kind } };
+  const gv = parseGroupVersion(apiVersion);
+  return gv ? { ok: true, meta: { ...gv, kind } } : { ok: false, error: `unexpected GroupVersion string: ${apiVersion}` };
 }
 
 /** How encoding/json names a JSON value in UnmarshalTypeError ("number", not "number 5", for string targets). */
-function goJsonValueKind(v: unknown): string {
+export function goJsonValueKind(v: unknown): string {
   if (Array.isArray(v)) return 'array';
   switch (typeof v) {
     case 'string': return 'string';

@@ -2,7 +2,7 @@
 // (Warn is the default), sigs.k8s.io/json UnmarshalStrict runs first: its errors are 400s and its
 // strict findings (duplicate / unknown fields) come back as warnings or a Strict 422. With Ignore,
 // only the library's own decoding runs, with its own texts.
-import { goDuplicateFieldError, parseGoJson } from '../http/go-json.ts';
+import { goDuplicateFieldError, goJsonValueKind, parseGoJson } from '../http/go-json.ts';
 import { goQuote } from '../errors/go-format.ts';
 import { decodePreserveInts, type GoValue } from './go-value.ts';
 
@@ -10,14 +10,6 @@ export type DecodeResult<T> = { ok: true; value: T; strictErrors: string[] } | {
 
 /** sigs.k8s.io/json keeps at most this many strict errors. */
 const MAX_STRICT_ERRORS = 100;
-
-/** encoding/json's name for a JSON value in UnmarshalTypeError. */
-export function jsonKind(v: unknown): string {
-  if (Array.isArray(v)) return 'array';
-  if (v === null || typeof v === 'object') return 'object';
-  if (typeof v === 'boolean') return 'bool';
-  return typeof v;
-}
 
 /**
  * kjson.UnmarshalStrict / UnmarshalCaseSensitivePreserveInts into map[string]interface{}
@@ -27,7 +19,7 @@ export function decodeIntoMap(body: Uint8Array, strict: boolean): DecodeResult<G
   const parsed = parseGoJson(body, { trackDuplicates: strict });
   if (!parsed.ok) return { ok: false, error: parsed.error };
   if (parsed.value !== null && (typeof parsed.value !== 'object' || Array.isArray(parsed.value))) {
-    return { ok: false, error: `json: cannot unmarshal ${jsonKind(parsed.value)} into Go value of type map[string]interface {}` };
+    return { ok: false, error: `json: cannot unmarshal ${goJsonValueKind(parsed.value)} into Go value of type map[string]interface {}` };
   }
   const { value, badNumber } = decodePreserveInts(body);
   if (badNumber) return { ok: false, error: `json: cannot unmarshal ${badNumber} into Go value of type float64` };
@@ -46,20 +38,20 @@ export function decodeJsonPatchStrict(body: Uint8Array): DecodeResult<null> {
   if (!parsed.ok) return { ok: false, error: parsed.error };
   const ops = parsed.value;
   if (ops === null) return { ok: true, value: null, strictErrors: [] };
-  if (!Array.isArray(ops)) return { ok: false, error: `json: cannot unmarshal ${jsonKind(ops)} into Go value of type []handlers.jsonPatchOp` };
+  if (!Array.isArray(ops)) return { ok: false, error: `json: cannot unmarshal ${goJsonValueKind(ops)} into Go value of type []handlers.jsonPatchOp` };
   const strictErrors: string[] = [];
   let typeError: string | undefined;
   ops.forEach((op: unknown, i) => {
     if (op === null) return;
     if (typeof op !== 'object' || Array.isArray(op)) {
-      typeError ??= `json: cannot unmarshal ${jsonKind(op)} into Go value of type handlers.jsonPatchOp`;
+      typeError ??= `json: cannot unmarshal ${goJsonValueKind(op)} into Go value of type handlers.jsonPatchOp`;
       return;
     }
     for (const [key, v] of Object.entries(op as Record<string, unknown>)) {
       if (!OP_FIELDS.has(key)) {
         strictErrors.push(`unknown field ${goQuote(`[${i}].${key}`)}`);
       } else if (key !== 'value' && v !== null && typeof v !== 'string') {
-        typeError ??= `json: cannot unmarshal ${jsonKind(v)} into Go struct field jsonPatchOp.${key} of type string`;
+        typeError ??= `json: cannot unmarshal ${goJsonValueKind(v)} into Go struct field jsonPatchOp.${key} of type string`;
       }
     }
     for (const path of parsed.duplicates) if (path.startsWith(`[${i}]`)) strictErrors.push(goDuplicateFieldError(path));

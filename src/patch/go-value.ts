@@ -59,6 +59,11 @@ export function goTypeName(v: GoValue | undefined): string {
   return kind;
 }
 
+/** fmt's %T of a JSON value decoded into interface{} (unstructured content): `<nil>` for null. */
+export function goDynamicTypeName(v: unknown): string {
+  return v === null || v === undefined ? '<nil>' : goTypeName(toGoValue(v));
+}
+
 /** Go's `a == b` on two interface{} values; uncomparable dynamic types panic. */
 export function goEqual(a: GoValue | undefined, b: GoValue | undefined): boolean {
   const ka = goKind(a);

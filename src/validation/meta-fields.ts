@@ -1,7 +1,7 @@
 // Validators for the individual ObjectMeta fields, ported from apimachinery v0.36
 // (pkg/api/validation/objectmeta.go and pkg/apis/meta/v1/validation/validation.go).
 // Paths are given by the caller (`metadata.labels`); texts and error order follow the Go code.
-import type { OwnerReference } from '../apis/object.ts';
+import { parseGroupVersion, type OwnerReference } from '../apis/object.ts';
 import { fieldError, fieldPath, OMIT_VALUE, renderValue, type FieldError } from '../errors/field-error.ts';
 import { goJson, goStringSlice } from '../errors/go-format.ts';
 import { byteLength, isQualifiedName, isValidLabelValue } from './names.ts';
@@ -66,18 +66,6 @@ export function ownerReferenceJson(ref: OwnerReferenceValue): string {
   if (ref.controller !== undefined) s += `,"controller":${ref.controller}`;
   if (ref.blockOwnerDeletion !== undefined) s += `,"blockOwnerDeletion":${ref.blockOwnerDeletion}`;
   return s + '}';
-}
-
-/** schema.ParseGroupVersion; undefined where Go returns an error (more than one '/'). */
-function parseGroupVersion(gv: string): { group: string; version: string } | undefined {
-  if (gv === '' || gv === '/') return { group: '', version: '' };
-  const slashes = gv.split('/').length - 1;
-  if (slashes === 0) return { group: '', version: gv };
-  if (slashes === 1) {
-    const i = gv.indexOf('/');
-    return { group: gv.slice(0, i), version: gv.slice(i + 1) };
-  }
-  return undefined;
 }
 
 /**

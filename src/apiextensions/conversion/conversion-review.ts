@@ -2,7 +2,8 @@
 // pkg/apiserver/conversion/webhook_converter.go (createConversionReviewObjects,
 // getConvertedObjectsFromResponse) and client-go's rest Result.Into do it. Every failure is an
 // Error whose message is the Go error text (the caller prefixes `conversion webhook for … failed: `).
-import { isPlainObject } from '../../apis/object.ts';
+import { isPlainObject, parseApiVersion } from '../../apis/object.ts';
+import { goJsonTypeError, goJsonValueKind, parseGoJson, VERSION_KIND_ERROR_PREFIX } from '../../http/go-json.ts';
 import { goQuote } from '../../errors/go-format.ts';
 import type { WebhookReply } from '../../webhooks/types.ts';
 
@@ -65,20 +66,6 @@ function failureStatusMessage(body: string): string | undefined {
   return undefined;
 }
 
-/** encoding/json's syntax error for text that does not parse. */
-function goJsonSyntaxError(body: string): string {
-  const first = body.trimStart()[0];
-  if (first !== undefined && !'{["-0123456789tfn'.includes(first)) return `invalid character ${goQuote(first).replace(/^"|"$/g, "'")} looking for beginning of value`;
-  return 'unexpected end of JSON input';
-}
-
-const jsonTypeName = (v: unknown): string => (Array.isArray(v) ? 'array' : v === null ? 'null' : typeof v === 'object' ? 'object' : typeof v === 'number' ? 'number' : typeof v);
-
-function splitApiVersion(apiVersion: string): { group: string; version: string } {
-  const slash = apiVersion.indexOf('/');
-  return slash < 0 ? { group: '', version: apiVersion } : { group: apiVersion.slice(0, slash), version: apiVersion.slice(slash + 1) };
-}
-
 /**
  * The webhook's answer decoded into the ConversionReview of `version` and checked; answers the
  * converted objects. Throws the Go error text for anything a real apiserver refuses.
@@ -91,19 +78,16 @@ export function convertedObjectsFromReply(reply: WebhookReply, version: ReviewVe
     throw new Error(failureStatusMessage(reply.body) ?? unexpectedStatusMessage(reply.status, serverMessage));
   }
   if (reply.body.length === 0) throw new Error(`0-length response with status code: ${reply.status} and content type: ${contentType}`);
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(reply.body);
-  } catch {
-    throw new Error(`couldn't get version/kind; json parse error: ${goJsonSyntaxError(reply.body)}`);
-  }
-  if (!isPlainObject(parsed)) {
-    throw new Error(`couldn't get version/kind; json parse error: json: cannot unmarshal ${jsonTypeName(parsed)} into Go value of type struct { APIVersion string "json:\\"apiVersion,omitempty\\""; Kind string "json:\\"kind,omitempty\\"" }`);
-  }
+  // meta.go Interpret: encoding/json syntax and type errors, prefixed; `null` decodes as an empty review.
+  const decoded = parseGoJson(reply.body);
+  if (!decoded.ok) throw new Error(`${VERSION_KIND_ERROR_PREFIX}${decoded.error}`);
+  const typeError = goJsonTypeError(decoded.value);
+  if (typeError) throw new Error(`${VERSION_KIND_ERROR_PREFIX}${typeError}`);
+  const parsed = (decoded.value ?? {}) as Record<string, unknown>;
   const rawApiVersion = typeof parsed.apiVersion === 'string' ? parsed.apiVersion : '';
   const rawKind = typeof parsed.kind === 'string' ? parsed.kind : '';
   // The JSON serializer fills a missing kind or group/version from the type decoded into.
-  const gv = rawApiVersion ? splitApiVersion(rawApiVersion) : { group: CONVERSION_REVIEW_GROUP, version };
+  const gv = rawApiVersion ? parseApiVersion(rawApiVersion) : { group: CONVERSION_REVIEW_GROUP, version };
   const kind = rawKind || 'ConversionReview';
   if (gv.group === '' && gv.version === 'v1' && kind === 'Status') {
     if (parsed.status !== 'Success') throw new Error(typeof parsed.message === 'string' ? parsed.message : '');
@@ -116,11 +100,11 @@ export function convertedObjectsFromReply(reply: WebhookReply, version: ReviewVe
   }
   const response = parsed.response;
   if (response !== undefined && response !== null && !isPlainObject(response)) {
-    throw new Error(`json: cannot unmarshal ${jsonTypeName(response)} into Go struct field ConversionReview.response of type ${version}.ConversionResponse`);
+    throw new Error(`json: cannot unmarshal ${goJsonValueKind(response)} into Go struct field ConversionReview.response of type ${version}.ConversionResponse`);
   }
   if (version === 'v1') {
     // v1 answers must be v1 ConversionReviews meant for this request (v1beta1 never checked either).
-    const got = splitApiVersion(rawApiVersion);
+    const got = parseApiVersion(rawApiVersion);
     if (rawApiVersion !== `${CONVERSION_REVIEW_GROUP}/v1` || rawKind !== 'ConversionReview') {
       throw new Error(`expected webhook response of ${CONVERSION_REVIEW_GROUP}/v1, Kind=ConversionReview, got ${got.group}/${got.version}, Kind=${rawKind}`);
     }
@@ -139,7 +123,7 @@ export function convertedObjectsFromReply(reply: WebhookReply, version: ReviewVe
   const converted = response.convertedObjects;
   if (converted === undefined || converted === null) return [];
   if (!Array.isArray(converted)) {
-    throw new Error(`json: cannot unmarshal ${jsonTypeName(converted)} into Go struct field ConversionResponse.response.convertedObjects of type []runtime.RawExtension`);
+    throw new Error(`json: cannot unmarshal ${goJsonValueKind(converted)} into Go struct field ConversionResponse.response.convertedObjects of type []runtime.RawExtension`);
   }
   return converted;
 }

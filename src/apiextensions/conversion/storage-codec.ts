@@ -5,11 +5,10 @@
 // the stored version (unstructuredDefaulter) are not applied here: the type's fromStorage applies
 // them on every read, before the codec, also for CRDs whose objects need no conversion. No
 // defaults of the requested version are applied on read.
-import type { KubeObject } from '../../apis/object.ts';
+import { parseApiVersion, type KubeObject } from '../../apis/object.ts';
 import type { ConversionEnv, StorageCodec } from '../../registry/storage-codec.ts';
 import { pruneNonNullableNulls, pruneUnknownFields, type CompiledSchema } from '../../schema/index.ts';
 import { customResourceConverter } from './converter.ts';
-import { splitApiVersion } from './conversion-error.ts';
 
 type MaybePromise<T> = T | Promise<T>;
 const then = <T, U>(value: MaybePromise<T>, f: (v: T) => U): MaybePromise<U> => (value instanceof Promise ? value.then(f) : f(value));
@@ -31,7 +30,7 @@ export function customResourceCodecs(crdSpec: unknown, compiledByVersion: Readon
   const converter = customResourceConverter(crdSpec);
   /** unstructuredSchemaCoercer.apply: prune unknown fields, drop nulls the schema does not allow. */
   const coerce = (obj: KubeObject) => {
-    const compiled = compiledByVersion.get(splitApiVersion(String(obj.apiVersion ?? '')).version);
+    const compiled = compiledByVersion.get(parseApiVersion(String(obj.apiVersion ?? '')).version);
     if (!compiled) return obj;
     pruneUnknownFields(obj, compiled.root, true);
     pruneNonNullableNulls(obj, compiled.root);

@@ -5,26 +5,18 @@
 // reported with follows the request, not the object count: a list (LIST, deletecollection) gets the
 // list texts (`invalid converted object at index N`) even for one item, as Go picks them for an
 // UnstructuredList; a single object (get, writes, watch events) gets the single-object texts.
-import { isPlainObject, type KubeObject } from '../../apis/object.ts';
+import { isPlainObject, parseApiVersion, type KubeObject } from '../../apis/object.ts';
 import { aggregateMessages, fieldErrorMessage } from '../../errors/field-error.ts';
 import type { ConversionEnv } from '../../registry/storage-codec.ts';
 import { validateAnnotations, validateLabels } from '../../validation/meta-fields.ts';
 import { WebhookTransportError, type WebhookClientConfig } from '../../webhooks/types.ts';
+import { goDynamicTypeName } from '../../patch/go-value.ts';
 import { conversionReview, convertedObjectsFromReply, reviewVersionOf } from './conversion-review.ts';
-import { ConversionError, gvkString, splitApiVersion } from './conversion-error.ts';
+import { ConversionError, gvkString } from './conversion-error.ts';
 
 export interface WebhookConversion {
   clientConfig: WebhookClientConfig;
   conversionReviewVersions: string[];
-}
-
-/** Go's %T of a decoded JSON value. */
-function goTypeOf(v: unknown): string {
-  if (v === null || v === undefined) return '<nil>';
-  if (Array.isArray(v)) return '[]interface {}';
-  if (typeof v === 'object') return 'map[string]interface {}';
-  if (typeof v === 'number') return Number.isInteger(v) ? 'int64' : 'float64';
-  return typeof v;
 }
 
 /** Unstructured.UnmarshalJSON of one converted object; `Object 'Kind' is missing` and the like. */
@@ -54,7 +46,7 @@ function identityError(original: KubeObject, converted: KubeObject): string | un
 function restoreObjectMeta(original: KubeObject, converted: KubeObject): string | undefined {
   if (!Object.hasOwn(converted, 'metadata')) return 'missing metadata in converted object';
   const response = (converted as Record<string, unknown>).metadata;
-  if (!isPlainObject(response)) return `invalid metadata of type ${goTypeOf(response)} in converted object`;
+  if (!isPlainObject(response)) return `invalid metadata of type ${goDynamicTypeName(response)} in converted object`;
   const restored: Record<string, unknown> = structuredClone(original.metadata ?? {}) as Record<string, unknown>;
   for (const field of ['labels', 'annotations'] as const) {
     const value = response[field];
@@ -62,11 +54,11 @@ function restoreObjectMeta(original: KubeObject, converted: KubeObject): string 
       delete restored[field];
       continue;
     }
-    if (!isPlainObject(value)) return `invalid metadata.${field} of type ${goTypeOf(value)} in converted object`;
+    if (!isPlainObject(value)) return `invalid metadata.${field} of type ${goDynamicTypeName(value)} in converted object`;
     const before = isPlainObject(restored[field]) ? (restored[field] as Record<string, unknown>) : {};
     let changed = Object.keys(before).length !== Object.keys(value).length;
     for (const [k, v] of Object.entries(value)) {
-      if (typeof v !== 'string') return `metadata.${field}[${k}] must be a string, but is ${goTypeOf(v)} in converted object`;
+      if (typeof v !== 'string') return `metadata.${field}[${k}] must be a string, but is ${goDynamicTypeName(v)} in converted object`;
       if (before[k] !== v) changed = true;
     }
     if (changed) {
@@ -106,7 +98,7 @@ export async function convertViaWebhook(objects: readonly KubeObject[], toApiVer
     throw new ConversionError(`conversion webhook for ${gvk} failed: ${(err as Error).message}`);
   }
   if (converted.length !== objects.length) throw new ConversionError(`conversion webhook for ${gvk} returned ${converted.length} objects, expected ${objects.length}`);
-  const want = splitApiVersion(toApiVersion);
+  const want = parseApiVersion(toApiVersion);
   return objects.map((original, i) => {
     const at = single ? 'invalid object at index 0' : `invalid converted object at index ${i}`;
     let obj: KubeObject;
@@ -115,7 +107,7 @@ export async function convertViaWebhook(objects: readonly KubeObject[], toApiVer
     } catch (err) {
       throw new ConversionError(single ? (err as Error).message : `conversion webhook for ${gvk} returned ${at}: ${(err as Error).message}`);
     }
-    const got = splitApiVersion(typeof obj.apiVersion === 'string' ? obj.apiVersion : '');
+    const got = parseApiVersion(typeof obj.apiVersion === 'string' ? obj.apiVersion : '');
     if (got.group !== want.group || got.version !== want.version) {
       throw new ConversionError(`conversion webhook for ${gvk} returned ${at}: invalid groupVersion (expected ${toApiVersion}, received ${got.group ? `${got.group}/${got.version}` : got.version})`);
     }

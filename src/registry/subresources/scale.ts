@@ -8,6 +8,7 @@ import { SCALE_API_VERSION, SCALE_KIND, type ScaleSubresource } from '../../apis
 import { badRequest } from '../../errors/status-error.ts';
 import { invalidPatch } from '../../patch/errors.ts';
 import { goJson } from '../../errors/go-format.ts';
+import { goJsonValueKind } from '../../http/go-json.ts';
 import type { GenericRegistry } from '../generic-registry.ts';
 import { fieldValidationMode, validateWriteOptions, type GetOptions, type WriteOptions } from '../options.ts';
 
@@ -38,7 +39,7 @@ function scaleDecodeError(scale: KubeObject): string | undefined {
   for (const key of Object.keys(scale)) {
     const value = scale[key];
     if (value === null) continue;
-    if (key === 'metadata' && !isPlainObject(value)) return `json: cannot unmarshal ${jsonKind(value)} into Go struct field Scale.metadata of type v1.ObjectMeta`;
+    if (key === 'metadata' && !isPlainObject(value)) return `json: cannot unmarshal ${goJsonValueKind(value)} into Go struct field Scale.metadata of type v1.ObjectMeta`;
     if (key === 'spec') {
       const error = scaleSpecDecodeError(value);
       if (error) return error;
@@ -48,11 +49,11 @@ function scaleDecodeError(scale: KubeObject): string | undefined {
 }
 
 function scaleSpecDecodeError(spec: unknown): string | undefined {
-  if (!isPlainObject(spec)) return `json: cannot unmarshal ${jsonKind(spec)} into Go struct field Scale.spec of type v1.ScaleSpec`;
+  if (!isPlainObject(spec)) return `json: cannot unmarshal ${goJsonValueKind(spec)} into Go struct field Scale.spec of type v1.ScaleSpec`;
   const replicas = spec.replicas;
   if (replicas === undefined || replicas === null) return undefined;
   if (typeof replicas === 'number' && Number.isInteger(replicas) && replicas >= -2147483648 && replicas <= 2147483647) return undefined;
-  const kind = typeof replicas === 'number' ? `number ${goJson(replicas)}` : jsonKind(replicas);
+  const kind = typeof replicas === 'number' ? `number ${goJson(replicas)}` : goJsonValueKind(replicas);
   return `json: cannot unmarshal ${kind} into Go struct field ScaleSpec.spec.replicas of type int32`;
 }
 
@@ -68,12 +69,6 @@ function strictDecodeWarnings(options: WriteOptions): string[] {
   if (!found.length || mode === 'Ignore') return [];
   if (mode === 'Strict') throw cannotHandle(`strict decoding error: ${found.join(', ')}`);
   return found;
-}
-
-function jsonKind(v: unknown): string {
-  if (Array.isArray(v)) return 'array';
-  if (isPlainObject(v)) return 'object';
-  return typeof v === 'boolean' ? 'bool' : typeof v;
 }
 
 export class ScaleRegistry {
