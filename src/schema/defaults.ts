@@ -24,40 +24,21 @@ export function pruneNonNullableNulls(x: unknown, s: SchemaNode | undefined): vo
 
 const isNonNullableNull = (v: unknown, s: SchemaNode | undefined): boolean => v === null && s !== undefined && !s.nullable;
 
-/** structuraldefaulting.Default, in place; default values are deep-copied. */
+/**
+ * structuraldefaulting.Default in place (request decoding): withDefaults' answer written back into
+ * `x`, so one walk decides what is defaulted on writes and on reads alike.
+ */
 export function applyDefaults(x: unknown, s: SchemaNode | undefined): void {
-  if (!s) return;
-  if (Array.isArray(x)) {
-    const items = s.items;
-    for (let i = 0; i < x.length; i++) {
-      // Go copies Items.Default here even when it is nil, turning the null into nil again.
-      if (isNonNullableNull(x[i], items) && items!.hasDefault) x[i] = deepCopyJson(items!.default);
-      applyDefaults(x[i], items);
-    }
-    return;
-  }
-  if (!isObject(x)) return;
-  if (s.properties) {
-    for (const [k, prop] of s.properties) {
-      if (!prop.hasDefault) continue;
-      if (!Object.hasOwn(x, k) || isNonNullableNull(x[k], prop)) x[k] = deepCopyJson(prop.default);
-    }
-  }
-  const ap = typeof s.additionalProperties === 'object' ? s.additionalProperties : undefined;
-  for (const k of Object.keys(x)) {
-    const prop = s.properties?.get(k);
-    if (prop) applyDefaults(x[k], prop);
-    else if (s.additionalProperties !== undefined) {
-      if (ap && isNonNullableNull(x[k], ap) && ap.hasDefault) x[k] = deepCopyJson(ap.default);
-      applyDefaults(x[k], ap);
-    }
-  }
+  const out = withDefaults(x, s);
+  if (out === x) return;
+  if (Array.isArray(x)) x.splice(0, x.length, ...(out as unknown[]));
+  else Object.assign(x as object, out);
 }
 
 /**
- * applyDefaults without touching `x` (stored objects are frozen): answers `x` itself when no
- * default applies, else a copy sharing every unchanged subtree. This is the storage codec's
- * unstructuredDefaulter, run on every object read from storage.
+ * structuraldefaulting.Default without touching `x` (stored objects are frozen): answers `x`
+ * itself when no default applies, else a copy sharing every unchanged subtree; default values are
+ * deep-copied. Also the storage codec's unstructuredDefaulter, run on every object read back.
  */
 export function withDefaults<T>(x: T, s: SchemaNode | undefined): T {
   if (!s?.defaultsBelow) return x;
