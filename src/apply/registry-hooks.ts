@@ -3,7 +3,9 @@
 // and IgnoreManagedFieldsTimestampsTransformer. The registry stays unaware of the SSA internals.
 import type { KubeObject } from '../apis/object.ts';
 import type { ResourceType } from '../apis/resource-type.ts';
+import { badRequest } from '../errors/status-error.ts';
 import { formatTimestamp, type Clock } from '../registry/context.ts';
+import type { ApplyPatch } from './apply-patch.ts';
 import { deepEqual } from '../util/deep-equal.ts';
 import { builtinSchema, builtinZero } from './builtin-schema.ts';
 import { customResourceSchema } from './crd-schema.ts';
@@ -108,4 +110,15 @@ function dropNulls(v: unknown): unknown {
   const out: Record<string, unknown> = {};
   for (const [k, x] of Object.entries(v)) if (x !== null) out[k] = dropNulls(x);
   return out;
+}
+
+/**
+ * Server-side apply of `patch` to the live object (undefined for a create): the merged object with
+ * its managedFields, then the strict decoder's finding on the body (a 400 under Strict; Warn's
+ * warning is the caller's), as patch.go's applyPatcher does after the apply.
+ */
+export function applyToLive(type: ResourceType, clock: Clock, live: Record<string, unknown> | undefined, patch: ApplyPatch, fieldManager: string): Record<string, unknown> {
+  const merged = fieldManagerFor(type, clock).apply(live, patch.config, fieldManager, patch.force);
+  if (patch.strictError !== undefined && patch.fieldValidation === 'Strict') throw badRequest(`error strict decoding YAML: ${patch.strictError}`);
+  return dropNullsAfterApply(type, merged);
 }

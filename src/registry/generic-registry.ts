@@ -44,7 +44,7 @@ import { convertingWatchSink } from './converting-watch-sink.ts';
 import { fieldSelectorForName, parseFieldSelector } from '../selectors/field-selector.ts';
 import { SelectorParseError } from '../selectors/selector-error.ts';
 import { isApplyPatch, type ApplyPatch } from '../apply/apply-patch.ts';
-import { dropNullsAfterApply, fieldManagerFor, ignoreManagedFieldsTimestamps, managerOrUserAgent, recordUpdateManager } from '../apply/registry-hooks.ts';
+import { applyToLive, ignoreManagedFieldsTimestamps, managerOrUserAgent, recordUpdateManager } from '../apply/registry-hooks.ts';
 
 export interface WriteResult {
   object: KubeObject;
@@ -221,7 +221,7 @@ export class GenericRegistry {
       return { object: this.present(await this.roundTrip(obj)), created: true, warnings };
     }
     const encoded = this.toStore(obj);
-    const stored = this.ctx.store.create(this.bucket, key, encoded instanceof Promise ? await encoded : encoded);
+    const stored = this.ctx.store.create(this.bucket, key, await encoded);
     return { object: this.present(await this.fromStoreOne(stored)), created: true, warnings };
   }
 
@@ -301,25 +301,17 @@ export class GenericRegistry {
       try {
         return withWarnings(await this.updateFrom(existing, obj, requested, options, serverSideApply), decodeWarnings);
       } catch (err) {
-        // A concurrent write between read and commit: retry on the new state, as GuaranteedUpdate does.
-        // Raced with another write: re-apply the patch to the new state. A resourceVersion the patch
-        // itself sets then no longer matches, and updateFrom answers the client's 409.
+        // Raced with another write: re-apply the patch to the new state, as GuaranteedUpdate does. A
+        // resourceVersion the patch itself sets then no longer matches, and updateFrom answers 409.
         if (err instanceof RevisionConflictError) continue;
         throw err;
       }
     }
   }
 
-  /**
-   * Server-side apply of `patch` to the stored object (or to nothing, for a create): the merged
-   * object with its managedFields, then the strict decoder's finding on the body (a 400 under
-   * Strict, a warning under Warn), as patch.go's applyPatcher does after the apply.
-   */
   private serverSideApply(existing: StoredObject | undefined, patch: ApplyPatch, options: WriteOptions): Record<string, unknown> {
     const live = existing ? (this.present(existing) as Record<string, unknown>) : undefined;
-    const merged = fieldManagerFor(this.type, this.ctx.clock).apply(live, patch.config, options.fieldManager ?? '', patch.force);
-    if (patch.strictError !== undefined && patch.fieldValidation === 'Strict') throw badRequest(`error strict decoding YAML: ${patch.strictError}`);
-    return dropNullsAfterApply(this.type, merged);
+    return applyToLive(this.type, this.ctx.clock, live, patch, options.fieldManager ?? '');
   }
 
   /** An apply to a missing object creates it (201); undefined when a concurrent create won the race. */
@@ -389,7 +381,7 @@ export class GenericRegistry {
       return { object: this.present(obj), created: false, warnings };
     }
     const encoded = this.toStore(obj);
-    const stored = this.ctx.store.update(this.bucket, key, encoded instanceof Promise ? await encoded : encoded, old.resourceVersion);
+    const stored = this.ctx.store.update(this.bucket, key, await encoded, old.resourceVersion);
     return { object: this.present(await this.fromStoreOne(stored)), created: false, warnings };
   }
 
