@@ -2,9 +2,8 @@
 // before create/apply/replace; these run the real kubectl against cluster.listen() to prove the
 // documents are what it needs (and that `explain` can render from them).
 import * as k8s from '@kubernetes/client-node';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createFakeCluster, type FakeCluster } from '../src/index.ts';
-import { kubectlAvailable, kubectlRunner, type KubectlResult } from './support/kubectl.ts';
+import { describe, expect, it } from 'vitest';
+import { kubectlAvailable, useKubectlCluster } from './support/kubectl.ts';
 
 const configMap = (value: string) => `apiVersion: v1
 kind: ConfigMap
@@ -40,81 +39,71 @@ spec:
 `;
 
 describe.skipIf(!kubectlAvailable)('kubectl with OpenAPI served (default --validate=strict)', () => {
-  let cluster: FakeCluster;
-  let kubectl: (args: string[], input?: string) => Promise<KubectlResult>;
-  let core: k8s.CoreV1Api;
-
-  beforeAll(async () => {
-    cluster = await createFakeCluster();
-    const { kubeconfig } = await cluster.listen();
-    kubectl = kubectlRunner(kubeconfig);
-    core = cluster.kubeConfig.makeApiClient(k8s.CoreV1Api);
-  });
-  afterAll(() => cluster.close());
+  const k = useKubectlCluster();
 
   it('applies a ConfigMap (create), then re-applies it unchanged', async () => {
-    const created = await kubectl(['apply', '-f', '-'], configMap('value1'));
+    const created = await k.kubectl(['apply', '-f', '-'], configMap('value1'));
     expect(created.stderr).toBe('');
     expect(created.code).toBe(0);
     expect(created.stdout.trim()).toBe('configmap/app-config created');
-    const cm = await core.readNamespacedConfigMap({ name: 'app-config', namespace: 'default' });
+    const cm = await k.core.readNamespacedConfigMap({ name: 'app-config', namespace: 'default' });
     expect(cm.data).toEqual({ key1: 'value1' });
     expect(cm.metadata?.annotations?.['kubectl.kubernetes.io/last-applied-configuration']).toContain('"key1":"value1"');
 
-    const again = await kubectl(['apply', '-f', '-'], configMap('value1'));
+    const again = await k.kubectl(['apply', '-f', '-'], configMap('value1'));
     expect(again.stderr).toBe('');
     expect(again.stdout.trim()).toBe('configmap/app-config unchanged');
   });
 
   it('replaces the ConfigMap from a file', async () => {
-    const r = await kubectl(['replace', '-f', '-'], configMap('replaced'));
+    const r = await k.kubectl(['replace', '-f', '-'], configMap('replaced'));
     expect(r.stderr).toBe('');
     expect(r.stdout.trim()).toBe('configmap/app-config replaced');
-    const cm = await core.readNamespacedConfigMap({ name: 'app-config', namespace: 'default' });
+    const cm = await k.core.readNamespacedConfigMap({ name: 'app-config', namespace: 'default' });
     expect(cm.data).toEqual({ key1: 'replaced' });
   });
 
   it('creates a Deployment from a file, and applies another', async () => {
-    const created = await kubectl(['create', '-f', '-'], deployment);
+    const created = await k.kubectl(['create', '-f', '-'], deployment);
     expect(created.stderr).toBe('');
     expect(created.stdout.trim()).toBe('deployment.apps/web created');
-    const applied = await kubectl(['apply', '-f', '-'], deployment.replace(/name: web\n  namespace/, 'name: web2\n  namespace'));
+    const applied = await k.kubectl(['apply', '-f', '-'], deployment.replace(/name: web\n  namespace/, 'name: web2\n  namespace'));
     expect(applied.stderr).toBe('');
     expect(applied.stdout.trim()).toBe('deployment.apps/web2 created');
-    const apps = cluster.kubeConfig.makeApiClient(k8s.AppsV1Api);
+    const apps = k.cluster.kubeConfig.makeApiClient(k8s.AppsV1Api);
     expect((await apps.readNamespacedDeployment({ name: 'web2', namespace: 'default' })).spec?.replicas).toBe(2);
   });
 
   it('creates a ConfigMap from a file with kubectl create', async () => {
-    const r = await kubectl(['create', '-f', '-'], configMap('v').replace('app-config', 'created-config'));
+    const r = await k.kubectl(['create', '-f', '-'], configMap('v').replace('app-config', 'created-config'));
     expect(r.stderr).toBe('');
     expect(r.stdout.trim()).toBe('configmap/created-config created');
   });
 
   it('explains configmap from the v3 document', async () => {
-    const r = await kubectl(['explain', 'configmap']);
+    const r = await k.kubectl(['explain', 'configmap']);
     expect(r.stderr).toBe('');
     expect(r.code).toBe(0);
     expect(r.stdout).toContain('KIND:       ConfigMap');
     expect(r.stdout).toContain('VERSION:    v1');
     expect(r.stdout).toMatch(/data\s+<map\[string\]string>/);
-    const field = await kubectl(['explain', 'configmap.metadata.labels']);
+    const field = await k.kubectl(['explain', 'configmap.metadata.labels']);
     expect(field.code, field.stderr).toBe(0);
     expect(field.stdout).toContain('FIELD: labels <map[string]string>');
   });
 
   it('explains a deployment down to its open spec', async () => {
-    const r = await kubectl(['explain', 'deployment']);
+    const r = await k.kubectl(['explain', 'deployment']);
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout).toContain('GROUP:      apps');
     expect(r.stdout).toMatch(/spec\s+<Object>/);
   });
 
   it('serves the index and the hash-addressed GV documents through kubectl get --raw', async () => {
-    const index = JSON.parse((await kubectl(['get', '--raw', '/openapi/v3'])).stdout) as { paths: Record<string, { serverRelativeURL: string }> };
+    const index = JSON.parse((await k.kubectl(['get', '--raw', '/openapi/v3'])).stdout) as { paths: Record<string, { serverRelativeURL: string }> };
     const url = index.paths['apis/apps/v1']!.serverRelativeURL;
     expect(url).toMatch(/^\/openapi\/v3\/apis\/apps\/v1\?hash=[0-9A-F]{128}$/);
-    const doc = JSON.parse((await kubectl(['get', '--raw', url])).stdout) as { paths: Record<string, Record<string, { parameters?: { name: string }[] }>> };
+    const doc = JSON.parse((await k.kubectl(['get', '--raw', url])).stdout) as { paths: Record<string, Record<string, { parameters?: { name: string }[] }>> };
     const patch = doc.paths['/apis/apps/v1/namespaces/{namespace}/deployments/{name}']!.patch!;
     expect(patch.parameters!.map((p) => p.name)).toContain('fieldValidation');
   });

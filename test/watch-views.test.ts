@@ -4,14 +4,11 @@
 // client-node's Watch with the Accept header set, and through `kubectl get --watch`.
 import * as k8s from '@kubernetes/client-node';
 import { spawn } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createFakeCluster, type FakeCluster } from '../src/index.ts';
 import { clusterInternals } from '../src/cluster/internals.ts';
 import { makeKubeConfig } from '../src/cluster/kubeconfig.ts';
-import { kubectlAvailable } from './support/kubectl.ts';
+import { kubectlAvailable, kubectlEnv } from './support/kubectl.ts';
 
 const TABLE_V1 = 'application/json;as=Table;v=v1;g=meta.k8s.io';
 const TABLE_V1BETA1 = 'application/json;as=Table;v=v1beta1;g=meta.k8s.io';
@@ -231,9 +228,7 @@ describe.skipIf(!kubectlAvailable)('kubectl get --watch', () => {
   it('prints the list, then one line per event under the same columns', async () => {
     await core.createNamespacedConfigMap({ namespace: 'default', body: { metadata: { name: 'first' }, data: { a: '1' } } });
     const { kubeconfig } = await cluster.listen();
-    const home = mkdtempSync(join(tmpdir(), 'kubefake-kubectl-'));
-    writeFileSync(join(home, 'kubeconfig'), kubeconfig);
-    const child = spawn('kubectl', ['get', 'configmaps', '--watch', '--output-watch-events'], { env: { ...process.env, HOME: home, KUBECONFIG: join(home, 'kubeconfig') } });
+    const child = spawn('kubectl', ['get', 'configmaps', '--watch', '--output-watch-events'], { env: kubectlEnv(kubeconfig) });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
