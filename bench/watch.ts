@@ -123,6 +123,17 @@ async function kubefakeThroughClient(o: Required<WatchBenchOptions>, transport: 
     ),
   );
   const expected = o.rate * o.seconds * o.watchers;
+  const { elapsedS, runtime } = await driveWrites(o, cluster, issuedAt, () => delivered >= expected);
+  controllers.forEach((c) => c.abort());
+  await cluster.close();
+  return { fromIssue, fromCommit, delivered, expected, elapsedS, ...runtime };
+}
+
+/**
+ * Paced ConfigMap creates into `cluster` (each issue time kept by name) until every expected event
+ * is delivered; answers the elapsed time and the runtime observed meanwhile.
+ */
+async function driveWrites(o: Required<WatchBenchOptions>, cluster: FakeCluster, issuedAt: Map<string, number>, allDelivered: () => boolean) {
   const stop = observeRuntime();
   const writes: Promise<unknown>[] = [];
   const started = await paced(o.rate, o.seconds, (i) => {
@@ -131,12 +142,9 @@ async function kubefakeThroughClient(o: Required<WatchBenchOptions>, transport: 
     writes.push(postConfigMap(cluster, name));
   });
   await Promise.all(writes);
-  await waitFor(() => delivered >= expected);
+  await waitFor(allDelivered);
   const elapsedS = (performance.now() - started) / 1000;
-  const runtime = stop();
-  controllers.forEach((c) => c.abort());
-  await cluster.close();
-  return { fromIssue, fromCommit, delivered, expected, elapsedS, ...runtime };
+  return { elapsedS, runtime: stop() };
 }
 
 /** kubefake's own share: watch streams from cluster.handle() read directly, lines split and parsed. */
@@ -173,17 +181,7 @@ async function kubefakeNoTransport(o: Required<WatchBenchOptions>): Promise<Roun
     })();
   }
   const expected = o.rate * o.seconds * o.watchers;
-  const stop = observeRuntime();
-  const writes: Promise<unknown>[] = [];
-  const started = await paced(o.rate, o.seconds, (i) => {
-    const name = `w-${i}`;
-    issuedAt.set(name, performance.now());
-    writes.push(postConfigMap(cluster, name));
-  });
-  await Promise.all(writes);
-  await waitFor(() => delivered >= expected);
-  const elapsedS = (performance.now() - started) / 1000;
-  const runtime = stop();
+  const { elapsedS, runtime } = await driveWrites(o, cluster, issuedAt, () => delivered >= expected);
   await Promise.all(readers.map((r) => r.cancel()));
   await cluster.close();
   return { fromIssue, fromCommit, delivered, expected, elapsedS, ...runtime };
