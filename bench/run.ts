@@ -137,6 +137,8 @@ A fresh cluster answers its first request **${warmStart.meanMs.toFixed(2)} ms** 
 
 ${watch}
 
+${schemaBench}
+
 ${cel}
 
 ${gcSection}

@@ -1,6 +1,5 @@
 // kubectl apply --server-side over cluster.listen(): applies, conflicts, --force-conflicts, and the
 // move from client-side to server-side apply.
-import * as k8s from '@kubernetes/client-node';
 import { describe, expect, it } from 'vitest';
 import { kubectlAvailable, useKubectlCluster } from './support/kubectl.ts';
 

@@ -8,7 +8,7 @@ import { StatusError } from '../errors/status-error.ts';
 import { formatTimestamp } from '../registry/context.ts';
 import { NAMESPACES_BUCKET } from '../registry/namespace-admission.ts';
 import type { StoreEvent } from '../storage/versioned-store.ts';
-import { storedResources, type ControllerContext } from './context.ts';
+import { storedResources } from './context.ts';
 import { QueueController } from './queue-controller.ts';
 
 export const NAMESPACE_FINALIZER = 'kubernetes';

@@ -10,15 +10,15 @@ import {
 } from '../apis/discovery.ts';
 import { apiVersionOf } from '../apis/object.ts';
 import type { ResourceType } from '../apis/resource-type.ts';
-import { badRequest, StatusError, toStatusError, unknownPath, type Status } from '../errors/status-error.ts';
+import { StatusError, toStatusError, unknownPath, type Status } from '../errors/status-error.ts';
 import type { GenericRegistry } from '../registry/generic-registry.ts';
 import type { Clock } from '../registry/context.ts';
 import type { ListResult } from '../registry/list.ts';
-import { bodyTarget, decodeObjectBody, decodeWriteBody, parseStructured, readBody } from './body.ts';
+import { bodyTarget, decodeObjectBody, readBody, readWriteRequest } from './body.ts';
 import { contentTypeEssence, SERVED_MEDIA_TYPES, type OutputFormat } from './media-types.ts';
 import { negotiateView, renderView, type ObjectView } from './table/index.ts';
 import type { KubeList } from '../apis/object.ts';
-import { deleteOptionsFrom, getOptionsFrom, isWatchRequest, listOptionsFrom, patchOptionsFrom, watchOptionsFrom, writeOptionsFrom } from './query-options.ts';
+import { deleteOptionsFrom, getOptionsFrom, isWatchRequest, listOptionsFrom, patchOptionsFrom, watchOptionsFrom } from './query-options.ts';
 import { patchContentTypeOf, patcherFor } from '../apply/patch-request.ts';
 import { watchResponse, type WatchStreamTuning } from './watch-stream.ts';
 import type { ServedWatches } from './served-watches.ts';
@@ -166,8 +166,8 @@ export class ApiHandler {
         }
         case 'POST': {
           if (type.namespaced && namespace === undefined) throw methodNotAllowed();
-          const { object: body, strictErrors } = decodeWriteBody(await readBody(request), contentTypeEssence(request.headers.get('content-type')), bodyTarget(type));
-          const result = await registry.create(namespace, body, { ...writeOptionsFrom(query), strictDecodeErrors: strictErrors, userAgent: request.headers.get('user-agent') ?? undefined });
+          const { body, options } = await readWriteRequest(request, query, bodyTarget(type));
+          const result = await registry.create(namespace, body, options);
           return respond(result.object, 201, result.warnings);
         }
         case 'DELETE': {
@@ -183,8 +183,8 @@ export class ApiHandler {
         return respond(view ? renderView(view, type, { object }, query, this.now()) : object);
       }
       case 'PUT': {
-        const { object: body, strictErrors } = decodeWriteBody(await readBody(request), contentTypeEssence(request.headers.get('content-type')), bodyTarget(type));
-        const result = await registry.update(namespace, name, body, { ...writeOptionsFrom(query), strictDecodeErrors: strictErrors, userAgent: request.headers.get('user-agent') ?? undefined });
+        const { body, options } = await readWriteRequest(request, query, bodyTarget(type));
+        const result = await registry.update(namespace, name, body, options);
         return respond(result.object, result.created ? 201 : 200, result.warnings);
       }
       case 'PATCH': {

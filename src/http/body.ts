@@ -4,8 +4,11 @@ import { load, YAML11_SCHEMA, type YAMLException } from 'js-yaml';
 import { apiVersionOf } from '../apis/object.ts';
 import type { ResourceType } from '../apis/resource-type.ts';
 import { badRequest, requestEntityTooLarge, unsupportedMediaType } from '../errors/status-error.ts';
+import type { WriteOptions } from '../registry/options.ts';
 import { goDuplicateFieldError, goJsonTypeError, parseGoJson, summarizeGoData } from './go-json.ts';
 import { decodeKubernetesProtobuf, isKubernetesProtobuf, ProtobufDecodeError } from './protobuf/decode.ts';
+import { contentTypeEssence } from './media-types.ts';
+import { writeOptionsFrom } from './query-options.ts';
 import { yamlDuplicateKeyError } from './yaml-strict.ts';
 
 export const MAX_REQUEST_BODY_BYTES = 3 * 1024 * 1024;
@@ -81,6 +84,15 @@ export function decodeObjectBody(bytes: Uint8Array, contentType: string | undefi
  */
 export function decodeWriteBody(bytes: Uint8Array, contentType: string | undefined, target: BodyTarget): { object: Record<string, unknown>; strictErrors: string[] } {
   return decodeBody(bytes, contentType, target, true);
+}
+
+/**
+ * A create or update request read whole: its body decoded for `target` (strict findings kept for
+ * fieldValidation) and the WriteOptions of its query, with the User-Agent field managers fall back to.
+ */
+export async function readWriteRequest(request: Request, query: URLSearchParams, target: BodyTarget): Promise<{ body: Record<string, unknown>; options: WriteOptions }> {
+  const { object, strictErrors } = decodeWriteBody(await readBody(request), contentTypeEssence(request.headers.get('content-type')), target);
+  return { body: object, options: { ...writeOptionsFrom(query), strictDecodeErrors: strictErrors, userAgent: request.headers.get('user-agent') ?? undefined } };
 }
 
 function decodeBody(bytes: Uint8Array, contentType: string | undefined, target: BodyTarget, strict: boolean): { object: Record<string, unknown>; strictErrors: string[] } {

@@ -10,9 +10,9 @@ import type { GenericRegistry } from '../registry/generic-registry.ts';
 import { fieldValidationMode } from '../registry/options.ts';
 import { ScaleRegistry, scaleTypeOf } from '../registry/subresources/scale.ts';
 import { statusTypeOf } from '../registry/subresources/status.ts';
-import { bodyTarget, decodeWriteBody, readBody } from './body.ts';
-import { contentTypeEssence, type OutputFormat } from './media-types.ts';
-import { getOptionsFrom, patchOptionsFrom, writeOptionsFrom } from './query-options.ts';
+import { bodyTarget, readBody, readWriteRequest } from './body.ts';
+import type { OutputFormat } from './media-types.ts';
+import { getOptionsFrom, patchOptionsFrom } from './query-options.ts';
 import { patchContentTypeOf, patchContentTypesFor, patcherFor } from '../apply/patch-request.ts';
 import type { ResourceRequest } from './request-info.ts';
 import { objectResponse } from './responses.ts';
@@ -64,8 +64,7 @@ async function serveStatus(r: SubresourceRequest, verb: string): Promise<Respons
       return respond(r, r.view ? renderView(r.view, type, { object }, query, r.now()) : object);
     }
     case 'update': {
-      const { object: body, strictErrors } = decodeWriteBody(await readBody(r.request), contentTypeEssence(r.request.headers.get('content-type')), bodyTarget(type));
-      const options = { ...writeOptionsFrom(query), strictDecodeErrors: strictErrors, userAgent: r.request.headers.get('user-agent') ?? undefined };
+      const { body, options } = await readWriteRequest(r.request, query, bodyTarget(type));
       const result = await registry.update(info.namespace, info.name, body, options);
       return respond(r, result.object, result.warnings);
     }
@@ -95,8 +94,7 @@ async function serveScale(r: SubresourceRequest, verb: string): Promise<Response
       return respond(r, r.view ? renderView(r.view, scaleTableType(type), { object }, query, r.now()) : object);
     }
     case 'update': {
-      const { object: body, strictErrors } = decodeWriteBody(await readBody(r.request), contentTypeEssence(r.request.headers.get('content-type')), SCALE_BODY_TARGET);
-      const options = { ...writeOptionsFrom(query), strictDecodeErrors: strictErrors, userAgent: r.request.headers.get('user-agent') ?? undefined };
+      const { body, options } = await readWriteRequest(r.request, query, SCALE_BODY_TARGET);
       const result = await scale.update(info.namespace, info.name, body as KubeObject, options);
       return respond(r, result.object, result.warnings);
     }

@@ -8,7 +8,7 @@ import { KubeConfig } from '@kubernetes/client-node';
 import { load } from 'js-yaml';
 import { afterEach, describe, expect, test } from 'vitest';
 import { createFakeCluster, type FakeCluster } from '../../src/index.ts';
-import { customKindsOf, RunnerError } from './client-steps.ts';
+import { customKindsOf } from './client-steps.ts';
 import { FixtureFormatError, parseFixture, parseScenario, parseStep, type Fixture, type JsonObject, type Step, type StepAction } from './fixture-types.ts';
 import { checkOutcome, ExpectationError, parseWarningHeader, type StepOutcome } from './matchers.ts';
 import { KNOWN_GAPS } from './known-gaps.ts';
