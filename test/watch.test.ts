@@ -102,6 +102,19 @@ describe('event stream', () => {
     bySelector.controller.abort();
     byPath.controller.abort();
   });
+
+  it('answers a named GET with watch=true as a plain get, as GetResource ignores the parameter', async () => {
+    await core.createNamespacedConfigMap({ namespace: 'default', body: cm('one') });
+    // client-node's Watch sends exactly this request: GET <item path>?watch=true.
+    const res = await fetch(`${cluster.url}/api/v1/namespaces/default/configmaps/one?watch=true`);
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toBe('application/json');
+    const body = (await res.json()) as k8s.V1ConfigMap;
+    expect([body.kind, body.metadata?.name]).toEqual(['ConfigMap', 'one']);
+    const missing = await fetch(`${cluster.url}/api/v1/namespaces/default/configmaps/absent?watch=true`);
+    expect(missing.status).toBe(404);
+    expect(((await missing.json()) as k8s.V1Status).message).toBe('configmaps "absent" not found');
+  });
 });
 
 describe('selectors', () => {

@@ -1,7 +1,6 @@
 // Sits in front of the API handler (both transports and cluster.handle() go through it): applies
 // faults and records requests. Open watch streams are the handler's own (ServedWatches).
 import type { FaultInjector } from './faults.ts';
-import { isWatchRequest } from '../http/query-options.ts';
 import { requestAttributes, type RequestAttributes } from './request-attributes.ts';
 import type { RequestRecorder } from './request-log.ts';
 
@@ -19,13 +18,13 @@ export function intercept(handle: (request: Request) => Promise<Response>, parts
     const decision = faults.active ? await faults.decide(attrs, request) : undefined;
     if (decision?.delayMs) await new Promise((resolve) => setTimeout(resolve, decision.delayMs));
     const response = decision?.response ?? (await handle(request));
-    const streaming = response.status === 200 && !decision?.response && streamsWatch(attrs, request);
+    const streaming = response.status === 200 && !decision?.response && streamsWatch(attrs);
     if (requests.enabled) requests.record(attrs, response.status, !!decision, requestCopy, streaming || !requests.keepsBodies ? undefined : response.clone());
     return response;
   };
 }
 
-/** Whether the handler answers with a watch stream (it does for a named GET with `watch=true` too). */
-function streamsWatch(attrs: RequestAttributes, request: Request): boolean {
-  return attrs.verb === 'watch' || (attrs.isResourceRequest && attrs.method === 'GET' && isWatchRequest(new URL(request.url).searchParams));
+/** Whether the handler answers with a watch stream: only a watch verb does (a named GET ignores `watch=true`). */
+function streamsWatch(attrs: RequestAttributes): boolean {
+  return attrs.verb === 'watch';
 }

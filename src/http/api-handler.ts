@@ -147,7 +147,9 @@ export class ApiHandler {
     const respond = (body: unknown, status = 200, warnings: readonly string[] = []) =>
       objectResponse(body, { status, format, warnings: [...typeWarnings, ...warnings] });
     const method = request.method.toUpperCase();
-    const watch = info.watchPrefix || (method === 'GET' && isWatchRequest(query));
+    // Only a collection GET watches (requestinfo.go turns list into watch); a named GET with
+    // watch=true is a plain get, as GetResource ignores the parameter.
+    const watch = info.watchPrefix || (method === 'GET' && name === undefined && isWatchRequest(query));
     if (watch) {
       if (method !== 'GET') throw methodNotAllowed();
       return watchResponse(registry, namespace, name, watchOptionsFrom(query), {
