@@ -234,6 +234,18 @@ describe('server-side apply of a built-in', () => {
     );
     expect(lenient.status).toBe(201);
     expect(((await lenient.json()) as { data: unknown }).data).toEqual({ a: '2' });
+    // Warn (the default) applies the last value; the finding would be a warning, but its text has
+    // newlines, which the apiserver's warning recorder refuses, so no Warning header is sent.
+    const warned = await cluster.handle(
+      new Request(`${cluster.url}/api/v1/namespaces/default/configmaps/cm?fieldManager=m`, {
+        method: 'PATCH',
+        headers: { 'content-type': 'application/apply-patch+yaml' },
+        body: yaml.replace('a: "2"', 'a: "3"'),
+      }),
+    );
+    expect(warned.status).toBe(200);
+    expect(warned.headers.get('warning')).toBeNull();
+    expect(((await warned.json()) as { data: unknown }).data).toEqual({ a: '3' });
   });
 });
 

@@ -9,6 +9,7 @@ import type { JSONSchemaProps } from '../schema/types.ts';
 import { deepEqual } from '../util/deep-equal.ts';
 import { customResourceCel } from '../cel/custom-resource.ts';
 import { customResourceScale, type CustomResourceScalePaths } from '../apis/scale.ts';
+import { replicasPathOf, type ReplicasPathMappings } from '../apply/scale-handler.ts';
 import { customResourceFieldSelectors, customResourceStatusStrategy, mainScaleErrors, scalePathsOf } from './custom-resource-subresources.ts';
 import { customResourceCodecs } from './conversion/storage-codec.ts';
 import { deprecationWarningOf } from './deprecation-warning.ts';
@@ -53,6 +54,7 @@ export function customResourceTypes(crd: KubeObject, options: { terminating: boo
   const storageVersion = (spec.versions ?? []).find((v) => v.storage)?.name;
   // Several versions: writes are converted to the storage version, reads to the version asked for.
   const codecFor = customResourceCodecs(spec, compiledByVersion);
+  const replicasPaths = replicasPathMappings(group, spec.versions ?? []);
   return versions.map((v) => {
     const schema = v.schema?.openAPIV3Schema;
     const compiled = compiledByVersion.get(v.name);
@@ -90,9 +92,17 @@ export function customResourceTypes(crd: KubeObject, options: { terminating: boo
     if (compiledByVersion.size > 0) type.fromStorage = fromStorage;
     if (codecFor) type.codec = codecFor(v.name);
     if (hasStatus) type.statusStrategy = customResourceStatusStrategy({ apiVersion: `${group}/${v.name}`, kind, compiled, schema, scale });
-    if (scale) type.scale = customResourceScale(scale);
+    if (scale) type.scale = customResourceScale(scale, { groupVersion: `${group}/${v.name}`, mappings: replicasPaths });
     return type;
   });
+}
+
+/** The replicas path of every version, served or not (null without scale), as the CRD handler maps them. */
+function replicasPathMappings(group: string, versions: readonly CrdVersion[]): ReplicasPathMappings {
+  return new Map(versions.map((v) => {
+    const scale = scalePathsOf(v.subresources?.scale);
+    return [`${group}/${v.name}`, scale ? replicasPathOf(scale.specReplicasPath) : null];
+  }));
 }
 
 /**

@@ -30,7 +30,7 @@ describe('scaleObject', () => {
 });
 
 describe('custom resource scale', () => {
-  const scale = customResourceScale(paths);
+  const scale = customResourceScale(paths, { groupVersion: 'example.com/v1', mappings: new Map() });
 
   it('reports unstructured accessor errors in Go words', () => {
     expect(thrown(() => scale.read(cr({ spec: { replicas: 'x' } }))).message).toBe('.spec.replicas accessor error: x is of the type string, expected int64');
@@ -58,7 +58,7 @@ describe('custom resource scale', () => {
 
 describe('built-in scale', () => {
   it('prints the selector as LabelSelectorAsSelector does', () => {
-    const scale = builtinScale('apps', 'deployments');
+    const scale = builtinScale('apps', 'deployments', ['v1']);
     const deployment = cr({ spec: { replicas: 2, selector: { matchLabels: { b: '1', a: '2' }, matchExpressions: [{ key: 'c', operator: 'In', values: ['y', 'x'] }] } } });
     expect(scale.read(deployment).status).toEqual({ replicas: 0, selector: 'a=2,b=1,c in (x,y)' });
   });

@@ -12,6 +12,7 @@ import { formatLabelSelector } from '../http/table/format.ts';
 import { goDynamicTypeName, goSprintV, toGoValue } from '../patch/go-value.ts';
 import { validateObjectMeta } from '../validation/object-meta.ts';
 import { isPlainObject, type KubeObject } from './object.ts';
+import { replicasPathOf, type ReplicasPathMappings } from '../apply/scale-handler.ts';
 
 export const SCALE_API_VERSION = 'autoscaling/v1';
 export const SCALE_KIND = 'Scale';
@@ -35,6 +36,8 @@ export interface ScaleSubresource {
   write(obj: KubeObject, scale: KubeObject): KubeObject;
   /** ScaleREST.Update's answer: the Scale of the object as stored. */
   answer(obj: KubeObject): KubeObject;
+  /** The ScaleHandler's view of the parent: the group/version new owners are recorded in, and the replicas path per version. */
+  managedFields: { groupVersion: string; mappings: ReplicasPathMappings };
 }
 
 /** autoscaling/v1 Scale JSON as Go serialises it (spec.replicas is omitempty, status.replicas is not). */
@@ -67,8 +70,11 @@ export function scaleSpecReplicas(scale: KubeObject): number {
  * Scale of an apps/v1 workload (deployments, replicasets, statefulsets): the three ScaleRESTs
  * differ only in the resource named by their conflict error.
  */
-export function builtinScale(group: string, plural: string): ScaleSubresource {
+export function builtinScale(group: string, plural: string, knownVersions: readonly string[]): ScaleSubresource {
   const scaleResource = { group, resource: `${plural}/scale` };
+  // The storage's ReplicasPathMappings: every version the scheme knows the kind in.
+  const replicas = replicasPathOf('.spec.replicas');
+  const managedFields = { groupVersion: `${group}/v1`, mappings: new Map(knownVersions.map((v) => [`${group}/${v}`, replicas])) };
   const values = (obj: KubeObject): ScaleValues => {
     const selector = formatLabelSelector(getPath(obj, ['spec', 'selector']));
     // LabelSelectorAsSelector fails only on selectors validation already refuses.
@@ -99,6 +105,7 @@ export function builtinScale(group: string, plural: string): ScaleSubresource {
       return obj;
     },
     answer: (obj) => scaleObject(obj, values(obj)),
+    managedFields,
   };
 }
 
@@ -123,7 +130,11 @@ export interface CustomResourceScalePaths {
 const INVALID_SPEC_REPLICAS = -2147483648;
 const MAX_INT32 = 2147483647;
 
-export function customResourceScale(paths: CustomResourceScalePaths): ScaleSubresource {
+/**
+ * The scale of a custom resource version; `managedFields` is the CRD's replicas path per version
+ * (null for versions without scale) and this version's group/version.
+ */
+export function customResourceScale(paths: CustomResourceScalePaths, managedFields: ScaleSubresource['managedFields']): ScaleSubresource {
   const { specReplicasPath } = paths;
   /** scaleFromCustomResource: the values and whether spec replicas exist, or Go's accessor error. */
   const fromObject = (obj: KubeObject): { values: ScaleValues; found: boolean } => {
@@ -168,6 +179,7 @@ export function customResourceScale(paths: CustomResourceScalePaths): ScaleSubre
         throw err;
       }
     },
+    managedFields,
   };
 }
 

@@ -51,6 +51,19 @@ export function fieldManagerFor(type: ResourceType, clock: Clock): FieldManager 
   return fm;
 }
 
+const scaleManagers = new WeakMap<Clock, FieldManager>();
+
+/** The field manager of `/scale` requests: it manages the autoscaling/v1 Scale itself. */
+export function scaleFieldManagerFor(clock: Clock): FieldManager {
+  let fm = scaleManagers.get(clock);
+  if (!fm) {
+    const [group, version, kind] = ['autoscaling', 'v1', 'Scale'];
+    fm = new FieldManager({ group, version, kind, atom: builtinSchema(group, version, kind) ?? DEDUCED, subresource: 'scale', now: () => formatTimestamp(clock.now()), zero: builtinZero(group, version, kind) });
+    scaleManagers.set(clock, fm);
+  }
+  return fm;
+}
+
 const FIELD_MANAGER_MAX_LENGTH = 128;
 const isPrint = (ch: string) => /^[\p{L}\p{M}\p{N}\p{P}\p{S} ]$/u.test(ch);
 
@@ -118,7 +131,16 @@ function dropNulls(v: unknown): unknown {
  * warning is the caller's), as patch.go's applyPatcher does after the apply.
  */
 export function applyToLive(type: ResourceType, clock: Clock, live: Record<string, unknown> | undefined, patch: ApplyPatch, fieldManager: string): Record<string, unknown> {
-  const merged = fieldManagerFor(type, clock).apply(live, patch.config, fieldManager, patch.force);
+  return dropNullsAfterApply(type, applyWith(fieldManagerFor(type, clock), live, patch, fieldManager));
+}
+
+/** applyToLive for `/scale`: the Scale's own field manager; the typed Scale drops explicit nulls. */
+export function applyScale(clock: Clock, live: Record<string, unknown>, patch: ApplyPatch, fieldManager: string): Record<string, unknown> {
+  return dropNulls(applyWith(scaleFieldManagerFor(clock), live, patch, fieldManager)) as Record<string, unknown>;
+}
+
+function applyWith(fm: FieldManager, live: Record<string, unknown> | undefined, patch: ApplyPatch, fieldManager: string): Record<string, unknown> {
+  const merged = fm.apply(live, patch.config, fieldManager, patch.force);
   if (patch.strictError !== undefined && patch.fieldValidation === 'Strict') throw badRequest(`error strict decoding YAML: ${patch.strictError}`);
-  return dropNullsAfterApply(type, merged);
+  return merged;
 }

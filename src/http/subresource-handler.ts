@@ -4,7 +4,7 @@
 // for a path or method it has no route for.
 import type { KubeObject } from '../apis/object.ts';
 import type { ResourceType } from '../apis/resource-type.ts';
-import { methodNotSupported, notFound, StatusError, unknownPath, unsupportedMediaType } from '../errors/status-error.ts';
+import { methodNotSupported, notFound, StatusError, unknownPath } from '../errors/status-error.ts';
 import { PATCH_CONTENT_TYPES, applyPatch } from '../patch/index.ts';
 import type { GenericRegistry } from '../registry/generic-registry.ts';
 import { fieldValidationMode } from '../registry/options.ts';
@@ -13,7 +13,8 @@ import { statusTypeOf } from '../registry/subresources/status.ts';
 import { bodyTarget, readBody, readWriteRequest } from './body.ts';
 import type { OutputFormat } from './media-types.ts';
 import { getOptionsFrom, patchOptionsFrom } from './query-options.ts';
-import { patchContentTypeOf, patchContentTypesFor, patcherFor } from '../apply/patch-request.ts';
+import { patchContentTypeOf, patcherFor } from '../apply/patch-request.ts';
+import { APPLY_PATCH_CONTENT_TYPE, decodeApplyPatch } from '../apply/apply-patch.ts';
 import type { ResourceRequest } from './request-info.ts';
 import { objectResponse } from './responses.ts';
 import { renderView, type ObjectView } from './table/index.ts';
@@ -99,12 +100,15 @@ async function serveScale(r: SubresourceRequest, verb: string): Promise<Response
       return respond(r, result.object, result.warnings);
     }
     default: {
-      const patchType = PATCH_CONTENT_TYPES[patchContentTypeOf(r.request, type)];
-      // TODO(#11): server-side apply of /scale (the scale field manager) is not served yet.
-      if (!patchType) throw unsupportedMediaType(patchContentTypesFor(type).filter((t) => PATCH_CONTENT_TYPES[t]));
+      const contentType = patchContentTypeOf(r.request, type);
       const bytes = await readBody(r.request);
       const options = patchOptionsFrom(query, r.request.headers.get('user-agent'));
       const fieldValidation = fieldValidationMode(options.fieldValidation);
+      if (contentType === APPLY_PATCH_CONTENT_TYPE) {
+        const result = await scale.apply(info.namespace, info.name, decodeApplyPatch(bytes, { force: options.force, fieldValidation }), options);
+        return respond(r, result.object, result.warnings);
+      }
+      const patchType = PATCH_CONTENT_TYPES[contentType]!;
       const result = await scale.patch(info.namespace, info.name, (current) => applyPatch(patchType, current, bytes, SCALE_TARGET, { fieldValidation }), options);
       return respond(r, result.object, result.warnings);
     }

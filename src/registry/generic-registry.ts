@@ -23,7 +23,7 @@ import {
 } from '../errors/status-error.ts';
 import { KeyExistsError, RevisionConflictError } from '../storage/versioned-store.ts';
 import { validateObjectMeta, validateObjectMetaUpdate } from '../validation/object-meta.ts';
-import { formatTimestamp, type RegistryContext } from './context.ts';
+import { formatTimestamp, type Clock, type RegistryContext } from './context.ts';
 import { applyDeletion, completesDeletion, type DeletionOutcome } from './deletion.ts';
 import { GENERATE_NAME_ATTEMPTS, generateName } from './generate-name.ts';
 import { listObjects, type ListResult } from './list.ts';
@@ -72,6 +72,11 @@ export class GenericRegistry {
   readonly bucket: string;
   readonly groupResource: GroupResource;
   private readonly ctx: RegistryContext;
+
+  /** The cluster clock (managedFields times of writes that go around the registry's field manager). */
+  get clock(): Clock {
+    return this.ctx.clock;
+  }
 
   constructor(type: ResourceType, ctx: RegistryContext) {
     this.type = type;
@@ -280,6 +285,8 @@ export class GenericRegistry {
     name: string,
     apply: ((current: Record<string, unknown>) => unknown) | ApplyPatch,
     options: WriteOptions,
+    /** The patch function writes managedFields itself (the scale subresource's ScaleHandler). */
+    ownManagedFields = false,
   ): Promise<WriteResult> {
     const serverSideApply = isApplyPatch(apply);
     for (;;) {
@@ -299,7 +306,8 @@ export class GenericRegistry {
       const decodeWarnings = this.decode(obj, options, patched);
       const requested = obj.metadata!.resourceVersion;
       try {
-        return withWarnings(await this.updateFrom(existing, obj, requested, options, serverSideApply), decodeWarnings);
+        const warnings = serverSideApply ? [...decodeWarnings, ...applyStrictWarnings(apply)] : decodeWarnings;
+        return withWarnings(await this.updateFrom(existing, obj, requested, options, serverSideApply || ownManagedFields), warnings);
       } catch (err) {
         // Raced with another write: re-apply the patch to the new state, as GuaranteedUpdate does. A
         // resourceVersion the patch itself sets then no longer matches, and updateFrom answers 409.
@@ -325,7 +333,7 @@ export class GenericRegistry {
     if (this.type.terminating) throw forbidden(this.groupResource, name, 'create not allowed while custom resource definition is terminating');
     const decodeWarnings = this.decode(obj, options, applied);
     try {
-      return withWarnings(await this.createOnce(obj, options, true), [...decodeWarnings, ...(patch.strictError !== undefined && patch.fieldValidation === 'Warn' ? [patch.strictError] : [])]);
+      return withWarnings(await this.createOnce(obj, options, true), [...decodeWarnings, ...applyStrictWarnings(patch)]);
     } catch (err) {
       if (err instanceof KeyExistsError && !err.existing.metadata.deletionTimestamp) return undefined;
       if (err instanceof KeyExistsError) throw alreadyExists(this.groupResource, name, 'object is being deleted: ');
@@ -531,4 +539,9 @@ export class GenericRegistry {
     const { apiVersion: _a, kind: _k, ...rest } = obj;
     return { apiVersion: this.apiVersion, kind: this.type.kind, ...rest };
   }
+}
+
+/** applyPatcher under fieldValidation=Warn: the strict decoder's finding on the body is a warning. */
+function applyStrictWarnings(patch: ApplyPatch): string[] {
+  return patch.strictError !== undefined && patch.fieldValidation === 'Warn' ? [patch.strictError] : [];
 }

@@ -45,7 +45,7 @@ export function appsV1ResourceTypes(): ResourceType[] {
         generation((obj) => [obj.spec, obj.metadata?.annotations ?? {}]),
       ),
       statusStrategy: composeStrategy(defaulting(defaultDeployment), keepFromStored('spec', 'metadata.labels'), validateStatus(validateDeploymentStatus)),
-      scale: builtinScale('apps', 'deployments'),
+      scale: builtinScale('apps', 'deployments', ['v1beta1', 'v1beta2', 'v1']),
     }),
     apps({
       ...workload,
@@ -56,7 +56,7 @@ export function appsV1ResourceTypes(): ResourceType[] {
       subresources: ['scale', 'status'],
       strategy: composeStrategy(defaulting(defaultStatefulSet), statusSubresource(), generation(), defaulting(statefulSetStatusShape)),
       statusStrategy: composeStrategy(defaulting(defaultStatefulSet), keepFromStored('spec'), defaulting(statefulSetStatusShape), validateStatus(validateStatefulSetStatus)),
-      scale: builtinScale('apps', 'statefulsets'),
+      scale: builtinScale('apps', 'statefulsets', ['v1beta1', 'v1beta2', 'v1']),
     }),
     apps({
       ...workload,
@@ -90,7 +90,7 @@ export function appsV1ResourceTypes(): ResourceType[] {
       subresources: ['scale', 'status'],
       strategy: composeStrategy(defaulting(defaultReplicaSet), statusSubresource(), generation(), defaulting(replicaSetStatusShape)),
       statusStrategy: composeStrategy(defaulting(defaultReplicaSet), keepFromStored('spec'), defaulting(replicaSetStatusShape), validateStatus(validateReplicaSetStatus)),
-      scale: builtinScale('apps', 'replicasets'),
+      scale: builtinScale('apps', 'replicasets', ['v1beta2', 'v1']),
     }),
   ];
 }

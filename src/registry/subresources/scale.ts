@@ -11,6 +11,9 @@ import { goJson } from '../../errors/go-format.ts';
 import { goJsonValueKind } from '../../http/go-json.ts';
 import type { GenericRegistry } from '../generic-registry.ts';
 import { fieldValidationMode, validateWriteOptions, type GetOptions, type WriteOptions } from '../options.ts';
+import type { ApplyPatch } from '../../apply/apply-patch.ts';
+import { applyScale, managerOrUserAgent, scaleFieldManagerFor } from '../../apply/registry-hooks.ts';
+import { ScaleHandler } from '../../apply/scale-handler.ts';
 
 const derived = new WeakMap<ResourceType, ResourceType>();
 
@@ -104,7 +107,7 @@ export class ScaleRegistry {
     if (!meta.name) throw badRequest(`the name of the object (${name} based on URL) was undeterminable: name must be provided`);
     if (meta.name !== name) throw badRequest(`the name of the object (${meta.name}) does not match the name on the URL (${name})`);
     // The Scale body's findings were answered here; the object written has none of its own.
-    const result = await this.write(namespace, name, () => scale, { ...options, strictDecodeErrors: undefined });
+    const result = await this.write(namespace, name, (current) => this.recordUpdate(current, scale, options), { ...options, strictDecodeErrors: undefined });
     return { object: result.object, warnings: [...warnings, ...result.warnings] };
   }
 
@@ -113,7 +116,6 @@ export class ScaleRegistry {
    * type's own errors) and is re-run on the new state when a concurrent write wins.
    */
   async patch(namespace: string | undefined, name: string, patch: (current: KubeObject) => Record<string, unknown>, options: WriteOptions = {}): Promise<ScaleWriteResult> {
-    // Not an apply: the scale field manager's server-side apply is not served.
     validateWriteOptions('PatchOptions', options);
     return this.write(
       namespace,
@@ -123,24 +125,59 @@ export class ScaleRegistry {
         // The patched JSON is decoded into the typed Scale; a failure is the patcher's 422.
         const decodeError = scaleDecodeError(patched);
         if (decodeError) throw invalidPatch(goJson(patched), decodeError);
-        return patched;
+        return this.recordUpdate(current, patched, options);
       },
       options,
     );
   }
 
+  /** Server-side apply of a Scale: the Scale's own field manager merges it, with conflicts on `.spec.replicas`. */
+  async apply(namespace: string | undefined, name: string, patch: ApplyPatch, options: WriteOptions = {}): Promise<ScaleWriteResult> {
+    validateWriteOptions('PatchOptions', options, true);
+    const result = await this.write(
+      namespace,
+      name,
+      (current) => {
+        const applied = applyScale(this.registry.clock, current, patch, options.fieldManager ?? '') as KubeObject;
+        const decodeError = scaleDecodeError(applied);
+        if (decodeError) throw invalidPatch(goJson(applied), decodeError);
+        return applied;
+      },
+      options,
+    );
+    return { ...result, warnings: [...(patch.strictError !== undefined && patch.fieldValidation === 'Warn' ? [patch.strictError] : []), ...result.warnings] };
+  }
+
+  /** The Scale field manager's Update: the writer owns what it changed in the Scale. */
+  private recordUpdate(current: KubeObject, next: KubeObject, options: WriteOptions): KubeObject {
+    const manager = managerOrUserAgent(options.fieldManager, options.userAgent);
+    return scaleFieldManagerFor(this.registry.clock).update(current as Record<string, unknown>, next as Record<string, unknown>, manager) as KubeObject;
+  }
+
   private async write(namespace: string | undefined, name: string, updated: (current: KubeObject) => KubeObject, options: WriteOptions): Promise<ScaleWriteResult> {
-    // The resource's update (GuaranteedUpdate): object → old Scale → requested Scale → object.
+    // The resource's update (GuaranteedUpdate): object → old Scale → requested Scale → object. The
+    // Scale carries the owners of the replicas path (ScaleHandler.ToSubresource) and its new owners
+    // go back into the object's managedFields (ToParent), so the object's own field manager is not run.
     // The caller validated the request's options, as the PUT or PATCH handler does.
     const result = await this.registry.patchValidated(
       namespace,
       name,
       (current) => {
         const obj = structuredClone(current) as KubeObject;
-        const scale = updated(this.scale.current(obj));
-        return this.scale.write(obj, scale);
+        const { groupVersion, mappings } = this.scale.managedFields;
+        const handler = new ScaleHandler(obj.metadata?.managedFields, groupVersion, mappings);
+        const old = this.scale.current(obj);
+        const owners = handler.toSubresource();
+        if (owners) old.metadata = { ...old.metadata, managedFields: owners };
+        const scale = updated(old);
+        const written = this.scale.write(obj, scale);
+        const managedFields = handler.toParent(scale.metadata?.managedFields);
+        if (managedFields) written.metadata!.managedFields = managedFields;
+        else delete written.metadata!.managedFields;
+        return written;
       },
       options,
+      true,
     );
     return { object: this.scale.answer(result.object), warnings: result.warnings };
   }
