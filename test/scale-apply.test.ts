@@ -15,7 +15,6 @@ beforeEach(async () => {
 });
 afterEach(() => cluster.close());
 
-const apply = k8s.setHeaderOptions('Content-Type', k8s.PatchStrategy.ServerSideApply);
 const merge = k8s.setHeaderOptions('Content-Type', k8s.PatchStrategy.MergePatch);
 
 const template = { metadata: { labels: { app: 'nginx' } }, spec: { containers: [{ name: 'nginx', image: 'nginx:latest' }] } };
