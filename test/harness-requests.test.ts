@@ -58,6 +58,35 @@ describe('cluster.requests', () => {
     expect(await get.body()).toBeUndefined();
   });
 
+  it('answers the bodies of faulted requests, hook Responses, YAML and plain-text answers', async () => {
+    await using cluster = await createFakeCluster();
+    const core = cluster.kubeConfig.makeApiClient(k8s.CoreV1Api);
+    // A fault answers before the handler reads the body: the log reads the unread stream.
+    cluster.faults.add({ verb: 'create', resource: 'secrets', error: 500, times: 1 });
+    await expect(core.createNamespacedSecret({ namespace: 'default', body: { metadata: { name: 's' }, stringData: { k: 'v' } } })).rejects.toThrow();
+    const faulted = cluster.requests.last({ resource: 'secrets' })!;
+    expect(faulted).toMatchObject({ verb: 'create', status: 500, fault: true });
+    expect(await faulted.body()).toEqual({ metadata: { name: 's' }, stringData: { k: 'v' } });
+    expect(await faulted.responseBody()).toMatchObject({ kind: 'Status', code: 500, message: 'etcdserver: request timed out' });
+    // A Response a hook made itself (not built by the handler) is copied, and its bytes answered as they were.
+    cluster.faults.add((req) => (req.resource === 'pods' ? new Response(new Uint8Array([1, 2, 3]), { status: 503, headers: { 'content-type': 'application/octet-stream' } }) : undefined));
+    await cluster.handle(new Request(`${cluster.url}/api/v1/namespaces/default/pods`));
+    expect(await cluster.requests.last({ resource: 'pods' })!.responseBody()).toEqual(new Uint8Array([1, 2, 3]));
+    // A YAML body (read by the handler) and a YAML answer; a plain-text answer.
+    await cluster.handle(
+      new Request(`${cluster.url}/api/v1/namespaces/default/configmaps`, { method: 'POST', headers: { 'content-type': 'application/yaml', accept: 'application/yaml' }, body: 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: from-yaml\ndata:\n  k: v\n' }),
+    );
+    const yaml = cluster.requests.last({ verb: 'create', resource: 'configmaps' })!;
+    expect(await yaml.body()).toEqual({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'from-yaml' }, data: { k: 'v' } });
+    expect(await yaml.responseBody()).toMatchObject({ kind: 'ConfigMap', metadata: { name: 'from-yaml' } });
+    await cluster.handle(new Request(`${cluster.url}/no/such/path`, { method: 'POST', body: 'ignored' }));
+    const notFound = cluster.requests.last()!;
+    expect(notFound.status).toBe(404);
+    expect(await notFound.responseBody()).toBe('404 page not found\n');
+    // The handler never read this body: the log still can.
+    expect(await notFound.body()).toBe('ignored');
+  });
+
   it('filters by attributes or a predicate, and records a watch once it streams', async () => {
     await using cluster = await createFakeCluster();
     const watch = new k8s.Watch(cluster.kubeConfig);
@@ -90,7 +119,7 @@ describe('cluster.requests', () => {
     await expect(createFakeCluster({ requestLog: { limit: -1 } })).rejects.toThrow('kubefake: a log limit must be a non-negative integer, got -1');
   });
 
-  it('records without bodies when told not to copy them', async () => {
+  it('records without bodies when told not to keep them', async () => {
     await using cluster = await createFakeCluster({ requestLog: { bodies: false } });
     await cluster.kubeConfig.makeApiClient(k8s.CoreV1Api).createNamespacedConfigMap({ namespace: 'default', body: { metadata: { name: 'a' } } });
     const [create] = cluster.requests.all();

@@ -100,6 +100,103 @@ describe('cluster.snapshot()', () => {
     expect(texts[0]).toBe(texts[1]);
   });
 
+  describe('names generated from generateName', () => {
+    /** Five web- ConfigMaps (different data), a token- Secret owned by one of them, and a ConfigMap that names that one. */
+    async function generate(cluster: FakeCluster) {
+      const core = cluster.kubeConfig.makeApiClient(k8s.CoreV1Api);
+      const made = [];
+      for (const size of ['s', 'm', 'l', 'xl', 'xs']) made.push(await core.createNamespacedConfigMap({ namespace: 'default', body: { metadata: { generateName: 'web-' }, data: { size } } }));
+      const owner = made[2]!.metadata!; // size l
+      await core.createNamespacedSecret({ namespace: 'default', body: { metadata: { generateName: 'token-', ownerReferences: [{ apiVersion: 'v1', kind: 'ConfigMap', name: owner.name!, uid: owner.uid! }] } } });
+      await core.createNamespacedConfigMap({ namespace: 'default', body: { metadata: { name: 'pointer' }, data: { target: owner.name! } } });
+    }
+
+    it('replace the random suffix, numbered in an order that does not depend on it, wherever the name appears', async () => {
+      await using cluster = await createFakeCluster();
+      await generate(cluster);
+      const snapshot = cluster.snapshot();
+      // By kind, then name (`pointer` < `web-…`); names generated from the same prefix by content.
+      expect(snapshot.map((o) => `${o.kind} ${o.metadata!.name} ${o.metadata!.uid} ${JSON.stringify(o.data ?? {})}`)).toEqual([
+        'ConfigMap pointer <uid-1> {"target":"web-<suffix-1>"}',
+        'ConfigMap web-<suffix-1> <uid-2> {"size":"l"}',
+        'ConfigMap web-<suffix-2> <uid-3> {"size":"m"}',
+        'ConfigMap web-<suffix-3> <uid-4> {"size":"s"}',
+        'ConfigMap web-<suffix-4> <uid-5> {"size":"xl"}',
+        'ConfigMap web-<suffix-5> <uid-6> {"size":"xs"}',
+        'Secret token-<suffix-6> <uid-7> {}',
+      ]);
+      expect(snapshot[1]!.metadata!.generateName).toBe('web-');
+      expect(snapshot[6]!.metadata!.ownerReferences).toEqual([{ apiVersion: 'v1', kind: 'ConfigMap', name: 'web-<suffix-1>', uid: '<uid-2>' }]);
+    });
+
+    it('give the same snapshot and diff on two real-time runs', async () => {
+      const runs: Array<{ yaml: string; diff: unknown }> = [];
+      for (let i = 0; i < 2; i++) {
+        await using cluster = await createFakeCluster();
+        const before = cluster.snapshot();
+        await generate(cluster);
+        runs.push({ yaml: cluster.snapshot({ format: 'yaml' }), diff: cluster.diff(before) });
+      }
+      expect(runs[0]!.yaml).toBe(runs[1]!.yaml);
+      expect(runs[0]!.diff).toEqual(runs[1]!.diff);
+      expect((runs[0]!.diff as { created: Array<{ name: string }> }).created.map((r) => r.name)).toEqual([
+        'pointer',
+        'web-<suffix-1>',
+        'web-<suffix-2>',
+        'web-<suffix-3>',
+        'web-<suffix-4>',
+        'web-<suffix-5>',
+        'token-<suffix-6>',
+      ]);
+    });
+
+    it('number the names of a diff after those of its snapshot, and show them in the changes', async () => {
+      await using cluster = await createFakeCluster();
+      const core = cluster.kubeConfig.makeApiClient(k8s.CoreV1Api);
+      const first = await core.createNamespacedConfigMap({ namespace: 'default', body: { metadata: { generateName: 'job-' } } });
+      await core.createNamespacedConfigMap({ namespace: 'default', body: { metadata: { name: 'pointer' } } });
+      const before = cluster.snapshot();
+      const second = await core.createNamespacedConfigMap({ namespace: 'default', body: { metadata: { generateName: 'job-' } } });
+      const merge = k8s.setHeaderOptions('Content-Type', k8s.PatchStrategy.MergePatch);
+      await core.patchNamespacedConfigMap({ name: 'pointer', namespace: 'default', body: { data: { previous: first.metadata!.name!, current: second.metadata!.name! } } }, merge);
+      expect(cluster.diff(before)).toEqual({
+        created: [{ apiVersion: 'v1', kind: 'ConfigMap', namespace: 'default', name: 'job-<suffix-2>' }],
+        changed: [
+          {
+            apiVersion: 'v1',
+            kind: 'ConfigMap',
+            namespace: 'default',
+            name: 'pointer',
+            changes: [{ path: 'data', after: { previous: 'job-<suffix-1>', current: 'job-<suffix-2>' } }],
+          },
+        ],
+        deleted: [],
+      });
+    });
+
+    it('keep names that were given, names that only look generated, and the names of a deterministic cluster', async () => {
+      await using cluster = await createFakeCluster();
+      const core = cluster.kubeConfig.makeApiClient(k8s.CoreV1Api);
+      // A given name wins over generateName; a suffix outside the apiserver's alphabet (vowels, 0, 1, 3) was not generated.
+      await core.createNamespacedConfigMap({ namespace: 'default', body: { metadata: { name: 'given', generateName: 'web-' } } });
+      await core.createNamespacedConfigMap({ namespace: 'default', body: { metadata: { name: 'web-a0e13', generateName: 'web-' } } });
+      await core.createNamespacedConfigMap({ namespace: 'default', body: { metadata: { name: 'web-bcdfg' } } });
+      expect(cluster.snapshot().map((o) => o.metadata!.name)).toEqual(['given', 'web-a0e13', 'web-bcdfg']);
+
+      await using deterministic = await createFakeCluster({ deterministic: true });
+      const made = await deterministic.kubeConfig.makeApiClient(k8s.CoreV1Api).createNamespacedConfigMap({ namespace: 'default', body: { metadata: { generateName: 'web-' } } });
+      expect(deterministic.snapshot().map((o) => o.metadata!.name)).toEqual([made.metadata!.name]);
+      expect(deterministic.snapshot({ normalize: true }).map((o) => o.metadata!.name)).toEqual(['web-<suffix-1>']);
+    });
+
+    it('keep the prefix as the apiserver cut it (58 characters)', async () => {
+      await using cluster = await createFakeCluster();
+      const long = `${'a'.repeat(60)}-`;
+      await cluster.kubeConfig.makeApiClient(k8s.CoreV1Api).createNamespacedConfigMap({ namespace: 'default', body: { metadata: { generateName: long } } });
+      expect(cluster.snapshot()[0]!.metadata).toMatchObject({ name: `${'a'.repeat(58)}<suffix-1>`, generateName: long });
+    });
+  });
+
   it('answers YAML that parses back to the object form and can be applied again', async () => {
     await using cluster = await createFakeCluster({ deterministic: true });
     await populate(cluster);

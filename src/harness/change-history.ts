@@ -8,14 +8,19 @@ import type { HarnessContext } from './context.ts';
 import { kindMatches, type KindSpec } from './object-ref.ts';
 import { storageKeyOf } from '../apis/resource-type.ts';
 
+/** One change the store committed. */
 export interface StoredChange {
   /** The resourceVersion the change was committed at. */
   revision: number;
+  /** `ADDED`, `MODIFIED` or `DELETED`, as a watch would report it. */
   type: StoreEventType;
-  /** apiVersion and kind of the object as stored. */
+  /** apiVersion of the object as stored (a custom resource's storage version). */
   apiVersion: string;
+  /** Kind of the object. */
   kind: string;
+  /** Namespace of a namespaced object. */
   namespace?: string;
+  /** Name of the object. */
   name: string;
   /** The object before the change (MODIFIED, DELETED). */
   before?: KubeObject;
@@ -23,23 +28,32 @@ export interface StoredChange {
   after?: KubeObject;
 }
 
+/** Selects changes; every given field must match. */
 export interface ChangeMatch {
+  /** `'Deployment'`, `'deployments.apps'`, `'cm'`, `{ apiVersion, kind }` (a deleted CRD's kind by its name). */
   kind?: KindSpec;
+  /** Namespace of the object. */
   namespace?: string;
+  /** Name of the object. */
   name?: string;
+  /** `ADDED`, `MODIFIED` or `DELETED`. */
   type?: StoreEventType;
 }
 
+/** Selects changes: attribute filters, or any predicate. */
 export type ChangeFilter = ChangeMatch | ((change: StoredChange) => boolean);
 
 /** The change history; bounded (oldest dropped first) and clearable. */
 export interface ChangeHistory extends Iterable<StoredChange> {
+  /** How many changes are recorded now. */
   readonly length: number;
   /** How many changes the history keeps at most (`history.limit`). */
   readonly limit: number;
   /** Changes, oldest first (copies), optionally filtered. */
   all(filter?: ChangeFilter): StoredChange[];
+  /** The newest change the filter selects (a copy). */
   last(filter?: ChangeFilter): StoredChange | undefined;
+  /** Forgets every recorded change. */
   clear(): void;
 }
 

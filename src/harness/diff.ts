@@ -3,22 +3,28 @@
 // moves them); an object deleted and created again under the same name (new uid) is both.
 import { apiVersionOf, isPlainObject } from '../apis/object.ts';
 import { deepEqual } from '../util/deep-equal.ts';
-import { normalizeValue, UidNumbering } from './normalize.ts';
+import { normalizeValue, Placeholders } from './normalize.ts';
 import { presentCopy, type ObjectRef } from './object-ref.ts';
 import type { SnapshotEntry } from './snapshot.ts';
+import { stableOrder } from './stable-order.ts';
 
 /** One field that differs: `before` is absent for an added field, `after` for a removed one. */
 export interface FieldChange {
   /** `spec.replicas`, `metadata.labels["app.kubernetes.io/name"]`, `status.conditions[0].status` */
   path: string;
+  /** The value before (normalised as in snapshots unless the cluster is deterministic). */
   before?: unknown;
+  /** The value now. */
   after?: unknown;
 }
 
+/** An object present before and now, with what differs. */
 export interface ChangedObject extends ObjectRef {
+  /** Field by field, in the object's key order; resourceVersion and managedFields are left out. */
   changes: FieldChange[];
 }
 
+/** What `cluster.diff(before)` answers. */
 export interface ClusterDiff {
   /** Objects that exist now and did not before, in snapshot order. */
   created: ObjectRef[];
@@ -31,15 +37,19 @@ export interface ClusterDiff {
 /** Ignored on every object: they change on every write. */
 const IGNORED = new Set(['metadata.resourceVersion', 'metadata.managedFields']);
 
-export function diffEntries(before: readonly SnapshotEntry[], after: readonly SnapshotEntry[], normalize: boolean): ClusterDiff {
-  const uids = new UidNumbering();
+export function diffEntries(before: readonly SnapshotEntry[], current: readonly SnapshotEntry[], normalize: boolean): ClusterDiff {
+  const placeholders = new Placeholders();
+  // Normalised, generated names are numbered as in the snapshots (before's objects first), in an order that does not depend on them.
+  const after = normalize ? stableOrder(current) : current;
+  if (normalize) for (const e of [...before, ...after]) placeholders.addGeneratedName(e.object.metadata);
+  const refOf = (entry: SnapshotEntry) => refWithName(entry, placeholders.name(entry.object.metadata.name));
   const previous = new Map(before.map((e) => [e.id, e]));
-  const current = new Map(after.map((e) => [e.id, e]));
+  const now = new Map(after.map((e) => [e.id, e]));
   const sameObject = (a: SnapshotEntry, b: SnapshotEntry) => a.object.metadata.uid === b.object.metadata.uid;
   const result: ClusterDiff = { created: [], changed: [], deleted: [] };
   for (const entry of before) {
-    const now = current.get(entry.id);
-    if (!now || !sameObject(entry, now)) result.deleted.push(refOf(entry));
+    const still = now.get(entry.id);
+    if (!still || !sameObject(entry, still)) result.deleted.push(refOf(entry));
   }
   for (const entry of after) {
     const old = previous.get(entry.id);
@@ -50,15 +60,15 @@ export function diffEntries(before: readonly SnapshotEntry[], after: readonly Sn
     if (old.object === entry.object) continue;
     const changes: FieldChange[] = [];
     compare('', presentCopy(old.type, old.object), presentCopy(entry.type, entry.object), changes);
-    if (normalize) for (const c of changes) normalizeChange(c, uids);
+    if (normalize) for (const c of changes) normalizeChange(c, placeholders);
     if (changes.length) result.changed.push({ ...refOf(entry), changes });
   }
   return result;
 }
 
-function refOf(entry: SnapshotEntry): ObjectRef {
+function refWithName(entry: SnapshotEntry, name: string): ObjectRef {
   const meta = entry.object.metadata;
-  const ref: ObjectRef = { apiVersion: apiVersionOf(entry.type.group, entry.type.version), kind: entry.type.kind, name: meta.name };
+  const ref: ObjectRef = { apiVersion: apiVersionOf(entry.type.group, entry.type.version), kind: entry.type.kind, name };
   if (meta.namespace !== undefined) ref.namespace = meta.namespace;
   return ref;
 }
@@ -86,9 +96,9 @@ function join(path: string, key: string): string {
   return `${path}[${JSON.stringify(key)}]`;
 }
 
-function normalizeChange(change: FieldChange, uids: UidNumbering): void {
+function normalizeChange(change: FieldChange, placeholders: Placeholders): void {
   const key = /(?:^|\.)([A-Za-z_$][\w$]*)$/.exec(change.path)?.[1];
-  if ('before' in change) change.before = normalizeValue(key, change.before, uids);
-  if ('after' in change) change.after = normalizeValue(key, change.after, uids);
+  if ('before' in change) change.before = normalizeValue(key, change.before, placeholders);
+  if ('after' in change) change.after = normalizeValue(key, change.after, placeholders);
 }
 

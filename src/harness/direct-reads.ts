@@ -6,6 +6,7 @@ import { compileLabelSelector } from '../registry/list.ts';
 import type { HarnessContext } from './context.ts';
 import { presentCopy, resolveKind, resolveRef, type KindSpec, type ObjectTarget } from './object-ref.ts';
 
+/** Options of `cluster.list()`. */
 export interface DirectListOptions {
   /** Only objects in this namespace (namespaced kinds); all namespaces when omitted. */
   namespace?: string;

@@ -4,6 +4,7 @@
 import { load } from 'js-yaml';
 import { alreadyExists, conflict, OPTIMISTIC_LOCK_MESSAGE, plainServerError, StatusError, timeout, type Status } from '../errors/status-error.ts';
 import { errorResponse } from '../http/responses.ts';
+import { sentResponse } from '../http/sent-bodies.ts';
 import { matchesRequest, type RequestAttributes, type RequestMatch } from './request-attributes.ts';
 
 /**
@@ -22,6 +23,7 @@ export type FaultError = 409 | 500 | 429 | 'timeout' | FaultStatus;
 /** A Status to answer with; `kind`, `apiVersion`, `metadata` and `status` are filled in. */
 export type FaultStatus = Partial<Status> & { code: number };
 
+/** A declarative fault: the requests it matches (see RequestMatch), what they get, and how often. */
 export interface FaultRule extends RequestMatch {
   /** The error to answer with. May be omitted when `delayMs` is given (the request then only runs late). */
   error?: FaultError;
@@ -37,6 +39,7 @@ export interface FaultRule extends RequestMatch {
 
 /** What a hook sees of a request. */
 export interface FaultRequest extends RequestAttributes {
+  /** The request's headers (a copy). */
   headers: Headers;
   /** The request body, parsed (JSON or YAML), or undefined. */
   body(): Promise<unknown>;
@@ -45,15 +48,18 @@ export interface FaultRequest extends RequestAttributes {
 /** What a hook decides: an error and/or a delay (as in a rule), a Response of its own, or undefined to let the request through. */
 export type FaultAction = Pick<FaultRule, 'error' | 'delayMs' | 'retryAfterSeconds'>;
 
+/** A function asked about every request (after the rules added before it); see FaultAction. */
 export type FaultHook = (request: FaultRequest) => FaultAction | Response | undefined | Promise<FaultAction | Response | undefined>;
 
 /** A rule or hook that was added; remove() takes it out again. */
 export interface Fault {
   /** How many requests it has answered or delayed so far. */
   readonly hits: number;
+  /** Takes the rule or hook out; requests after this are not asked about. */
   remove(): void;
 }
 
+/** `cluster.faults`. */
 export interface Faults {
   /** Adds a rule (or a hook, asked for every request); rules are tried in the order added, the first that fires wins. */
   add(rule: FaultRule | FaultHook): Fault;
@@ -177,7 +183,7 @@ async function faultResponse(action: FaultAction, attrs: RequestAttributes, requ
 
 /** maxinflight/priority-and-fairness `tooManyRequests`: http.Error with a Retry-After header. */
 function tooManyRequestsResponse(retryAfterSeconds: number): Response {
-  return new Response('Too many requests, please try again later.\n', {
+  return sentResponse('Too many requests, please try again later.\n', {
     status: 429,
     headers: { 'content-type': 'text/plain; charset=utf-8', 'x-content-type-options': 'nosniff', 'retry-after': String(Math.round(retryAfterSeconds)) },
   });

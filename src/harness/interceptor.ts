@@ -13,13 +13,12 @@ export function intercept(handle: (request: Request) => Promise<Response>, parts
   const { faults, requests } = parts;
   return async (request) => {
     const attrs = requestAttributes(request);
-    // The handler consumes the body; the log keeps a copy to parse on demand.
-    const requestCopy = requests.keepsBodies && request.body ? request.clone() : undefined;
     const decision = faults.active ? await faults.decide(attrs, request) : undefined;
     if (decision?.delayMs) await new Promise((resolve) => setTimeout(resolve, decision.delayMs));
     const response = decision?.response ?? (await handle(request));
     const streaming = response.status === 200 && !decision?.response && streamsWatch(attrs);
-    if (requests.enabled) requests.record(attrs, response.status, !!decision, requestCopy, streaming || !requests.keepsBodies ? undefined : response.clone());
+    // The log keeps references and reads the bodies only when asked (see RequestRecorder.record).
+    if (requests.enabled) requests.record(attrs, response.status, !!decision, request, streaming ? undefined : response);
     return response;
   };
 }

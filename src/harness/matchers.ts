@@ -4,8 +4,11 @@ import type { KubeObject } from '../apis/object.ts';
 import type { FakeCluster } from '../cluster/fake-cluster.ts';
 import { toRef, type ObjectTarget } from './object-ref.ts';
 
+/** What a matcher answers, in the shape Vitest's and Jest's expect.extend() take. */
 export interface MatcherResult {
+  /** Whether the assertion holds (before `.not`). */
   pass: boolean;
+  /** The failure message. */
   message: () => string;
 }
 

@@ -1,7 +1,9 @@
 // Volatile fields of a snapshot, replaced by placeholders so a snapshot taken with the real clock
-// and random uids reads the same on every run: uids (numbered, so references stay linked),
+// and random uids reads the same on every run: uids (numbered, so references stay linked), names
+// generated from generateName (the random suffix numbered, wherever the name appears),
 // resourceVersions, timestamps (managedFields' `time` included).
-import { isPlainObject, type KubeObject } from '../apis/object.ts';
+import { isPlainObject, type KubeObject, type ObjectMeta } from '../apis/object.ts';
+import { generatedPrefix } from '../registry/generate-name.ts';
 
 /** RFC 3339 as Kubernetes writes metav1.Time and MicroTime. */
 const RFC3339 = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})$/;
@@ -12,44 +14,78 @@ export const PLACEHOLDER = {
   resourceVersion: '<resourceVersion>',
   timestamp: '<timestamp>',
   uid: (n: number) => `<uid-${n}>`,
+  /** `web-x7k2p` → `web-<suffix-1>`: the prefix stays, the random part is numbered. */
+  generatedName: (prefix: string, n: number) => `${prefix}<suffix-${n}>`,
 } as const;
 
-/** Numbers uids in the order they are first asked for; one instance per snapshot (or diff). */
-export class UidNumbering {
-  private readonly seen = new Map<string, string>();
-  placeholder(uid: string): string {
-    let p = this.seen.get(uid);
-    if (!p) this.seen.set(uid, (p = PLACEHOLDER.uid(this.seen.size + 1)));
+/** Unnumbered forms, for comparing objects whatever their identities (see stable-order.ts). */
+const ANONYMOUS = { uid: '<uid>', generatedName: (prefix: string) => `${prefix}<suffix>` } as const;
+
+/**
+ * Numbers uids and generated names in the order they are first registered; one instance per
+ * snapshot (or diff), so the same uid or name gets the same placeholder everywhere in it.
+ * `anonymous` gives every uid `<uid>` and every generated name `<prefix><suffix>` instead.
+ */
+export class Placeholders {
+  private readonly uids = new Map<string, string>();
+  private readonly names = new Map<string, string>();
+  private readonly anonymous: boolean;
+
+  constructor(options: { anonymous?: boolean } = {}) {
+    this.anonymous = options.anonymous === true;
+  }
+
+  uid(uid: string): string {
+    if (this.anonymous) return ANONYMOUS.uid;
+    let p = this.uids.get(uid);
+    if (!p) this.uids.set(uid, (p = PLACEHOLDER.uid(this.uids.size + 1)));
     return p;
+  }
+
+  /** Registers the object's name when the apiserver generated it from `generateName`. */
+  addGeneratedName(meta: Pick<ObjectMeta, 'name' | 'generateName'> | undefined): void {
+    const name = meta?.name;
+    if (typeof name !== 'string' || this.names.has(name)) return;
+    const prefix = generatedPrefix(name, meta!.generateName);
+    if (prefix !== undefined) this.names.set(name, this.anonymous ? ANONYMOUS.generatedName(prefix) : PLACEHOLDER.generatedName(prefix, this.names.size + 1));
+  }
+
+  /** The placeholder of a registered generated name, or the text unchanged. */
+  name(text: string): string {
+    return this.names.get(text) ?? text;
   }
 }
 
 /** A normalised copy of `obj` (which must be a mutable copy already: it is changed in place). */
-export function normalizeObject(obj: KubeObject, uids: UidNumbering): KubeObject {
-  visit(obj, uids);
+export function normalizeObject(obj: KubeObject, placeholders: Placeholders): KubeObject {
+  visit(obj, placeholders);
   return obj;
 }
 
 /** Normalises one value in place (or answers the placeholder for a scalar) as found under `key`. */
-export function normalizeValue(key: string | undefined, value: unknown, uids: UidNumbering): unknown {
-  if (typeof value === 'string' && key !== undefined) {
-    if (key === 'uid') return uids.placeholder(value);
+export function normalizeValue(key: string | undefined, value: unknown, placeholders: Placeholders): unknown {
+  if (typeof value === 'string') {
+    if (key === 'uid') return placeholders.uid(value);
     if (key === 'resourceVersion') return PLACEHOLDER.resourceVersion;
-    if (TIME_KEY.test(key) && RFC3339.test(value)) return PLACEHOLDER.timestamp;
-    return value;
+    if (key !== undefined && TIME_KEY.test(key) && RFC3339.test(value)) return PLACEHOLDER.timestamp;
+    // A generated name anywhere: the object's own, owner references, a status that names it…
+    return placeholders.name(value);
   }
-  if (typeof value === 'object' && value !== null) visit(value, uids);
+  if (typeof value === 'object' && value !== null) visit(value, placeholders);
   return value;
 }
 
-function visit(node: unknown, uids: UidNumbering): void {
+function visit(node: unknown, placeholders: Placeholders): void {
   if (Array.isArray(node)) {
-    for (const item of node) visit(item, uids);
+    for (let i = 0; i < node.length; i++) {
+      if (typeof node[i] === 'string') node[i] = placeholders.name(node[i]);
+      else visit(node[i], placeholders);
+    }
     return;
   }
   if (!isPlainObject(node)) return;
   for (const [key, value] of Object.entries(node)) {
-    if (typeof value === 'string') node[key] = normalizeValue(key, value, uids);
-    else visit(value, uids);
+    if (typeof value === 'string') node[key] = normalizeValue(key, value, placeholders);
+    else visit(value, placeholders);
   }
 }

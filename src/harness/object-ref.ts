@@ -12,9 +12,13 @@ export type KindSpec = string | { apiVersion?: string; kind: string };
 
 /** One object: its kind (see KindSpec), name and, for namespaced kinds, namespace (default `default`). */
 export interface ObjectRef {
+  /** Picks one version of the kind (`apps/v1`); the kind's served version when omitted. */
   apiVersion?: string;
+  /** The kind, as KindSpec text (`Deployment`, `deploy`, `crontabs.stable.example.com`). */
   kind: string;
+  /** The object's name. */
   name: string;
+  /** Namespace of a namespaced kind; default `default`. */
   namespace?: string;
 }
 

@@ -7,6 +7,7 @@ import { parseRequestPath } from '../http/request-info.ts';
 /** A Kubernetes verb as RBAC and audit logs name it. */
 export type RequestVerb = 'get' | 'list' | 'watch' | 'create' | 'update' | 'patch' | 'delete' | 'deletecollection';
 
+/** What a request asked for, as kube-apiserver's RequestInfoFactory derives it from the method and path. */
 export interface RequestAttributes {
   /** The Kubernetes verb; for paths outside the resource API (`/version`, discovery) the lower-case HTTP method. */
   verb: RequestVerb | string;
@@ -18,13 +19,17 @@ export interface RequestAttributes {
   isResourceRequest: boolean;
   /** API group (`''` for core); undefined outside the resource API. */
   group?: string;
+  /** API version (`v1`); undefined outside the resource API. */
   version?: string;
   /** Resource (plural), e.g. `deployments`. */
   resource?: string;
+  /** Namespace in the path; undefined for cluster-scoped resources and requests across all namespaces. */
   namespace?: string;
+  /** Object name in the path; undefined for collections (list, watch, create, deletecollection). */
   name?: string;
+  /** `status`, `scale`… when the path names one. */
   subresource?: string;
-  /** The User-Agent header (client-node sends none unless configured; kubectl sends its own). */
+  /** The User-Agent header (client-node sends `kubernetes-client-javascript/<version>`, kubectl `kubectl/<version> (…)`). */
   userAgent?: string;
 }
 
@@ -33,12 +38,17 @@ export interface RequestAttributes {
  * by its group (`deployments.apps`) and/or followed by a subresource (`deployments/status`).
  */
 export interface RequestMatch {
+  /** One verb or a list of them (`'update'`, `['create', 'patch']`). */
   verb?: RequestVerb | string | ReadonlyArray<RequestVerb | string>;
+  /** `crontabs`, `deployments.apps`, `crontabs/status`, `deployments.apps/scale`. */
   resource?: string;
   /** API group; matches any group when omitted. */
   group?: string;
+  /** Namespace in the URL. */
   namespace?: string;
+  /** Object name in the URL (a create has none: its name is in the body). */
   name?: string;
+  /** Subresource in the URL (`status`, `scale`). */
   subresource?: string;
 }
 

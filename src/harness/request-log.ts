@@ -1,9 +1,11 @@
 // cluster.requests: every HTTP request the cluster answered (in-process, listen() and handle()),
 // with its attributes, the status code, and its bodies parsed when asked for.
 import { load } from 'js-yaml';
+import { bodyOfRequest, bodyOfResponse } from '../http/sent-bodies.ts';
 import { BoundedLog } from './bounded-log.ts';
 import { matchesRequest, type RequestAttributes, type RequestMatch } from './request-attributes.ts';
 
+/** One request the cluster answered. */
 export interface RecordedRequest extends RequestAttributes {
   /** The HTTP status code answered (200 for a watch that started streaming). */
   status: number;
@@ -34,7 +36,7 @@ export interface RequestLog extends Iterable<RecordedRequest> {
 
 export class RequestRecorder implements RequestLog {
   private readonly log: BoundedLog<RecordedRequest>;
-  /** Whether request and response bodies are copied for body()/responseBody(). */
+  /** Whether body()/responseBody() answer the bodies (`requestLog.bodies`); off, the log holds no reference to them. */
   readonly keepsBodies: boolean;
 
   constructor(limit: number, keepBodies = true) {
@@ -50,13 +52,37 @@ export class RequestRecorder implements RequestLog {
     return this.log.limit;
   }
 
-  /** Whether requests are kept at all (a limit of 0 turns the log off and saves the body copies). */
+  /** Whether requests are kept at all (a limit of 0 turns the log off). */
   get enabled(): boolean {
     return this.log.limit > 0;
   }
 
-  record(attrs: RequestAttributes, status: number, fault: boolean, request: Request | undefined, response: Response | undefined): void {
-    this.log.push({ ...attrs, status, fault, body: once(() => parseBody(request)), responseBody: once(() => parseBody(response)) });
+  /**
+   * Records one answered request. Bodies are not copied: body() reads the bytes the handler read
+   * (or the still unread stream), responseBody() the text the Response was built from (a clone
+   * only for Responses made elsewhere, such as a fault hook's). Pass no response for a watch stream.
+   */
+  record(attrs: RequestAttributes, status: number, fault: boolean, request: Request, response: Response | undefined): void {
+    if (!this.keepsBodies) {
+      this.log.push({ ...attrs, status, fault, body: noBody, responseBody: noBody });
+      return;
+    }
+    // An unread body may be gone by the time it is asked for (a listen() connection closed): then there is none.
+    const readRequest = async () => bodyOfRequest(request) ?? (request.body && !request.bodyUsed ? await request.arrayBuffer().then((b) => new Uint8Array(b), () => undefined) : undefined);
+    let readResponse: () => Promise<string | Uint8Array | undefined> = async () => undefined;
+    if (response) {
+      const sent = bodyOfResponse(response);
+      // A Response built elsewhere is copied now: the client is about to consume this one.
+      const copy = sent === undefined && response.body ? response.clone() : undefined;
+      readResponse = async () => sent ?? (copy ? new Uint8Array(await copy.arrayBuffer()) : undefined);
+    }
+    this.log.push({
+      ...attrs,
+      status,
+      fault,
+      body: once(async () => parseBody(request.headers.get('content-type'), await readRequest())),
+      responseBody: once(async () => parseBody(response?.headers.get('content-type') ?? null, await readResponse())),
+    });
   }
 
   all(filter?: RequestFilter): RecordedRequest[] {
@@ -87,13 +113,13 @@ function once<T>(fn: () => Promise<T>): () => Promise<T> {
   return () => (result ??= fn());
 }
 
-/** Reads a copied body: JSON and YAML parsed, text for text types, bytes otherwise. */
-async function parseBody(message: Request | Response | undefined): Promise<unknown> {
-  if (!message?.body) return undefined;
-  const bytes = new Uint8Array(await message.arrayBuffer());
-  if (bytes.length === 0) return undefined;
-  const type = (message.headers.get('content-type') ?? '').split(';')[0]!.trim().toLowerCase();
-  const text = () => Buffer.from(bytes).toString('utf8');
+const noBody = async (): Promise<undefined> => undefined;
+
+/** A body as the log answers it: JSON and YAML parsed, text for text types, bytes otherwise. */
+function parseBody(contentType: string | null, body: string | Uint8Array | undefined): unknown {
+  if (body === undefined || body.length === 0) return undefined;
+  const type = (contentType ?? '').split(';')[0]!.trim().toLowerCase();
+  const text = () => (typeof body === 'string' ? body : Buffer.from(body.buffer, body.byteOffset, body.byteLength).toString('utf8'));
   if (type === '' || type.endsWith('json')) {
     try {
       return JSON.parse(text());
@@ -103,5 +129,5 @@ async function parseBody(message: Request | Response | undefined): Promise<unkno
   }
   if (type.endsWith('yaml')) return load(text());
   if (type.startsWith('text/')) return text();
-  return bytes;
+  return typeof body === 'string' ? new TextEncoder().encode(body) : body;
 }

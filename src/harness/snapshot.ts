@@ -7,9 +7,11 @@ import { storageKeyOf, type ResourceType } from '../apis/resource-type.ts';
 import { compileLabelSelector } from '../registry/list.ts';
 import type { HarnessContext } from './context.ts';
 import { labelSelectorText } from './direct-reads.ts';
-import { normalizeObject, UidNumbering } from './normalize.ts';
+import { normalizeObject, Placeholders } from './normalize.ts';
 import { kindMatches, presentCopy, type KindSpec } from './object-ref.ts';
+import { stableOrder } from './stable-order.ts';
 
+/** Options of `cluster.snapshot()` (also `format: 'objects' | 'yaml'`, default objects). */
 export interface SnapshotOptions {
   /** Only these kinds (`'Deployment'`, `'deployments.apps'`, `{ apiVersion, kind }`…); all kinds when omitted. */
   kinds?: KindSpec[];
@@ -19,8 +21,9 @@ export interface SnapshotOptions {
   labels?: string | Record<string, string>;
   /**
    * Replace volatile fields by placeholders: uids (`<uid-1>`, numbered by first appearance so
-   * owner references stay linked), resourceVersions, RFC 3339 times under `…Time`/`…Timestamp`
-   * keys. Default: on, unless the cluster is deterministic.
+   * owner references stay linked), the random suffix of names generated from `generateName`
+   * (`web-x7k2p` → `web-<suffix-1>`, wherever the name appears in the snapshot), resourceVersions,
+   * RFC 3339 times under `…Time`/`…Timestamp` keys. Default: on, unless the cluster is deterministic.
    */
   normalize?: boolean;
   /** Keep `metadata.managedFields` (server-side apply bookkeeping). Default false: they are left out. */
@@ -64,15 +67,19 @@ export class Snapshots {
   }
 
   take(options: SnapshotOptions = {}): ClusterSnapshot {
-    const entries = this.entries(options);
     const normalize = options.normalize ?? this.normalizeByDefault;
-    const uids = new UidNumbering();
-    // Objects' own uids are numbered first, in snapshot order, so `<uid-3>` is the third object.
-    if (normalize) for (const e of entries) if (e.object.metadata.uid) uids.placeholder(e.object.metadata.uid);
+    const entries = normalize ? stableOrder(this.entries(options)) : this.entries(options);
+    const placeholders = new Placeholders();
+    if (normalize) {
+      // Objects' own uids are numbered first, in snapshot order, so `<uid-3>` is the third object;
+      // then their generated names, so `web-<suffix-1>` is the first one generated from `web-`… in the snapshot.
+      for (const e of entries) if (e.object.metadata.uid) placeholders.uid(e.object.metadata.uid);
+      for (const e of entries) placeholders.addGeneratedName(e.object.metadata);
+    }
     const out = entries.map((e) => {
       const copy = presentCopy(e.type, e.object);
       if (!options.managedFields) delete copy.metadata?.managedFields;
-      return normalize ? normalizeObject(copy, uids) : copy;
+      return normalize ? normalizeObject(copy, placeholders) : copy;
     });
     const memory: SnapshotMemory = { entries, options };
     Object.defineProperty(out, ENTRIES, { value: memory, enumerable: false });

@@ -5,6 +5,7 @@ import type { KubeObject } from '../apis/object.ts';
 import type { HarnessContext } from './context.ts';
 import { describeRef, presentCopy, resolveRef, type ObjectTarget } from './object-ref.ts';
 
+/** Options of `cluster.waitFor()`. */
 export interface WaitForOptions {
   /** How long to wait (real time) before rejecting. Default 5,000 ms. */
   timeout?: number;

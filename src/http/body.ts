@@ -8,6 +8,7 @@ import type { WriteOptions } from '../registry/options.ts';
 import { goDuplicateFieldError, goJsonTypeError, parseGoJson, summarizeGoData } from './go-json.ts';
 import { decodeKubernetesProtobuf, isKubernetesProtobuf, ProtobufDecodeError } from './protobuf/decode.ts';
 import { contentTypeEssence } from './media-types.ts';
+import { rememberRequestBody } from './sent-bodies.ts';
 import { writeOptionsFrom } from './query-options.ts';
 import { yamlDuplicateKeyError } from './yaml-strict.ts';
 
@@ -41,7 +42,9 @@ export async function readBody(request: Request): Promise<Uint8Array> {
     }
     chunks.push(value);
   }
-  return chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks);
+  const bytes = chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks);
+  rememberRequestBody(request, bytes); // for the request log's body()
+  return bytes;
 }
 
 /** Parses JSON or YAML into a plain value, or returns the decoder's error text. */

@@ -4,6 +4,7 @@ import { createHash } from 'node:crypto';
 import { AGGREGATED_DISCOVERY_CONTENT_TYPE } from '../apis/discovery.ts';
 import { parseAccept } from './media-types.ts';
 import { objectResponse } from './responses.ts';
+import { sentResponse } from './sent-bodies.ts';
 
 function wantsAggregated(request: Request): boolean {
   return parseAccept(request.headers.get('accept')).some(
@@ -17,5 +18,5 @@ export function discoveryResponse(request: Request, legacy: unknown, aggregated:
   const etag = `"${createHash('sha512').update(body).digest('hex')}"`;
   const headers = { 'content-type': AGGREGATED_DISCOVERY_CONTENT_TYPE, etag, vary: 'Accept' };
   if (request.headers.get('if-none-match') === etag) return new Response(null, { status: 304, headers });
-  return new Response(body, { status: 200, headers });
+  return sentResponse(body, { status: 200, headers });
 }

@@ -8,6 +8,7 @@ import type { ApiCatalog } from '../apis/catalog.ts';
 import { OpenAPIService, type SerializedDocument } from '../apis/openapi/service.ts';
 import { KUBERNETES_VERSION } from '../cluster/version.ts';
 import { parseAccept } from './media-types.ts';
+import { sentResponse } from './sent-bodies.ts';
 
 const services = new WeakMap<ApiCatalog, OpenAPIService>();
 
@@ -107,7 +108,8 @@ function serveContent(request: Request, doc: SerializedDocument, headers: Header
     headers.delete('last-modified');
     return new Response(null, { status: 304, headers });
   }
-  return new Response(method === 'HEAD' ? null : doc.body, { status: 200, headers });
+  // The documents run to megabytes: sentResponse() spares the request log a copy of each.
+  return method === 'HEAD' ? new Response(null, { status: 200, headers }) : sentResponse(doc.body, { status: 200, headers });
 }
 
 /** If-None-Match: `*` or a list of (possibly weak) entity tags, compared weakly. */

@@ -3,6 +3,7 @@
 import { dump } from 'js-yaml';
 import type { Status, StatusError } from '../errors/status-error.ts';
 import type { OutputFormat } from './media-types.ts';
+import { sentResponse } from './sent-bodies.ts';
 
 export interface ResponseOptions {
   status?: number;
@@ -25,7 +26,7 @@ export function objectResponse(body: unknown, options: ResponseOptions = {}): Re
   // NewWarningHeader refuses texts with control characters (a YAML strict error has newlines):
   // the recorder then drops that warning.
   for (const w of new Set(options.warnings ?? [])) if (!/\p{Cc}/u.test(w)) headers.append('warning', warningHeader(w));
-  return new Response(text, { status: options.status ?? 200, headers });
+  return sentResponse(text, { status: options.status ?? 200, headers });
 }
 
 export function statusResponse(status: Status, format: OutputFormat = 'json', warnings?: readonly string[]): Response {
@@ -41,5 +42,5 @@ export function errorResponse(err: StatusError, format: OutputFormat = 'json'): 
 
 /** Go's http.NotFound, which answers paths outside every served API group. */
 export function plainNotFound(): Response {
-  return new Response('404 page not found\n', { status: 404, headers: { 'content-type': 'text/plain; charset=utf-8', 'x-content-type-options': 'nosniff' } });
+  return sentResponse('404 page not found\n', { status: 404, headers: { 'content-type': 'text/plain; charset=utf-8', 'x-content-type-options': 'nosniff' } });
 }

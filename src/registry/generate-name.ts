@@ -12,3 +12,16 @@ export function generateName(prefix: string, random: RandomSource): string {
   for (let i = 0; i < RANDOM_LENGTH; i++) suffix += random.pick(ALPHABET);
   return prefix.slice(0, MAX_GENERATED_NAME_LENGTH) + suffix;
 }
+
+/**
+ * The prefix `name` was generated from, when it is `generateName` (cut to 58) followed by five
+ * characters of the alphabet; undefined for a name given by the client. Snapshots use it to
+ * replace the random part.
+ */
+export function generatedPrefix(name: string, generateName: string | undefined): string | undefined {
+  if (!generateName) return undefined;
+  const prefix = generateName.slice(0, MAX_GENERATED_NAME_LENGTH);
+  if (name.length !== prefix.length + RANDOM_LENGTH || !name.startsWith(prefix)) return undefined;
+  for (const c of name.slice(prefix.length)) if (!ALPHABET.includes(c)) return undefined;
+  return prefix;
+}
