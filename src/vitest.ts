@@ -6,6 +6,7 @@ import { kubefakeMatchers, type ExpectedCondition } from './harness/matchers.ts'
 
 expect.extend(kubefakeMatchers);
 
+/** The fixtures kubefake/vitest's `test` adds. */
 export interface KubefakeFixtures {
   /** A cluster of its own for each test, created with `clusterOptions` and closed after the test. */
   cluster: FakeCluster;
@@ -26,6 +27,7 @@ export const test = base.extend<KubefakeFixtures>({
   },
 });
 
+/** The same as `test`. */
 export const it = test;
 export { expect };
 export { kubefakeMatchers, type ExpectedCondition };

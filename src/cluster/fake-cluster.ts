@@ -43,6 +43,7 @@ import type { WebhookHandler, WebhookTarget } from '../webhooks/types.ts';
 export type { Manifests, ManifestSource } from './manifests.ts';
 export type { ListenOptions } from '../transport/http-listener.ts';
 
+/** Options of createFakeCluster(); all optional. */
 export interface FakeClusterOptions {
   /** Objects installed before createFakeCluster() resolves (same forms as apply(): text, objects, file and directory paths). */
   manifests?: Manifests;
@@ -63,8 +64,9 @@ export interface FakeClusterOptions {
   seed?: Seed;
   /**
    * The request log (`cluster.requests`): `limit` is how many requests it keeps (default 1,000; 0
-   * turns it off); `bodies: false` skips copying bodies for `body()`/`responseBody()` (saves a few
-   * microseconds per request).
+   * turns it off); `bodies: false` makes `body()`/`responseBody()` answer undefined, and the log
+   * then holds no reference to requests and responses. Either way the log reads bodies in place
+   * when asked instead of copying them.
    */
   requestLog?: { limit?: number; bodies?: boolean };
   /** The change history (`cluster.history`): how many stored changes it keeps. Default 1,000; 0 turns it off. */
@@ -88,6 +90,7 @@ export interface FakeClusterOptions {
   };
 }
 
+/** What `cluster.listen()` resolves to. */
 export interface ListenResult {
   /** `http://127.0.0.1:<port>` */
   url: string;
@@ -95,6 +98,7 @@ export interface ListenResult {
   kubeconfig: string;
 }
 
+/** A running fake API server, made by createFakeCluster(); close it (or `await using` it) when done. */
 export interface FakeCluster extends AsyncDisposable {
   /** A @kubernetes/client-node KubeConfig wired to this cluster (namespace `default`). */
   readonly kubeConfig: KubeConfig;
@@ -113,6 +117,7 @@ export interface FakeCluster extends AsyncDisposable {
    * cluster is deterministic. With `format: 'yaml'`, multi-document YAML text instead.
    */
   snapshot(options?: SnapshotOptions & { format?: 'objects' }): ClusterSnapshot;
+  /** The snapshot as multi-document YAML (one document per object), for `toMatchFileSnapshot`. */
   snapshot(options: SnapshotOptions & { format: 'yaml' }): string;
   /** What changed since `before` (a snapshot() array): objects created, changed (field by field) and deleted. */
   diff(before: ClusterSnapshot): ClusterDiff;
@@ -156,6 +161,10 @@ export interface FakeCluster extends AsyncDisposable {
 const BOOT_NAMESPACES = ['default', 'kube-system', 'kube-public', 'kube-node-lease'];
 let clusterCounter = 0;
 
+/**
+ * Starts a fake API server in this process and resolves once it answers, with `options.manifests`
+ * installed (CRDs Established). Point `cluster.kubeConfig` at it; every cluster has its own state.
+ */
 export async function createFakeCluster(options: FakeClusterOptions = {}): Promise<FakeCluster> {
   const id = `c${(++clusterCounter).toString(36)}${Math.random().toString(36).slice(2, 8)}`;
   const host = `${id}.${CLUSTER_DOMAIN}`;

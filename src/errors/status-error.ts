@@ -2,6 +2,7 @@
 // (apimachinery/pkg/api/errors/errors.go). Constructors keep the real texts and details quirks.
 import { aggregateMessages, fieldErrorBody, fieldErrorMessage, type FieldError } from './field-error.ts';
 
+/** metav1.StatusReason: the machine-readable reason of a failure (`NotFound`, `Conflict`, `Invalid`…). */
 export type StatusReason =
   | 'Unauthorized'
   | 'Forbidden'
@@ -23,29 +24,49 @@ export type StatusReason =
   | 'Expired'
   | 'ServiceUnavailable';
 
+/** One cause of a failure (metav1.StatusCause), e.g. one invalid field of a 422. */
 export interface StatusCause {
+  /** `FieldValueInvalid`, `FieldValueRequired`, `FieldValueDuplicate`… */
   reason?: string;
+  /** The cause in words (`Invalid value: 15: spec.replicas in body should be…`). */
   message?: string;
+  /** The field path (`spec.replicas`, `metadata.name`). */
   field?: string;
 }
 
+/** metav1.StatusDetails: what the failure was about. */
 export interface StatusDetails {
+  /** Name of the object (or the resource's name for some errors). */
   name?: string;
+  /** API group of the resource or kind. */
   group?: string;
+  /** Kind, or the resource (plural) for NotFound/AlreadyExists/Conflict, as the apiserver fills it. */
   kind?: string;
+  /** Uid of the object, when known. */
   uid?: string;
+  /** Individual causes (invalid fields…). */
   causes?: StatusCause[];
+  /** Seconds to wait before retrying (also sent as `Retry-After`). */
   retryAfterSeconds?: number;
 }
 
+/** metav1.Status, the body of every API error (and of some successful deletes). */
 export interface Status {
+  /** Always `Status`. */
   kind: 'Status';
+  /** Always `v1`. */
   apiVersion: 'v1';
+  /** List metadata; `{}` on errors. */
   metadata: { continue?: string; resourceVersion?: string; remainingItemCount?: number };
+  /** `Failure` for errors. */
   status: 'Failure' | 'Success';
+  /** The human-readable message, e.g. `configmaps "a" not found`. */
   message?: string;
+  /** The machine-readable reason; absent for errors with no reason (e.g. a plain 500). */
   reason?: StatusReason;
+  /** What the failure was about. */
   details?: StatusDetails;
+  /** The HTTP status code. */
   code?: number;
 }
 
@@ -64,13 +85,16 @@ export interface GroupKind {
 export const qualifiedResource = (gr: GroupResource): string => (gr.group ? `${gr.resource}.${gr.group}` : gr.resource);
 export const qualifiedKind = (gk: GroupKind): string => (gk.group ? `${gk.kind}.${gk.group}` : gk.kind);
 
+/** An error carrying a Kubernetes Status (what `cluster.apply()` rejects with when a write fails). */
 export class StatusError extends Error {
+  /** The Status the apiserver would answer. */
   readonly status: Status;
   constructor(status: Omit<Status, 'kind' | 'apiVersion' | 'metadata' | 'status'> & Partial<Pick<Status, 'metadata' | 'status'>>) {
     super(status.message ?? status.reason ?? 'unknown error');
     this.name = 'StatusError';
     this.status = canonicalStatus(status);
   }
+  /** The Status's HTTP code (500 when it has none). */
   get code(): number {
     return this.status.code ?? 500;
   }

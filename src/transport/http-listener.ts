@@ -5,8 +5,11 @@ import type { AddressInfo } from 'node:net';
 import { Readable } from 'node:stream';
 import type { RequestHandlerFn } from './msw-network.ts';
 
+/** Where `cluster.listen()` serves. */
 export interface ListenOptions {
+  /** TCP port; default 0 (any free port). */
   port?: number;
+  /** Address to bind; default `127.0.0.1` (loopback only). */
   host?: string;
 }
 

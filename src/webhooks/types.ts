@@ -3,9 +3,13 @@
 
 /** A webhook Service, as `clientConfig.service` names it (port 443 and path `/` by default). */
 export interface WebhookServiceReference {
+  /** The Service's namespace. */
   namespace: string;
+  /** The Service's name. */
   name: string;
+  /** URL path the apiserver posts to; default `/`. */
   path?: string;
+  /** Service port; default 443. */
   port?: number;
 }
 
