@@ -7,8 +7,13 @@ import { estimateCost } from './cost.ts';
 import { maxCardinality, type DeclType } from './decl-type.ts';
 import { nodeEnvironment, type NodeEnvironment } from './environment.ts';
 import { formatCheckError } from './errors.ts';
+import { patchEngine, uncheckedSemantics } from './engine-patches.ts';
 import { MATCHES_FUNCTION } from './library/regex.ts';
-import { toCel } from './values.ts';
+import { resolveQualifiedNames } from './qualified-names.ts';
+import { applyListSemantics } from './list-semantics.ts';
+import { applyOverrides } from './overload-overrides.ts';
+import { converter, type Converter } from './values.ts';
+import { applyDirectAccess } from './direct-access.ts';
 
 /** A compiled, type-checked expression, ready to evaluate against converted values. */
 export interface Program {
@@ -94,6 +99,9 @@ export interface Checked {
 
 /** Parses (with `matches` on RE2) and type-checks an expression; errors in cel-go's words. */
 export function parseAndCheck(env: Environment, expression: string, options: { skipCheck?: boolean } = {}): Checked {
+  // cel-go's semantics for engine built-ins (timestamps, durations, ext.Strings), before checking.
+  applyOverrides(env);
+  patchEngine();
   let parsed: Parsed;
   try {
     parsed = env.parse(expression) as unknown as Parsed;
@@ -101,6 +109,9 @@ export function parseAndCheck(env: Environment, expression: string, options: { s
     return { error: formatCheckError(expression, e) };
   }
   rewriteMatches(parsed.ast);
+  resolveQualifiedNames(parsed.ast);
+  // Without a check, type errors surface only where evaluated, as in cel-go (engine-patches.ts).
+  if (options.skipCheck) uncheckedSemantics(parsed.ast);
   if (options.skipCheck) return { parsed, type: 'dyn' };
   let result: { valid: boolean; type?: string; error?: unknown };
   try {
@@ -110,16 +121,19 @@ export function parseAndCheck(env: Environment, expression: string, options: { s
     result = { valid: false, error: e };
   }
   if (!result.valid) return { error: formatCheckError(expression, result.error) };
+  applyListSemantics(parsed.ast);
   return { parsed, type: result.type };
 }
 
 function program(env: NodeEnvironment, decl: DeclType, parsed: Parsed, optionalOldSelf: boolean): Program {
+  applyDirectAccess(parsed.ast, env.classes.values());
+  // Built at the first evaluation: a CRD write compiles every rule but evaluates none.
+  let convert: Converter | undefined;
   return {
     run(self, oldSelf, hasOldSelf) {
-      const ctx: Record<string, unknown> = { self: toCel(self, decl, env.classes) };
-      if (optionalOldSelf) ctx.oldSelf = hasOldSelf ? Optional.of(toCel(oldSelf, decl, env.classes)) : Optional.none();
-      else if (hasOldSelf) ctx.oldSelf = toCel(oldSelf, decl, env.classes);
-      return parsed(ctx);
+      convert ??= converter(decl, env.classes);
+      if (optionalOldSelf) return parsed({ self: convert(self), oldSelf: hasOldSelf ? Optional.of(convert(oldSelf)) : Optional.none() });
+      return parsed(hasOldSelf ? { self: convert(self), oldSelf: convert(oldSelf) } : { self: convert(self) });
     },
   };
 }

@@ -6,7 +6,10 @@
 // Kubernetes are costed by their traversal of the receiver, as library/cost.go does for the common
 // ones, and at 1 otherwise.
 import type { DeclType } from './decl-type.ts';
+import { FORMAT_TYPE, MAX_FORMAT_SIZE, MAX_NAME_FORMAT_REGEX_SIZE } from './library/format.ts';
+import { QUANTITY_TYPE } from './library/quantity.ts';
 import { MATCHES_FUNCTION } from './library/regex.ts';
+import { SEMVER_TYPE } from './library/semver.ts';
 
 const MAX = 18446744073709551615; // math.MaxUint64 (as a double)
 const STRING_TRAVERSAL = 0.1;
@@ -68,21 +71,32 @@ class Coster {
         this.paths.set(n, local ? (local.path ?? []) : [n.args as string]);
         return fixed(1);
       }
-      case '.':
-      case '.?': {
+      case '.': {
+        // `net.IP` resolved to an identifier (qualified-names.ts): costed and sized as that identifier.
+        const resolved = n.meta.alternate as AstNode | undefined;
+        if (resolved?.op === 'id') {
+          const cost = this.cost(resolved);
+          this.paths.set(n, this.path(resolved));
+          return cost;
+        }
         const operand = args[0] as AstNode;
         let sum = this.cost(operand);
         const kind = operand.checkedType?.kind;
-        if (kind === 'map' || kind === 'message' || kind === 'param' || kind === 'optional') sum = add(sum, fixed(1));
+        if (kind === 'map' || kind === 'message' || kind === 'param') sum = add(sum, fixed(1));
         this.paths.set(n, [...this.path(operand), args[1] as string]);
         return sum;
       }
+      // cel-go parses `x.?f` and `x[?i]` to calls (`_?._`, `_[?_]`): 1 plus the operands, and no
+      // field path (so what follows is sized as cel-go sizes it). An index into an optional is the
+      // `optional_*_index` overload, also without a path.
+      case '.?':
+        return add(this.cost(args[0] as AstNode), fixed(1));
       case '[]':
       case '[?]': {
         const [coll, index] = args as AstNode[];
         const sum = add(add(this.cost(coll!), this.cost(index!)), fixed(1));
         const container = coll!.checkedType?.kind;
-        this.paths.set(n, [...this.path(coll!), container === 'map' ? '@values' : '@items']);
+        if (n.op === '[]' && container !== 'optional') this.paths.set(n, [...this.path(coll!), container === 'map' ? '@values' : '@items']);
         return sum;
       }
       case 'list': {
@@ -130,6 +144,13 @@ class Coster {
         return add(textual ? factor(size, STRING_TRAVERSAL) : fixed(1), argCost);
       }
       case '==':
+        // library/cost.go: IPs and CIDRs compare in O(1), URLs by their text (sized by the right operand).
+        if (lt === 'net.IP' || lt === 'net.CIDR') return add(fixed(1), argCost);
+        if (lt === 'kubernetes.URL') return add(factor({ min: 1, max: this.sizes.get(r)?.max ?? 1 }, STRING_TRAVERSAL), argCost);
+        // Quantities and semvers compare in O(1); named formats by their name (at most MaxFormatSize).
+        if (lt === r.checkedType?.name && (lt === QUANTITY_TYPE || lt === SEMVER_TYPE)) return add(fixed(1), argCost);
+        if (lt === r.checkedType?.name && lt === FORMAT_TYPE) return add(factor({ min: 1, max: MAX_FORMAT_SIZE }, STRING_TRAVERSAL), argCost);
+        return add(this.comparisonCost(l, r), argCost);
       case '!=':
         return add(this.comparisonCost(l, r), argCost);
       case '<':
@@ -156,9 +177,12 @@ class Coster {
     const target = receiverCall ? (args[1] as AstNode) : undefined;
     const params = (receiverCall ? args[2] : args[1]) as AstNode[];
     if (n.meta.alternate !== undefined || n.meta.macro !== undefined) {
+      // `ip.isCanonical(s)` resolved to a global call (qualified-names.ts): cost that call.
+      if (receiverCall && (n.meta.alternate as AstNode | undefined)?.op === 'call') return this.costCall(n.meta.alternate as AstNode);
       if (receiverCall && MACROS.has(name)) return this.costMacro(n, name, target!, params);
       if (name === 'has' && !receiverCall) return add(fixed(1), this.cost((params[0]!.args as unknown[])[0] as AstNode));
       if (name === 'bind' && receiverCall) return this.costBind(n, params);
+      if ((name === 'optMap' || name === 'optFlatMap') && receiverCall) return this.costOptMap(name, target!, params);
     }
     if (!receiverCall && name === 'dyn' && params.length === 1) {
       const cost = add(fixed(1), this.cost(params[0]!));
@@ -168,6 +192,8 @@ class Coster {
     let sum = fixed(0);
     for (const p of params) sum = add(sum, this.cost(p));
     if (target) sum = add(sum, this.cost(target));
+    // url()'s result is sized as its string (cost.go ResultSize), for URL equality.
+    if (!receiverCall && name === 'url' && params.length === 1) this.sizes.set(n, this.sizeOf(params[0]!));
     return add(sum, this.functionCost(name, target, params));
   }
 
@@ -211,6 +237,41 @@ class Coster {
       case 'charAt':
         if (targetSize) return add(fixed(1), factor(targetSize, STRING_TRAVERSAL));
         break;
+      // The url, ip and cidr libraries (library/cost.go): parsing traverses the string; accessors cost 1.
+      case 'url':
+      case 'cidr':
+      case 'isIP':
+      case 'isCIDR':
+        if (!target && params.length === 1) return factor(this.sizeOf(params[0]!), STRING_TRAVERSAL);
+        break;
+      case 'ip':
+        if (target) return fixed(1);
+        if (params.length === 1) return factor(this.sizeOf(params[0]!), STRING_TRAVERSAL);
+        break;
+      // The quantity and semver libraries: parsing traverses the string; everything else costs 1.
+      case 'quantity':
+      case 'isQuantity':
+      case 'semver':
+      case 'isSemver':
+        if (!target && params.length >= 1) return factor(this.sizeOf(params[0]!), STRING_TRAVERSAL);
+        break;
+      // <NamedFormat>.validate(s): a match of the largest named-format regex over s.
+      case 'validate':
+        if (target && params.length >= 1) return factor(factor(this.sizeOf(params[0]!), STRING_TRAVERSAL), MAX_NAME_FORMAT_REGEX_SIZE * REGEX_LENGTH);
+        break;
+      case 'ip.isCanonical':
+        if (params.length === 1) return factor(this.sizeOf(params[0]!), 2 * STRING_TRAVERSAL);
+        break;
+      case 'containsIP':
+      case 'containsCIDR': {
+        if (!target || params.length !== 1) break;
+        // Two 4- or 16-byte addresses compared; containsCIDR masks and compares once more (+1); a string is parsed first.
+        const bytes = { min: 4, max: 16 };
+        let cost = factor(add(bytes, bytes), STRING_TRAVERSAL);
+        if (name === 'containsCIDR') cost = add(add(cost, factor(bytes, STRING_TRAVERSAL)), fixed(1));
+        if (params[0]!.checkedType?.name === 'string') cost = add(cost, factor(this.sizeOf(params[0]!), STRING_TRAVERSAL));
+        return cost;
+      }
     }
     return fixed(1);
   }
@@ -263,6 +324,22 @@ class Coster {
     this.pop(variable!.args as string);
     this.copySize(n, body!);
     return add(add(fixed(LIST_CREATE), initCost), bodyCost);
+  }
+
+  /**
+   * cel-go's expansion of `t.optMap(v, e)`: `t.hasValue() ? optional.of(cel.bind(v, t.value(), e))
+   * : optional.none()` (optFlatMap without `optional.of`); `v` has no field path (t.value() is a call).
+   */
+  private costOptMap(name: string, target: AstNode, params: AstNode[]): Estimate {
+    const t = this.cost(target);
+    const valueType = target.checkedType?.kind === 'optional' ? (target.checkedType.valueType as { name?: string } | undefined)?.name : undefined;
+    const variable = params[0]!.args as string;
+    this.push(variable, { path: [], size: valueType !== undefined && SCALAR_KINDS.has(valueType) ? fixed(1) : undefined });
+    const e = this.cost(params[1]!);
+    this.pop(variable);
+    const bind = add(add(fixed(LIST_CREATE), add(t, fixed(1))), e);
+    const present = name === 'optMap' ? add(fixed(1), bind) : bind;
+    return add(add(t, fixed(1)), union(present, fixed(1)));
   }
 
   private copySize(dst: AstNode, src: AstNode): void {

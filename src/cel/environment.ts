@@ -4,6 +4,7 @@
 import { Environment } from '@marcbachmann/cel-js';
 import type { DeclType } from './decl-type.ts';
 import { registerLibraries } from './library/index.ts';
+import { meterEnvironment } from './runtime-cost.ts';
 import { celEqual } from './value-ops.ts';
 
 /** cel-go options Kubernetes turns on: optional types, homogeneous aggregate literals. */
@@ -51,6 +52,7 @@ export function nodeEnvironment(decl: DeclType, oldSelfOptional: boolean, typeNa
   const selfType = declare(env, decl, typeName, classes);
   env.registerVariable('self', selfType);
   env.registerVariable('oldSelf', oldSelfOptional ? `optional<${selfType}>` : selfType);
+  meterEnvironment(env);
   return { env, classes, selfType };
 }
 
@@ -65,8 +67,13 @@ function declare(env: Environment, decl: DeclType, name: string, classes: Map<De
     case 'object': {
       const fields: Record<string, string> = {};
       for (const [celName, f] of decl.fields) fields[celName] = declare(env, f.type, `${name}.${celName}`, classes);
-      // A named class per type: the engine finds an object's type through its constructor.
-      const ctor = { [name]: class {} }[name]!;
+      // A named class per type: the engine finds an object's type through its constructor. A type
+      // with a field named `constructor` keeps its fields in a Map (the engine reads a Map-based
+      // object's fields with get()), so that the field cannot hide the class.
+      const ctor = decl.fields.has('constructor') ? { [name]: class extends Map {} }[name]! : { [name]: class {} }[name]!;
+      // Nothing inherited from Object.prototype: a declared field named `valueOf` or `toString`
+      // that the object lacks must read as absent, not as a function.
+      if (!(ctor.prototype instanceof Map)) Object.setPrototypeOf(ctor.prototype, null);
       classes.set(decl, ctor);
       env.registerType(name, { ctor, fields });
       env.registerOperator(`${name} == ${name}`, (a: unknown, b: unknown) => celEqual(a, b));

@@ -48,7 +48,7 @@ const OPERATOR_FUNCTIONS: Record<string, string> = {
 /** A type as cel-go prints it: `list(int)`, `map(string, int)`, `null_type`. */
 export function celTypeName(name: string | undefined): string {
   if (name === undefined) return 'dyn';
-  return name.replace(/</g, '(').replace(/>/g, ')').replace(/\bnull\b/g, 'null_type');
+  return name.replace(/\boptional</g, 'optional_type<').replace(/</g, '(').replace(/>/g, ')').replace(/\bnull\b/g, 'null_type');
 }
 
 const isNode = (v: unknown): v is Node => typeof v === 'object' && v !== null && 'op' in v && 'input' in v;
@@ -164,16 +164,21 @@ export function runtimeErrorMessage(err: unknown): string {
       return `no such key: ${/No such key: (.*)$/.exec(summary)?.[1] ?? summary}`;
     case 'division_by_zero':
       return 'division by zero';
+    case 'optional_value_missing':
+      return 'optional.none() dereference';
     case 'modulo_by_zero':
       return 'modulus by zero';
     case 'numeric_overflow':
-      return 'integer overflow';
+      return /unsigned/i.test(summary) ? 'unsigned integer overflow' : 'integer overflow';
     case 'index_out_of_bounds': {
       const m = /index (-?\d+) (?:< 0|>= size (\d+))/.exec(summary);
       return m ? `index '${m[1]}' out of range in list size '${m[2] ?? 0}'` : summary;
     }
     case 'no_such_overload':
     case 'no_matching_overload':
+    // A non-bool operand of &&, || or a ternary's condition: cel-go's interpreter says the same.
+    case 'invalid_logical_operand':
+    case 'invalid_condition_type':
       return 'no such overload';
   }
   return summary;

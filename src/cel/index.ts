@@ -9,13 +9,14 @@ import { compileRules, parseAndCheck } from './compile.ts';
 import { schemaDeclType } from './decl-type.ts';
 import { baseEnvironment } from './environment.ts';
 import { runtimeErrorMessage } from './errors.ts';
-import { metered } from './runtime-cost.ts';
+import { metered, meterEnvironment } from './runtime-cost.ts';
 import { CelValidator, PER_CALL_LIMIT } from './validator.ts';
 
 export type { JSONSchemaProps, ValidationRule };
 export { PER_CALL_LIMIT, RUNTIME_CEL_COST_BUDGET } from './validator.ts';
 export { STATIC_ESTIMATED_COST_LIMIT, STATIC_ESTIMATED_CRD_COST_LIMIT } from './crd-compiler.ts';
 
+/** The outcome of evaluating one rule. */
 export interface EvaluationResult {
   /** True when the rule holds. */
   valid: boolean;
@@ -27,16 +28,19 @@ export interface EvaluationResult {
   cost: number;
 }
 
+/** A rule compiled against its schema node, ready to evaluate. */
 export interface CompiledRule {
   /** Compile errors as the CRD write reports them (`compilation failed: ERROR: <input>:1:6: ...`). */
   errors: string[];
   /** Worst-case cost of one evaluation, as cel-go's estimator computes it from the schema's bounds. */
   cost: number;
+  /** The rule reads `oldSelf`: a transition rule, evaluated on updates only (unless `optionalOldSelf`). */
   usesOldSelf: boolean;
   /** Evaluates on JSON values; a transition rule without `oldSelf` is not evaluated (valid). */
   evaluate(self: unknown, oldSelf?: unknown): EvaluationResult;
 }
 
+/** Options of compile(). */
 export interface CompileOptions {
   /** The schema is the root of a resource (adds apiVersion, kind, metadata.name/generateName). Default false. */
   resourceRoot?: boolean;
@@ -51,25 +55,28 @@ export function compile(rule: string | ValidationRule, schema: JSONSchemaProps, 
   }
   const [cr] = compileRules([r], decl);
   const errors = [cr!.error?.detail, cr!.messageError?.detail].filter((e): e is string => e !== undefined);
+  // Everything an evaluation needs that does not depend on the values, worked out once.
+  const { program, messageProgram, usesOldSelf } = cr!;
+  const needsOldSelf = usesOldSelf && r.optionalOldSelf !== true;
+  const staticMessage = r.message ? r.message.trim() : `failed rule: ${(r.rule ?? '').trim()}`;
   return {
     errors,
     cost: cr!.maxCost,
-    usesOldSelf: cr!.usesOldSelf,
+    usesOldSelf,
     evaluate(self, oldSelf) {
-      if (!cr!.program) return { valid: false, error: errors[0] ?? 'empty rule', cost: 0 };
+      if (!program) return { valid: false, error: errors[0] ?? 'empty rule', cost: 0 };
       const hasOld = oldSelf !== undefined;
-      if (cr!.usesOldSelf && !hasOld && r.optionalOldSelf !== true) return { valid: true, cost: 0 };
-      const out = metered(PER_CALL_LIMIT, () => cr!.program!.run(self, oldSelf, hasOld));
+      if (needsOldSelf && !hasOld) return { valid: true, cost: 0 };
+      const out = metered(PER_CALL_LIMIT, () => program.run(self, oldSelf, hasOld));
       if (out.exceeded) return { valid: false, error: 'operation cancelled: actual cost limit exceeded', cost: out.cost };
       if (out.error !== undefined) return { valid: false, error: runtimeErrorMessage(out.error), cost: out.cost };
       if (out.value === true) return { valid: true, cost: out.cost };
       let message: string | undefined;
-      if (cr!.messageProgram) {
-        const m = metered(PER_CALL_LIMIT, () => cr!.messageProgram!.run(self, oldSelf, hasOld));
+      if (messageProgram) {
+        const m = metered(PER_CALL_LIMIT, () => messageProgram.run(self, oldSelf, hasOld));
         if (typeof m.value === 'string' && m.value.trim() !== '' && !m.value.includes('\n')) message = m.value.trim();
       }
-      message ??= r.message ? r.message.trim() : `failed rule: ${r.rule.trim()}`;
-      return { valid: false, message, cost: out.cost };
+      return { valid: false, message: message ?? staticMessage, cost: out.cost };
     },
   };
 }
@@ -91,13 +98,17 @@ export function validate(schema: JSONSchemaProps, obj: unknown, old?: unknown): 
   return { errors: result.errors.map(fieldErrorMessage), warnings: result.warnings };
 }
 
+/** A CEL expression compiled by compileExpression(). */
 export interface Expression {
   /** The checked result type (`bool`, `int`, `list<string>`), or undefined with `error`. */
   type?: string;
+  /** The parse or check error, in cel-go's format; evaluate() then answers undefined. */
   error?: string;
+  /** Evaluates with the variables' values (CEL values: bigint for int); throws the evaluation error. */
   evaluate(bindings?: Record<string, unknown>): unknown;
 }
 
+/** Options of compileExpression(). */
 export interface ExpressionOptions {
   /** Evaluate without the static type check (runtime checks only). */
   disableCheck?: boolean;
@@ -113,6 +124,7 @@ export interface ExpressionOptions {
 export function compileExpression(expression: string, variables: Record<string, string> = {}, options: ExpressionOptions = {}): Expression {
   const env = baseEnvironment().clone({ enableOptionalTypes: true, homogeneousAggregateLiterals: options.homogeneousAggregateLiterals ?? true, unlistedVariablesAreDyn: false });
   for (const [name, type] of Object.entries(variables)) env.registerVariable(name, type);
+  meterEnvironment(env);
   const checked = parseAndCheck(env, expression, { skipCheck: options.disableCheck === true });
   if (checked.error !== undefined) return { error: checked.error, evaluate: () => undefined };
   const parsed = checked.parsed!;

@@ -2,14 +2,19 @@
 // sets, object equality): ints are bigint, doubles number, timestamps Date, durations Duration,
 // bytes Uint8Array, lists arrays or Sets, maps Map, objects instances of the schema's classes.
 import { Duration } from '@marcbachmann/cel-js/evaluator';
+import { durationNanos, timestampNanos } from './library/timestamps.ts';
+import { semanticEqual, semanticsOf } from './list-semantics.ts';
 
 export function celEqual(a: unknown, b: unknown): boolean {
   if (a === b) return true;
+  // A set or map list on the left compares by its list type, as cel-go's left-operand Equal does.
+  const sem = semanticsOf(a);
+  if (sem !== undefined) return semanticEqual(a as unknown[], sem, b) ?? false;
   if (typeof a === 'bigint' && typeof b === 'number') return Number(a) === b;
   if (typeof a === 'number' && typeof b === 'bigint') return a === Number(b);
   if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return false;
-  if (a instanceof Date && b instanceof Date) return a.getTime() === b.getTime();
-  if (a instanceof Duration && b instanceof Duration) return a.seconds === b.seconds && a.nanos === b.nanos;
+  if (a instanceof Date && b instanceof Date) return timestampNanos(a) === timestampNanos(b);
+  if (a instanceof Duration && b instanceof Duration) return durationNanos(a) === durationNanos(b);
   if (a instanceof Uint8Array && b instanceof Uint8Array) return a.length === b.length && a.every((x, i) => x === b[i]);
   if (a instanceof Set || b instanceof Set) {
     const as = a instanceof Set ? [...a] : Array.isArray(a) ? a : undefined;
@@ -31,8 +36,8 @@ export function celEqual(a: unknown, b: unknown): boolean {
 
 /** Orders two values of one comparable type: negative, zero or positive. */
 export function celCompare(a: unknown, b: unknown): number {
-  if (a instanceof Date && b instanceof Date) return a.getTime() - b.getTime();
-  if (a instanceof Duration && b instanceof Duration) return a.seconds !== b.seconds ? (a.seconds < b.seconds ? -1 : 1) : a.nanos - b.nanos;
+  if (a instanceof Date && b instanceof Date) return Number(timestampNanos(a) - timestampNanos(b));
+  if (a instanceof Duration && b instanceof Duration) return Number(durationNanos(a) - durationNanos(b));
   if (a instanceof Uint8Array && b instanceof Uint8Array) {
     for (let i = 0; i < Math.min(a.length, b.length); i++) if (a[i] !== b[i]) return a[i]! - b[i]!;
     return a.length - b.length;

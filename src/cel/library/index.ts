@@ -1,18 +1,36 @@
 // Every library of the Kubernetes CEL base environment (apiserver pkg/cel/environment/base.go)
 // that the engine does not provide itself.
 import type { Environment } from '@marcbachmann/cel-js';
+import { registerCIDR } from './cidr.ts';
 import { registerComprehensions } from './comprehensions.ts';
+import { registerFormat } from './format.ts';
+import { registerIP } from './ip.ts';
 import { registerLists } from './lists.ts';
+import { registerOptionals } from './optionals.ts';
+import { registerQuantity } from './quantity.ts';
 import { registerRegex } from './regex.ts';
+import { registerSemver } from './semver.ts';
 import { registerSets } from './sets.ts';
 import { registerStdFills } from './std-fills.ts';
 import { registerStrings } from './strings.ts';
+import { registerTimestamps } from './timestamps.ts';
+import { registerURL } from './url.ts';
+import { registerRegistryProbe } from '../overload-overrides.ts';
 
 export function registerLibraries(env: Environment): void {
+  registerRegistryProbe(env);
+  registerTimestamps();
   registerStdFills(env);
   registerRegex(env);
   registerLists(env);
   registerStrings(env);
   registerSets(env);
   registerComprehensions(env);
+  registerOptionals(env);
+  registerURL(env);
+  registerIP(env);
+  registerCIDR(env);
+  registerQuantity(env);
+  registerSemver(env);
+  registerFormat(env);
 }

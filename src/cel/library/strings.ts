@@ -1,9 +1,11 @@
-// The ext.Strings (version 2) functions the engine lacks: charAt, replace, reverse, format and
-// strings.quote (lowerAscii, upperAscii, indexOf, lastIndexOf, split, substring, trim and join are
-// built in).
+// ext.Strings at version 2, as Kubernetes 1.36 enables it (cel-go v0.26): charAt, replace, format
+// and strings.quote added; the engine's lowerAscii, upperAscii, trim, indexOf, lastIndexOf,
+// substring and split given cel-go's semantics (code-point indexes, Go's whitespace, ASCII-only
+// casing) and error texts; join is the engine's. No reverse(): it came with version 3.
 import type { Environment } from '@marcbachmann/cel-js';
 import { EvaluationError } from '@marcbachmann/cel-js';
 import { chargeCost } from '../runtime-cost.ts';
+import { overrideOverloads } from '../overload-overrides.ts';
 import { formatString } from './string-format.ts';
 
 const codePoints = (s: string): string[] => Array.from(s);
@@ -25,7 +27,7 @@ function replace(s: string, from: string, to: string, n: bigint): string {
   return out + rest;
 }
 
-/** strconv.Quote as ext.Strings uses it. */
+/** ext.Strings' quote(): only the CEL escape sequences are escaped; lone surrogates become U+FFFD. */
 export function goQuoteString(s: string): string {
   let out = '"';
   for (const ch of s) {
@@ -38,11 +40,77 @@ export function goQuoteString(s: string): string {
     else if (ch === '\b') out += '\\b';
     else if (ch === '\f') out += '\\f';
     else if (ch === '\v') out += '\\v';
-    else if (c < 0x20 || c === 0x7f) out += '\\x' + c.toString(16).padStart(2, '0');
+    else if (c >= 0xd800 && c <= 0xdfff) out += '\ufffd';
     else out += ch;
   }
   return out + '"';
 }
+
+// Go's unicode.IsSpace, which strings.TrimSpace trims (JS trim() differs: it trims U+FEFF, not U+0085).
+const GO_SPACE = '[\\t\\n\\v\\f\\r \\u0085\\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000]';
+const TRIM = new RegExp(`^${GO_SPACE}+|${GO_SPACE}+$`, 'g');
+
+const asciiCase = (s: string, upper: boolean): string => s.replace(upper ? /[a-z]+/g : /[A-Z]+/g, (m) => (upper ? m.toUpperCase() : m.toLowerCase()));
+
+/** indexOf with an offset, in code points, as cel-go v0.26 (an offset past the end is -1, not an error). */
+function indexOf(s: string, sub: string, offset: bigint): bigint {
+  if (sub === '') return offset;
+  if (offset < 0n) throw new EvaluationError(`index out of range: ${offset}`);
+  const runes = codePoints(s);
+  const subRunes = codePoints(sub);
+  for (let i = Number(offset); i < runes.length - (subRunes.length - 1); i++) if (subRunes.every((r, j) => runes[i + j] === r)) return BigInt(i);
+  return -1n;
+}
+
+function lastIndexOf(s: string, sub: string, offset: bigint): bigint {
+  if (sub === '') return offset;
+  if (offset < 0n) throw new EvaluationError(`index out of range: ${offset}`);
+  const runes = codePoints(s);
+  const subRunes = codePoints(sub);
+  if (offset >= BigInt(runes.length)) return -1n;
+  for (let i = Math.min(Number(offset), runes.length - subRunes.length); i >= 0; i--) if (subRunes.every((r, j) => runes[i + j] === r)) return BigInt(i);
+  return -1n;
+}
+
+function substring(s: string, start: bigint, end?: bigint): string {
+  const runes = codePoints(s);
+  const len = BigInt(runes.length);
+  if (end !== undefined && start > end) throw new EvaluationError(`invalid substring range. start: ${start}, end: ${end}`);
+  if (start < 0n || start > len) throw new EvaluationError(`index out of range: ${start}`);
+  if (end !== undefined && (end < 0n || end > len)) throw new EvaluationError(`index out of range: ${end}`);
+  return runes.slice(Number(start), end === undefined ? undefined : Number(end)).join('');
+}
+
+/** Go's strings.SplitN: n == 0 is an empty list, n < 0 all parts, an empty separator splits runes. */
+function splitN(s: string, sep: string, n: bigint): string[] {
+  if (n === 0n) return [];
+  const parts = sep === '' ? codePoints(s) : s.split(sep);
+  if (n < 0n || BigInt(parts.length) <= n) return parts;
+  const head = parts.slice(0, Number(n) - 1);
+  return [...head, parts.slice(Number(n) - 1).join(sep)];
+}
+
+// The engine's own string functions, with cel-go v0.26's semantics and error texts.
+overrideOverloads([
+  { signature: 'string.lowerAscii(): string', handler: (s: string) => asciiCase(s, false) },
+  { signature: 'string.upperAscii(): string', handler: (s: string) => asciiCase(s, true) },
+  { signature: 'string.trim(): string', handler: (s: string) => s.replace(TRIM, '') },
+  { signature: 'string.indexOf(string): int', handler: (s: string, sub: string) => indexOf(s, sub, 0n) },
+  { signature: 'string.indexOf(string, int): int', handler: indexOf },
+  {
+    signature: 'string.lastIndexOf(string): int',
+    handler: (s: string, sub: string) => {
+      if (sub === '') return BigInt(codePoints(s).length);
+      if (Buffer.byteLength(s) < Buffer.byteLength(sub)) return -1n; // cel-go compares UTF-8 lengths first
+      return lastIndexOf(s, sub, BigInt(codePoints(s).length - 1));
+    },
+  },
+  { signature: 'string.lastIndexOf(string, int): int', handler: lastIndexOf },
+  { signature: 'string.substring(int): string', handler: (s: string, start: bigint) => substring(s, start) },
+  { signature: 'string.substring(int, int): string', handler: substring },
+  { signature: 'string.split(string): list<string>', handler: (s: string, sep: string) => splitN(s, sep, -1n) },
+  { signature: 'string.split(string, int): list<string>', handler: splitN },
+]);
 
 class StringsNamespace {}
 
@@ -54,7 +122,6 @@ export function registerStrings(env: Environment): void {
   });
   env.registerFunction('string.replace(string, string): string', (s: string, a: string, b: string) => replace(s, a, b, -1n));
   env.registerFunction('string.replace(string, string, int): string', replace);
-  env.registerFunction('string.reverse(): string', (s: string) => codePoints(s).reverse().join(''));
   env.registerFunction('string.format(list<dyn>): string', formatString);
   env.registerType('StringsNamespace', StringsNamespace);
   env.registerConstant('strings', 'StringsNamespace', new StringsNamespace());

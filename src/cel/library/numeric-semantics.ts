@@ -1,0 +1,206 @@
+// cel-go's numeric semantics where the engine's built-in overloads differ (cel-go common/types
+// int.go, uint.go, double.go, compare.go, overflow.go), put in place of the engine's handlers
+// (overload-overrides.ts):
+// - heterogeneous equality: inside lists and maps, and for `in`, 1 == 1u == 1.0 (the engine's
+//   element comparison knows int and double only);
+// - int/uint against double orders as cel-go does at the int64 edge (the double side decides when
+//   it is out of range, otherwise the integer is converted to double: 2^63-1 < 2^63 is false);
+// - overflow: MinInt64 / -1 and % -1, int(double) and uint(...) out of range, with cel-go's texts;
+// - string(bytes) refuses invalid UTF-8 instead of inserting U+FFFD.
+import { EvaluationError } from '@marcbachmann/cel-js';
+import { UnsignedInt } from '@marcbachmann/cel-js/evaluator';
+import { overrideOverloads, type OverloadOverride } from '../overload-overrides.ts';
+
+const MIN_INT = -(2n ** 63n);
+const TWO_63 = 2 ** 63;
+const TWO_64 = 2 ** 64;
+
+const intOverflow = (): EvaluationError => new EvaluationError({ code: 'numeric_overflow', message: 'integer overflow' });
+const uintOverflow = (): EvaluationError => new EvaluationError({ code: 'numeric_overflow', message: 'unsigned integer overflow' });
+
+type Num = { kind: 'int' | 'uint'; v: bigint } | { kind: 'double'; v: number };
+
+function numeric(x: unknown): Num | undefined {
+  if (typeof x === 'bigint') return { kind: 'int', v: x };
+  if (typeof x === 'number') return { kind: 'double', v: x };
+  if (x instanceof UnsignedInt) return { kind: 'uint', v: x.valueOf() };
+  return undefined;
+}
+
+/** compareDoubleInt / compareDoubleUint: -1, 0, 1, or NaN when the double is NaN. */
+function compareDoubleInteger(d: number, i: bigint, unsigned: boolean): number {
+  if (Number.isNaN(d)) return NaN;
+  if (d < (unsigned ? 0 : -TWO_63)) return -1;
+  if (d > (unsigned ? TWO_64 : TWO_63)) return 1;
+  const x = Number(i);
+  return d < x ? -1 : d > x ? 1 : 0;
+}
+
+/** cel-go's Compare across int, uint and double (NaN when a NaN is involved). */
+export function compareNumbers(a: Num, b: Num): number {
+  if (a.kind === 'double' && b.kind === 'double') return Number.isNaN(a.v) || Number.isNaN(b.v) ? NaN : a.v < b.v ? -1 : a.v > b.v ? 1 : 0;
+  if (a.kind === 'double') return compareDoubleInteger(a.v, b.v as bigint, b.kind === 'uint');
+  if (b.kind === 'double') return -compareDoubleInteger(b.v, a.v, a.kind === 'uint');
+  return a.v < b.v ? -1 : a.v > b.v ? 1 : 0;
+}
+
+interface Evaluator {
+  debugType(v: unknown): unknown;
+  registry: { findBinaryOverload(op: string, l: unknown, r: unknown): { handler(a: unknown, b: unknown, ast: unknown, ev: unknown): unknown } | false | undefined };
+}
+
+const isPlainMap = (v: unknown): v is Map<unknown, unknown> | Record<string, unknown> =>
+  typeof v === 'object' && v !== null && (v.constructor === Map || v.constructor === Object || v.constructor === undefined);
+const mapEntries = (m: Map<unknown, unknown> | Record<string, unknown>): [unknown, unknown][] => (m instanceof Map ? [...m] : Object.entries(m));
+
+/** The value stored under `key` (numeric keys match across int, uint and double), or undefined. */
+function lookup(m: Map<unknown, unknown> | Record<string, unknown>, key: unknown, ast: unknown, ev: Evaluator): unknown {
+  if (m instanceof Map) {
+    if (m.has(key)) return m.get(key);
+    if (numeric(key) === undefined) return undefined;
+  } else if (typeof key === 'string') {
+    return Object.hasOwn(m, key) ? m[key] : undefined;
+  }
+  for (const [k, v] of mapEntries(m)) if (celValueEqual(k, key, ast, ev)) return v;
+  return undefined;
+}
+
+/** CEL equality of two runtime values, numbers compared across types (cel-go's Equal). */
+export function celValueEqual(a: unknown, b: unknown, ast: unknown, ev: Evaluator): boolean {
+  if (a === b) return typeof a !== 'number' || !Number.isNaN(a);
+  const na = numeric(a);
+  const nb = numeric(b);
+  if (na !== undefined || nb !== undefined) return na !== undefined && nb !== undefined && compareNumbers(na, nb) === 0;
+  if (Array.isArray(a) && Array.isArray(b)) return a.length === b.length && a.every((x, i) => celValueEqual(x, b[i], ast, ev));
+  // A Set is a list without order (as the engine compares them).
+  if ((a instanceof Set || b instanceof Set) && (Array.isArray(a) || a instanceof Set) && (Array.isArray(b) || b instanceof Set)) {
+    const as = [...a];
+    const bs = [...b];
+    return as.length === bs.length && as.every((x) => bs.some((y) => celValueEqual(x, y, ast, ev)));
+  }
+  if (isPlainMap(a) && isPlainMap(b)) {
+    const entries = mapEntries(a);
+    if (entries.length !== mapEntries(b).length) return false;
+    return entries.every(([k, v]) => {
+      const w = lookup(b, k, ast, ev);
+      return w !== undefined && celValueEqual(v, w, ast, ev);
+    });
+  }
+  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return false;
+  // Anything else (timestamps, bytes, sets, objects, library types): the engine's own overload.
+  const lt = ev.debugType(a) as { kind?: string };
+  // Lists and maps were compared above; whatever else has their kind does not equal.
+  if (lt !== ev.debugType(b) || lt.kind === 'list' || lt.kind === 'map') return false;
+  const overload = ev.registry.findBinaryOverload('==', lt, lt);
+  return overload ? overload.handler(a, b, ast, ev) === true : false;
+}
+
+/**
+ * The key under which a Map stores `key`: itself, or the stored key equal to it as a number (cel-go
+ * finds `{1u: 'a'}[1]` and `{1: 'a'}[1.0]`).
+ */
+export function storedMapKey(m: Map<unknown, unknown>, key: unknown): unknown {
+  if (m.has(key)) return key;
+  const n = numeric(key);
+  if (n === undefined) return key;
+  for (const k of m.keys()) {
+    const nk = numeric(k);
+    if (nk !== undefined && compareNumbers(nk, n) === 0) return k;
+  }
+  return key;
+}
+
+function mapContains(key: unknown, m: unknown): boolean {
+  if (m instanceof Map) return m.get(storedMapKey(m, key)) !== undefined;
+  return typeof m === 'object' && m !== null && Object.hasOwn(m, key as PropertyKey) && (m as Record<PropertyKey, unknown>)[key as PropertyKey] !== undefined;
+}
+
+function listContains(value: unknown, list: unknown, ast: unknown, ev: Evaluator): boolean {
+  for (const x of list as Iterable<unknown>) if (celValueEqual(value, x, ast, ev)) return true;
+  return false;
+}
+
+const ORDERING: [op: string, holds: (c: number) => boolean][] = [
+  ['<', (c) => c < 0],
+  ['<=', (c) => c <= 0],
+  ['>', (c) => c > 0],
+  ['>=', (c) => c >= 0],
+];
+const MIXED: [string, string][] = [
+  ['int', 'double'],
+  ['double', 'int'],
+  ['uint', 'double'],
+  ['double', 'uint'],
+];
+
+function ordering(holds: (c: number) => boolean) {
+  return (a: unknown, b: unknown): boolean => {
+    const c = compareNumbers(numeric(a)!, numeric(b)!);
+    if (Number.isNaN(c)) throw new EvaluationError('NaN values cannot be ordered');
+    return holds(c);
+  };
+}
+
+function checkedDivision(op: '/' | '%') {
+  return (a: bigint, b: bigint): bigint => {
+    if (b === 0n) throw new EvaluationError(op === '/' ? { code: 'division_by_zero', message: 'division by zero' } : { code: 'modulo_by_zero', message: 'modulus by zero' });
+    // Two's complement: MinInt64 / -1 is MaxInt64 + 1.
+    if (a === MIN_INT && b === -1n) throw intOverflow();
+    return op === '/' ? a / b : a % b;
+  };
+}
+
+const strictUtf8 = new TextDecoder('utf-8', { fatal: true });
+
+const OVERRIDES: OverloadOverride[] = [
+  { signature: 'list<V> == list<V>: bool', handler: ((a: unknown, b: unknown, ast: unknown, ev: Evaluator) => celValueEqual(a, b, ast, ev)) as OverloadOverride['handler'] },
+  { signature: 'list<V> != list<V>: bool', handler: ((a: unknown, b: unknown, ast: unknown, ev: Evaluator) => !celValueEqual(a, b, ast, ev)) as OverloadOverride['handler'] },
+  { signature: 'map<K, V> == map<K, V>: bool', handler: ((a: unknown, b: unknown, ast: unknown, ev: Evaluator) => celValueEqual(a, b, ast, ev)) as OverloadOverride['handler'] },
+  { signature: 'map<K, V> != map<K, V>: bool', handler: ((a: unknown, b: unknown, ast: unknown, ev: Evaluator) => !celValueEqual(a, b, ast, ev)) as OverloadOverride['handler'] },
+  { signature: 'V in list<V>: bool', handler: listContains as OverloadOverride['handler'] },
+  { signature: 'K in map<K, V>: bool', handler: mapContains as OverloadOverride['handler'] },
+  { signature: 'int / int: int', handler: checkedDivision('/') as OverloadOverride['handler'] },
+  { signature: 'int % int: int', handler: checkedDivision('%') as OverloadOverride['handler'] },
+  {
+    // doubleToInt64Checked: the bounds are compared as doubles, so -2^63 itself is out of range.
+    signature: 'int(double): int',
+    handler: ((v: number) => {
+      if (!Number.isFinite(v) || v <= -TWO_63 || v >= TWO_63) throw intOverflow();
+      return BigInt(Math.trunc(v));
+    }) as OverloadOverride['handler'],
+  },
+  {
+    signature: 'uint(int): uint',
+    handler: ((v: bigint) => {
+      if (v < 0n) throw uintOverflow();
+      return new UnsignedInt(v);
+    }) as OverloadOverride['handler'],
+  },
+  {
+    signature: 'uint(double): uint',
+    handler: ((v: number) => {
+      if (!Number.isFinite(v) || v < 0 || v >= TWO_64) throw uintOverflow();
+      return new UnsignedInt(BigInt(Math.trunc(v)));
+    }) as OverloadOverride['handler'],
+  },
+  {
+    signature: 'string(bytes): string',
+    handler: ((b: Uint8Array) => {
+      try {
+        return strictUtf8.decode(b);
+      } catch {
+        throw new EvaluationError('invalid UTF-8 in bytes, cannot convert to string');
+      }
+    }) as OverloadOverride['handler'],
+  },
+];
+for (const [op, holds] of ORDERING) for (const [l, r] of MIXED) OVERRIDES.push({ signature: `${l} ${op} ${r}: bool`, handler: ordering(holds) as OverloadOverride['handler'] });
+
+let registered = false;
+
+/** Puts cel-go's numeric semantics in place of the engine's (once per process). */
+export function registerNumericSemantics(): void {
+  if (registered) return;
+  registered = true;
+  overrideOverloads(OVERRIDES);
+}

@@ -1,0 +1,273 @@
+// x-kubernetes-list-type semantics of CEL values (k8s.io/apiserver pkg/cel/common/
+// valuesunstructured.go): a `set` list compares order-free and `+` is a union; a `map` list
+// compares by its list-map keys and `+` merges by key. The values stay plain arrays — so the
+// engine's type checker keeps typing them as list<T> and indexing, size(), `in` and macros work
+// unchanged — tagged with a symbol; after the type check the `==`, `!=` and `+` nodes whose left
+// operand may be a list get a handler that consults the tag of the left value first, as cel-go
+// dispatches on the left operand (`['b', 'a'] == self.set` compares in order, `self.set == ['b',
+// 'a']` does not).
+//
+// The Go code keys sets and map lists by raw JSON values: a set's own elements are looked up as
+// stored (a whole number of a `number` set is an int64), the right operand's by their CEL value.
+// That is reproduced: sets of timestamps, durations or bytes are equal only when empty, and a
+// `number` set holding whole numbers never equals another; map-list keys named with characters
+// CEL escapes (`-`, `.`, `/`, `__`, keywords such as `namespace`) read as absent.
+import { Duration } from '@marcbachmann/cel-js/evaluator';
+import { escapeName, type DeclType } from './decl-type.ts';
+import { celEqual } from './value-ops.ts';
+
+const SEMANTICS = Symbol('kubefake.cel.listType');
+
+export type ListSemantics =
+  | { readonly kind: 'set' }
+  /** `keys`: the CEL field read for each list-map key, undefined where Kubernetes' lookup misses. */
+  | { readonly kind: 'map'; readonly keys: readonly (string | undefined)[] };
+
+type Tagged = unknown[] & { [SEMANTICS]?: ListSemantics };
+
+const SET: ListSemantics = { kind: 'set' };
+const byDecl = new WeakMap<DeclType, ListSemantics>();
+
+/** The semantics of a list node's values, or undefined for atomic lists. */
+export function listSemantics(decl: DeclType): ListSemantics | undefined {
+  if (decl.kind !== 'list' || decl.listType === 'atomic') return undefined;
+  if (decl.listType === 'set') return SET;
+  let sem = byDecl.get(decl);
+  if (sem === undefined) {
+    // escapeKeyProps: the key is looked up in the raw object under its escaped name.
+    sem = { kind: 'map', keys: decl.mapKeys.map((k) => (escapeName(k) === k ? k : undefined)) };
+    byDecl.set(decl, sem);
+  }
+  return sem;
+}
+
+/** Marks a converted list with its semantics (returns the same array). */
+export function withListSemantics(items: unknown[], sem: ListSemantics | undefined): unknown[] {
+  if (sem !== undefined) (items as Tagged)[SEMANTICS] = sem;
+  return items;
+}
+
+/** The semantics a runtime value carries, if it is a set or map list. */
+export function semanticsOf(value: unknown): ListSemantics | undefined {
+  return Array.isArray(value) ? (value as Tagged)[SEMANTICS] : undefined;
+}
+
+const asItems = (v: unknown): unknown[] | undefined => (Array.isArray(v) ? v : v instanceof Set ? [...v] : undefined);
+
+/** The Go map key of a stored (raw JSON) scalar: whole numbers are int64 whatever the schema says. */
+function rawKey(v: unknown): string | undefined {
+  switch (typeof v) {
+    case 'string':
+      return 's' + v;
+    case 'bigint':
+      return 'i' + v;
+    case 'number':
+      return Number.isInteger(v) ? 'i' + v : 'd' + v;
+    case 'boolean':
+      return 'b' + v;
+    case 'undefined':
+      return 'n';
+  }
+  if (v === null) return 'n';
+  // Formatted strings (stored as text) and anything else: keyed by value, never equal to a CEL native.
+  if (v instanceof Date) return 't' + v.getTime();
+  if (v instanceof Duration) return `D${v.seconds}.${v.nanos}`;
+  if (v instanceof Uint8Array) return 'B' + Buffer.from(v).toString('base64');
+  return undefined;
+}
+
+/** The Go map key of a CEL value's native form (`ref.Val.Value()`); undefined when no raw value equals it. */
+function nativeKey(v: unknown): string | undefined {
+  switch (typeof v) {
+    case 'string':
+      return 's' + v;
+    case 'bigint':
+      return 'i' + v;
+    case 'number':
+      return 'd' + v;
+    case 'boolean':
+      return 'b' + v;
+  }
+  return undefined;
+}
+
+/** A set's own elements are raw; timestamps, durations and bytes among them never match a native. */
+const setElementKey = (v: unknown): string | undefined => (v instanceof Date || v instanceof Duration || v instanceof Uint8Array ? undefined : rawKey(v));
+
+function mapKey(keys: readonly (string | undefined)[], element: unknown): string | undefined {
+  if (typeof element !== 'object' || element === null || Array.isArray(element) || element instanceof Map) return undefined;
+  const e = element as Record<string, unknown>;
+  let key = '';
+  for (const k of keys) {
+    const part = k === undefined ? 'n' : rawKey(e[k]);
+    if (part === undefined) return undefined;
+    key += part + '\u0000';
+  }
+  return key;
+}
+
+/** `left == right` for a set or map list on the left; undefined when `right` is not a list. */
+export function semanticEqual(left: unknown[], sem: ListSemantics, right: unknown): boolean | undefined {
+  const other = asItems(right);
+  if (other === undefined) return undefined;
+  if (left.length !== other.length) return false;
+  if (sem.kind === 'set') {
+    const own = new Set<string>();
+    for (const e of left) {
+      const k = setElementKey(e);
+      if (k !== undefined) own.add(k);
+    }
+    return other.every((e) => {
+      const k = nativeKey(e);
+      return k !== undefined && own.has(k);
+    });
+  }
+  const byKey = new Map<string, unknown>();
+  for (const e of left) {
+    const k = mapKey(sem.keys, e);
+    if (k !== undefined) byKey.set(k, e);
+  }
+  return other.every((e) => {
+    const k = mapKey(sem.keys, e);
+    return k !== undefined && byKey.has(k) && celEqual(byKey.get(k), e);
+  });
+}
+
+/** `left + right` for a set or map list on the left; undefined when `right` is not a list. */
+export function semanticAdd(left: unknown[], sem: ListSemantics, right: unknown): unknown[] | undefined {
+  const other = asItems(right);
+  if (other === undefined) return undefined;
+  const out = [...left];
+  if (sem.kind === 'set') {
+    // Union: the left order kept, new elements of the right appended once.
+    const seen = new Set<string>();
+    for (const e of left) {
+      const k = setElementKey(e);
+      if (k !== undefined) seen.add(k);
+    }
+    for (const e of other) {
+      const k = nativeKey(e);
+      if (k !== undefined && seen.has(k)) continue;
+      if (k !== undefined) seen.add(k);
+      out.push(e);
+    }
+  } else {
+    // Merge: a right element replaces the left one with its keys in place, others are appended.
+    const position = new Map<string, number>();
+    left.forEach((e, i) => {
+      const k = mapKey(sem.keys, e);
+      if (k !== undefined) position.set(k, i);
+    });
+    for (const e of other) {
+      const k = mapKey(sem.keys, e);
+      const at = k === undefined ? undefined : position.get(k);
+      if (at === undefined) out.push(e);
+      else out[at] = e;
+    }
+  }
+  return withListSemantics(out, sem);
+}
+
+// ---- hooking the checked AST -------------------------------------------------------------------
+
+type Handle = (left: unknown, right: unknown, ast: unknown, ev: unknown) => unknown;
+interface CheckedType {
+  kind: string;
+  valueType?: CheckedType;
+}
+interface CheckedNode {
+  op: string;
+  args: unknown;
+  meta: { alternate?: unknown; macro?: unknown };
+  left?: { checkedType?: CheckedType };
+  handle?: Handle;
+}
+
+/** list<list<…>>, map<string, list<…>> and deeper: values that may hold set or map lists inside. */
+function holdsLists(t: CheckedType | undefined): boolean {
+  const inner = t?.valueType;
+  if (inner === undefined || (t!.kind !== 'list' && t!.kind !== 'map')) return false;
+  return inner.kind === 'list' || holdsLists(inner);
+}
+
+/**
+ * Equality of lists and maps built from the schema whose elements may be set or map lists (the
+ * engine compares their elements itself, in order): each element by its own list type.
+ */
+function nestedEqual(a: unknown, b: unknown): boolean {
+  const sem = semanticsOf(a);
+  if (sem !== undefined) return semanticEqual(a as unknown[], sem, b) ?? false;
+  if (Array.isArray(a) && Array.isArray(b)) return a.length === b.length && a.every((x, i) => nestedEqual(x, b[i]));
+  if (a instanceof Map && b instanceof Map) {
+    if (a.size !== b.size) return false;
+    for (const [k, v] of a) if (!b.has(k) || !nestedEqual(v, b.get(k))) return false;
+    return true;
+  }
+  return celEqual(a, b);
+}
+
+/** `left == right`, or undefined to leave it to the engine. */
+function equalBySemantics(l: unknown, r: unknown, nested: boolean): boolean | undefined {
+  const sem = semanticsOf(l);
+  if (sem !== undefined) return semanticEqual(l as unknown[], sem, r);
+  if (nested && ((Array.isArray(l) && Array.isArray(r)) || (l instanceof Map && r instanceof Map))) return nestedEqual(l, r);
+  return undefined;
+}
+
+const HOOKED = Symbol('kubefake.cel.listSemanticsHook');
+
+function hook(node: CheckedNode): void {
+  const orig = node.handle;
+  const leftType = node.left?.checkedType;
+  const nested = holdsLists(leftType);
+  if (typeof orig !== 'function' || (orig as { [HOOKED]?: true })[HOOKED] || (leftType?.kind !== 'list' && leftType?.kind !== 'dyn' && !nested)) return;
+  let handle: Handle;
+  switch (node.op) {
+    case '==':
+      handle = (l, r, a, ev) => equalBySemantics(l, r, nested) ?? orig(l, r, a, ev);
+      break;
+    case '!=':
+      handle = (l, r, a, ev) => {
+        const eq = equalBySemantics(l, r, nested);
+        return eq === undefined ? orig(l, r, a, ev) : !eq;
+      };
+      break;
+    case '+':
+      handle = (l, r, a, ev) => {
+        const sem = semanticsOf(l);
+        return (sem && semanticAdd(l as unknown[], sem, r)) ?? orig(l, r, a, ev);
+      };
+      break;
+    default:
+      return;
+  }
+  (handle as { [HOOKED]?: true })[HOOKED] = true;
+  node.handle = handle;
+}
+
+/**
+ * Gives the `==`, `!=` and `+` nodes of a type-checked expression the list-type semantics. Call
+ * once after a successful check (the check sets each node's handler).
+ */
+export function applyListSemantics(root: object): void {
+  const Node = root.constructor;
+  const seen = new Set<object>();
+  const visit = (v: unknown): void => {
+    if (typeof v !== 'object' || v === null || seen.has(v)) return;
+    seen.add(v);
+    if (Array.isArray(v)) {
+      for (const x of v) visit(x);
+      return;
+    }
+    if (v instanceof Node) {
+      const n = v as CheckedNode;
+      if (n.op === '==' || n.op === '!=' || n.op === '+') hook(n);
+      if (n.op !== 'value') visit(n.args);
+      visit(n.meta.alternate);
+      visit(n.meta.macro);
+      return;
+    }
+    if (Object.getPrototypeOf(v) === Object.prototype) for (const x of Object.values(v)) visit(x);
+  };
+  visit(root);
+}
