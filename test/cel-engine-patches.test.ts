@@ -187,6 +187,31 @@ describe('expressions evaluated without a type check', () => {
   });
 });
 
+describe('logical operators with failing operands', () => {
+  it('keep the first error when neither side decides, as cel-go\'s evalAnd and evalOr', () => {
+    expect(runtimeError("{'x': 1}['a'] <= 1 && {'x': 1}['b'] <= 1")).toBe('no such key: a');
+    expect(runtimeError("{'x': 1}['a'] <= 1 || {'x': 1}['b'] <= 1")).toBe('no such key: a');
+    // A failing side does not matter when the other decides.
+    expect(run("{'x': 1}['a'] <= 1 && false")).toBe(false);
+    expect(run("{'x': 1}['a'] <= 1 || true")).toBe(true);
+    expect(runtimeError("true && {'x': 1}['b'] <= 1")).toBe('no such key: b');
+  });
+
+  it('report the left key on a CRD write (client-node)', async () => {
+    const cluster = await createFakeCluster();
+    try {
+      const rule = 'self.a <= 1 && self.b <= 1';
+      const api = await installWidgets(cluster, specSchema({ limits: { type: 'object', additionalProperties: { type: 'integer' }, 'x-kubernetes-validations': [{ rule }] } }));
+      await expectStatus(api.createNamespacedCustomObject({ ...at, body: widget('empty', { limits: {} }) }), {
+        code: 422,
+        message: `Widget.schema.example.com "empty" is invalid: spec.limits: Invalid value: "object": no such key: a evaluating rule: ${rule}`,
+      });
+    } finally {
+      await cluster.close();
+    }
+  });
+});
+
 describe('rules with an empty list literal on CRD writes (client-node)', () => {
   let cluster: FakeCluster;
   beforeAll(async () => {

@@ -7,7 +7,7 @@ import { estimateCost } from './cost.ts';
 import { maxCardinality, type DeclType } from './decl-type.ts';
 import { nodeEnvironment, type NodeEnvironment } from './environment.ts';
 import { formatCheckError } from './errors.ts';
-import { patchEngine, uncheckedSemantics } from './engine-patches.ts';
+import { celLogicalErrors, patchEngine, uncheckedSemantics } from './engine-patches.ts';
 import { MATCHES_FUNCTION } from './library/regex.ts';
 import { resolveQualifiedNames } from './qualified-names.ts';
 import { applyListSemantics } from './list-semantics.ts';
@@ -122,6 +122,7 @@ export function parseAndCheck(env: Environment, expression: string, options: { s
   }
   if (!result.valid) return { error: formatCheckError(expression, result.error) };
   applyListSemantics(parsed.ast);
+  celLogicalErrors(parsed.ast);
   return { parsed, type: result.type };
 }
 

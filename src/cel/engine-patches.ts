@@ -12,6 +12,7 @@ import { Environment, EvaluationError } from '@marcbachmann/cel-js';
 import { UnsignedInt } from '@marcbachmann/cel-js/evaluator';
 import { storedMapKey } from './library/numeric-semantics.ts';
 import { overrideOverloads } from './overload-overrides.ts';
+import { forEachNode } from './ast-walk.ts';
 
 export const PATCHED_ENGINE_VERSION = '8.0.0';
 
@@ -284,6 +285,42 @@ export function patchEngine(): void {
   if (env.evaluate('[].all(x, x > 0)') !== true) seamMoved('node check patches have no effect');
 }
 
+interface LogicalNode {
+  left: Node;
+  right: Node;
+  evaluate: (ev: EvaluatorLike & { tryEval(node: Node, ctx: unknown): unknown }, ast: LogicalNode, ctx: unknown) => unknown;
+}
+
+/**
+ * Upstream bug: when neither operand of `&&` decides (no false) and both fail, the engine throws
+ * the right operand's error; cel-go's evalAnd keeps the first one (`m.a <= 1 && m.b <= 1` on an
+ * empty map is "no such key: a"). Likewise `||` with true. A non-bool operand keeps the engine's
+ * own handling (the original evaluation, which reports it).
+ */
+function keepFirstLogicalError(n: Node): void {
+  if (n.op !== '&&' && n.op !== '||') return;
+  const node = n as unknown as LogicalNode;
+  const decides = n.op === '||';
+  const engine = n.meta.evaluate as LogicalNode['evaluate'];
+  if (typeof engine !== 'function') seamMoved('AST node meta.evaluate of logical operators');
+  node.evaluate = (ev, ast, ctx) => {
+    const l = ev.tryEval(ast.left, ctx);
+    if (l === decides) return decides;
+    if (l === !decides) {
+      const r = ev.run(ast.right, ctx);
+      return typeof r === 'boolean' ? r : engine(ev, ast, ctx);
+    }
+    if (!(l instanceof Error)) return engine(ev, ast, ctx);
+    if (ev.tryEval(ast.right, ctx) === decides) return decides;
+    throw l;
+  };
+}
+
+/** Logical operators keep their first error, as cel-go's (call once the expression is checked). */
+export function celLogicalErrors(root: object): void {
+  forEachNode(root, (n) => keepFirstLogicalError(n as unknown as Node));
+}
+
 /**
  * disable_check (cel-go without its checker): the engine still type-checks when it evaluates, so
  * `x || true` with an unbound x, `'horses' && false` or `true ? 'cows' : 17` fail instead of
@@ -320,23 +357,10 @@ function lenientMacro(macro: Macro): void {
  * expressions evaluated without a check.
  */
 export function uncheckedSemantics(root: object): void {
-  const Node = root.constructor;
-  const seen = new Set<object>();
-  const visit = (v: unknown): void => {
-    if (typeof v !== 'object' || v === null || seen.has(v)) return;
-    seen.add(v);
-    if (Array.isArray(v)) return v.forEach(visit);
-    if (v instanceof Node) {
-      const n = v as Node;
-      if (typeof n.meta?.check !== 'function' || typeof n.setMeta !== 'function') seamMoved('AST node meta.check / setMeta');
-      if (n.meta.engineCheck === undefined) n.setMeta('engineCheck', n.meta.check).setMeta('check', lenientCheck);
-      if (n.meta.macro && typeof n.meta.macro.typeCheck === 'function') lenientMacro(n.meta.macro);
-      if (n.op !== 'value') visit(n.args);
-      visit(n.meta.alternate);
-      visit(n.meta.macro);
-      return;
-    }
-    if (Object.getPrototypeOf(v) === Object.prototype) Object.values(v).forEach(visit);
-  };
-  visit(root);
+  forEachNode(root, (v) => {
+    const n = v as unknown as Node;
+    if (typeof n.meta?.check !== 'function' || typeof n.setMeta !== 'function') seamMoved('AST node meta.check / setMeta');
+    if (n.meta.engineCheck === undefined) n.setMeta('engineCheck', n.meta.check).setMeta('check', lenientCheck);
+    if (n.meta.macro && typeof n.meta.macro.typeCheck === 'function') lenientMacro(n.meta.macro);
+  });
 }

@@ -15,6 +15,7 @@
 import { Duration } from '@marcbachmann/cel-js/evaluator';
 import { escapeName, type DeclType } from './decl-type.ts';
 import { celEqual } from './value-ops.ts';
+import { forEachNode } from './ast-walk.ts';
 
 const SEMANTICS = Symbol('kubefake.cel.listType');
 
@@ -250,24 +251,7 @@ function hook(node: CheckedNode): void {
  * once after a successful check (the check sets each node's handler).
  */
 export function applyListSemantics(root: object): void {
-  const Node = root.constructor;
-  const seen = new Set<object>();
-  const visit = (v: unknown): void => {
-    if (typeof v !== 'object' || v === null || seen.has(v)) return;
-    seen.add(v);
-    if (Array.isArray(v)) {
-      for (const x of v) visit(x);
-      return;
-    }
-    if (v instanceof Node) {
-      const n = v as CheckedNode;
-      if (n.op === '==' || n.op === '!=' || n.op === '+') hook(n);
-      if (n.op !== 'value') visit(n.args);
-      visit(n.meta.alternate);
-      visit(n.meta.macro);
-      return;
-    }
-    if (Object.getPrototypeOf(v) === Object.prototype) for (const x of Object.values(v)) visit(x);
-  };
-  visit(root);
+  forEachNode(root, (n) => {
+    if (n.op === '==' || n.op === '!=' || n.op === '+') hook(n as unknown as CheckedNode);
+  });
 }
