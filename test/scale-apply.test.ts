@@ -6,6 +6,7 @@ import * as k8s from '@kubernetes/client-node';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createFakeCluster, type FakeCluster } from '../src/index.ts';
 import { expectStatus } from './support/status.ts';
+import { COLLECTION_PATH, GROUP, KIND, VERSION, widgetCrd } from './support/schema-crd.ts';
 
 let cluster: FakeCluster;
 let objects: k8s.KubernetesObjectApi;
@@ -146,32 +147,15 @@ describe('the entries a scale write leaves', () => {
 });
 
 describe('replicas ownership through a custom resource scale', () => {
-  const crd = {
-    apiVersion: 'apiextensions.k8s.io/v1',
-    kind: 'CustomResourceDefinition',
-    metadata: { name: 'widgets.example.com' },
-    spec: {
-      group: 'example.com',
-      scope: 'Namespaced',
-      names: { plural: 'widgets', singular: 'widget', kind: 'Widget', listKind: 'WidgetList' },
-      versions: [
-        {
-          name: 'v1',
-          served: true,
-          storage: true,
-          schema: { openAPIV3Schema: { type: 'object', properties: { spec: { type: 'object', properties: { size: { type: 'integer' }, color: { type: 'string' } } }, status: { type: 'object', properties: { size: { type: 'integer' } } } } } },
-          subresources: { status: {}, scale: { specReplicasPath: '.spec.size', statusReplicasPath: '.status.size' } },
-        },
-      ],
-    },
-  };
-  const widget = { apiVersion: 'example.com/v1', kind: 'Widget', metadata: { name: 'test', namespace: 'default' }, spec: { size: 1, color: 'red' } };
-  const read = () => objects.read({ apiVersion: 'example.com/v1', kind: 'Widget', metadata: { name: 'test', namespace: 'default' } });
+  const base = widgetCrd({ type: 'object', properties: { spec: { type: 'object', properties: { size: { type: 'integer' }, color: { type: 'string' } } }, status: { type: 'object', properties: { size: { type: 'integer' } } } } });
+  const crd = { ...base, spec: { ...base.spec, versions: [{ ...base.spec.versions[0]!, subresources: { status: {}, scale: { specReplicasPath: '.spec.size', statusReplicasPath: '.status.size' } } }] } };
+  const widget = { apiVersion: `${GROUP}/${VERSION}`, kind: KIND, metadata: { name: 'test', namespace: 'default' }, spec: { size: 1, color: 'red' } };
+  const read = () => objects.read({ apiVersion: `${GROUP}/${VERSION}`, kind: KIND, metadata: { name: 'test', namespace: 'default' } });
 
   it('maps the Scale .spec.replicas to the CRD specReplicasPath in both directions', async () => {
     await cluster.apply(crd);
     await objects.patch(widget, undefined, undefined, 'apply_test', undefined, k8s.PatchStrategy.ServerSideApply);
-    const scale = scaleOf('/apis/example.com/v1/namespaces/default/widgets/test');
+    const scale = scaleOf(`${COLLECTION_PATH}/test`);
     const owners = (obj: k8s.KubernetesObject) => replicasOwners(obj, ['f:spec', 'f:size']);
 
     const conflict = await scale.apply(4, 'hpa');
