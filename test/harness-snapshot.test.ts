@@ -150,6 +150,21 @@ describe('cluster.snapshot()', () => {
       ]);
     });
 
+
+    it('number objects with the same content in the order they were written (the pods of one ReplicaSet)', async () => {
+      // Twelve runs: with the random names deciding, the pointer would name <suffix-1> or <suffix-2>.
+      const seen = new Set<string>();
+      for (let i = 0; i < 12; i++) {
+        await using cluster = await createFakeCluster();
+        const core = cluster.kubeConfig.makeApiClient(k8s.CoreV1Api);
+        const first = await core.createNamespacedConfigMap({ namespace: 'default', body: { metadata: { generateName: 'web-' }, data: { size: 's' } } });
+        await core.createNamespacedConfigMap({ namespace: 'default', body: { metadata: { generateName: 'web-' }, data: { size: 's' } } });
+        await core.createNamespacedConfigMap({ namespace: 'default', body: { metadata: { name: 'pointer' }, data: { target: first.metadata!.name! } } });
+        seen.add(cluster.snapshot({ format: 'yaml' }));
+      }
+      expect(seen.size).toBe(1);
+      expect([...seen][0]).toContain('target: web-<suffix-1>');
+    });
     it('number the names of a diff after those of its snapshot, and show them in the changes', async () => {
       await using cluster = await createFakeCluster();
       const core = cluster.kubeConfig.makeApiClient(k8s.CoreV1Api);

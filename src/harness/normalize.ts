@@ -1,6 +1,6 @@
 // Volatile fields of a snapshot, replaced by placeholders so a snapshot taken with the real clock
 // and random uids reads the same on every run: uids (numbered, so references stay linked), names
-// generated from generateName (the random suffix numbered, wherever the name appears),
+// generated from generateName (the random suffix numbered, in every string equal to that name),
 // resourceVersions, timestamps (managedFields' `time` included).
 import { isPlainObject, type KubeObject, type ObjectMeta } from '../apis/object.ts';
 import { generatedPrefix } from '../registry/generate-name.ts';

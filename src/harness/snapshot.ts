@@ -9,7 +9,7 @@ import type { HarnessContext } from './context.ts';
 import { labelSelectorText } from './direct-reads.ts';
 import { normalizeObject, Placeholders } from './normalize.ts';
 import { kindMatches, presentCopy, type KindSpec } from './object-ref.ts';
-import { stableOrder } from './stable-order.ts';
+import { compareKeys, stableOrder } from './stable-order.ts';
 
 /** Options of `cluster.snapshot()` (also `format: 'objects' | 'yaml'`, default objects). */
 export interface SnapshotOptions {
@@ -22,7 +22,7 @@ export interface SnapshotOptions {
   /**
    * Replace volatile fields by placeholders: uids (`<uid-1>`, numbered by first appearance so
    * owner references stay linked), the random suffix of names generated from `generateName`
-   * (`web-x7k2p` → `web-<suffix-1>`, wherever the name appears in the snapshot), resourceVersions,
+   * (`web-x7k2p` → `web-<suffix-1>`, and every string in the snapshot equal to that name), resourceVersions,
    * RFC 3339 times under `…Time`/`…Timestamp` keys. Default: on, unless the cluster is deterministic.
    */
   normalize?: boolean;
@@ -137,14 +137,6 @@ function typeServing(types: ResourceType[], object: StoredObject): ResourceType 
     if (match) return match;
   }
   return types[0]!;
-}
-
-function compareKeys(a: string[], b: string[]): number {
-  for (let i = 0; i < a.length; i++) {
-    if (a[i]! < b[i]!) return -1;
-    if (a[i]! > b[i]!) return 1;
-  }
-  return 0;
 }
 
 /** Multi-document YAML, one document per object (`---` between them), keys in stored order. */
