@@ -65,8 +65,8 @@ export interface FakeClusterOptions {
   /**
    * The request log (`cluster.requests`): `limit` is how many requests it keeps (default 1,000; 0
    * turns it off); `bodies: false` makes `body()`/`responseBody()` answer undefined, and the log
-   * then holds no reference to requests and responses. Either way the log reads bodies in place
-   * when asked instead of copying them.
+   * then holds no reference to requests and responses. The log keeps the bytes kubefake read and
+   * sent and parses them only when asked; a Response a fault hook built itself is copied.
    */
   requestLog?: { limit?: number; bodies?: boolean };
   /** The change history (`cluster.history`): how many stored changes it keeps. Default 1,000; 0 turns it off. */

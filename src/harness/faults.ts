@@ -1,11 +1,11 @@
 // cluster.faults: make the cluster fail the way a real apiserver fails — declarative rules
 // (verb/resource/namespace/name, how often, after how many) or a function hook — and end open
 // watches. Every error is what kube-apiserver sends for that failure.
-import { load } from 'js-yaml';
 import { alreadyExists, conflict, OPTIMISTIC_LOCK_MESSAGE, plainServerError, StatusError, timeout, type Status } from '../errors/status-error.ts';
 import { errorResponse } from '../http/responses.ts';
 import { sentResponse } from '../http/sent-bodies.ts';
 import { matchesRequest, type RequestAttributes, type RequestMatch } from './request-attributes.ts';
+import { parseBody } from './request-log.ts';
 
 /**
  * What a fault answers:
@@ -218,11 +218,5 @@ async function createdName(request: Request): Promise<string> {
 
 async function readBody(request: Request): Promise<unknown> {
   if (!request.body) return undefined;
-  const text = await request.clone().text();
-  if (!text.trim()) return undefined;
-  try {
-    return load(text);
-  } catch {
-    return text;
-  }
+  return parseBody(request.headers.get('content-type'), await request.clone().text());
 }

@@ -115,8 +115,8 @@ function once<T>(fn: () => Promise<T>): () => Promise<T> {
 
 const noBody = async (): Promise<undefined> => undefined;
 
-/** A body as the log answers it: JSON and YAML parsed, text for text types, bytes otherwise. */
-function parseBody(contentType: string | null, body: string | Uint8Array | undefined): unknown {
+/** A body as the log (and a fault hook's `body()`) answers it: JSON and YAML parsed (text when they do not parse), text for text types, bytes otherwise. */
+export function parseBody(contentType: string | null, body: string | Uint8Array | undefined): unknown {
   if (body === undefined || body.length === 0) return undefined;
   const type = (contentType ?? '').split(';')[0]!.trim().toLowerCase();
   const text = () => (typeof body === 'string' ? body : Buffer.from(body.buffer, body.byteOffset, body.byteLength).toString('utf8'));
@@ -127,7 +127,13 @@ function parseBody(contentType: string | null, body: string | Uint8Array | undef
       return text();
     }
   }
-  if (type.endsWith('yaml')) return load(text());
+  if (type.endsWith('yaml')) {
+    try {
+      return load(text());
+    } catch {
+      return text();
+    }
+  }
   if (type.startsWith('text/')) return text();
   return typeof body === 'string' ? new TextEncoder().encode(body) : body;
 }
