@@ -6,7 +6,7 @@ import * as k8s from '@kubernetes/client-node';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createFakeCluster, type FakeCluster } from '../src/index.ts';
 import { expectStatus } from './support/status.ts';
-import { COLLECTION_PATH, GROUP, KIND, VERSION, widgetCrd } from './support/schema-crd.ts';
+import { GROUP, KIND, PLURAL, VERSION, widgetCrd } from './support/schema-crd.ts';
 
 let cluster: FakeCluster;
 let objects: k8s.KubernetesObjectApi;
@@ -22,17 +22,39 @@ const template = { metadata: { labels: { app: 'nginx' } }, spec: { containers: [
 const workload = (kind: string) => ({ apiVersion: 'apps/v1', kind, metadata: { name: 'test', namespace: 'default' }, spec: { replicas: 1, selector: { matchLabels: { app: 'nginx' } }, template } });
 const scaleBody = (replicas: number) => ({ kind: 'Scale', apiVersion: 'autoscaling/v1', metadata: { name: 'test', namespace: 'default' }, spec: { replicas } });
 
-/** The generic scale calls of one resource, by path (client-node has typed ones only for built-ins). */
-function scaleOf(path: string) {
-  const url = `${cluster.url}${path}/scale`;
-  const send = async (method: string, body: unknown, contentType: string, query = '') => {
-    const res = await cluster.handle(new Request(`${url}?${query}`, { method, body: JSON.stringify(body), headers: { 'content-type': contentType } }));
-    return { status: res.status, body: (await res.json()) as Record<string, unknown> };
+const applyPatch = k8s.setHeaderOptions('Content-Type', k8s.PatchStrategy.ServerSideApply);
+type Answer = { status: number; body: Record<string, unknown> };
+type ScaleCalls = {
+  patch(p: { name: string; namespace: string; body: object; fieldManager?: string; force?: boolean }, o: k8s.ConfigurationOptions): Promise<k8s.HttpInfo<unknown>>;
+  replace(p: { name: string; namespace: string; body: object; fieldManager?: string }): Promise<k8s.HttpInfo<unknown>>;
+};
+
+/** The Scale of `test` in `default`, through client-node's scale calls of the kind (or of a custom resource). */
+function scaleOf(target: 'Deployment' | 'StatefulSet' | 'ReplicaSet' | 'Widget'): { apply(replicas: number, manager: string, force?: boolean): Promise<Answer>; merge(body: object, manager: string): Promise<Answer>; put(replicas: number, manager: string): Promise<Answer> } {
+  const apps = cluster.kubeConfig.makeApiClient(k8s.AppsV1Api);
+  const custom = cluster.kubeConfig.makeApiClient(k8s.CustomObjectsApi);
+  const resource = { group: GROUP, version: VERSION, plural: PLURAL };
+  const calls: Record<typeof target, ScaleCalls> = {
+    Deployment: { patch: (p, o) => apps.patchNamespacedDeploymentScaleWithHttpInfo(p, o), replace: (p) => apps.replaceNamespacedDeploymentScaleWithHttpInfo(p as never) },
+    StatefulSet: { patch: (p, o) => apps.patchNamespacedStatefulSetScaleWithHttpInfo(p, o), replace: (p) => apps.replaceNamespacedStatefulSetScaleWithHttpInfo(p as never) },
+    ReplicaSet: { patch: (p, o) => apps.patchNamespacedReplicaSetScaleWithHttpInfo(p, o), replace: (p) => apps.replaceNamespacedReplicaSetScaleWithHttpInfo(p as never) },
+    Widget: { patch: (p, o) => custom.patchNamespacedCustomObjectScaleWithHttpInfo({ ...resource, ...p }, o), replace: (p) => custom.replaceNamespacedCustomObjectScaleWithHttpInfo({ ...resource, ...p }) },
+  };
+  const { patch, replace } = calls[target];
+  const at = { name: 'test', namespace: 'default' };
+  const answer = async (call: Promise<k8s.HttpInfo<unknown>>): Promise<Answer> => {
+    try {
+      const res = await call;
+      return { status: res.httpStatusCode, body: res.data as Record<string, unknown> };
+    } catch (err) {
+      if (!(err instanceof k8s.ApiException)) throw err;
+      return { status: err.code, body: JSON.parse(err.body as string) as Record<string, unknown> };
+    }
   };
   return {
-    apply: (replicas: number, manager: string, force = false) => send('PATCH', scaleBody(replicas), 'application/apply-patch+yaml', `fieldManager=${manager}${force ? '&force=true' : ''}`),
-    merge: (body: unknown, manager: string) => send('PATCH', body, 'application/merge-patch+json', `fieldManager=${manager}`),
-    put: (replicas: number, manager: string) => send('PUT', scaleBody(replicas), 'application/json', `fieldManager=${manager}`),
+    apply: (replicas, manager, force = false) => answer(patch({ ...at, body: scaleBody(replicas), fieldManager: manager, force }, applyPatch)),
+    merge: (body, manager) => answer(patch({ ...at, body, fieldManager: manager }, merge)),
+    put: (replicas, manager) => answer(replace({ ...at, body: scaleBody(replicas), fieldManager: manager })),
   };
 }
 
@@ -49,11 +71,10 @@ const replicasOwners = (obj: k8s.KubernetesObject, path = ['f:spec', 'f:replicas
 const replicasOf = (obj: k8s.KubernetesObject) => (obj as { spec?: { replicas?: number } }).spec?.replicas;
 
 describe.each(['Deployment', 'StatefulSet', 'ReplicaSet'])('replicas ownership through %s/scale', (kind) => {
-  const plural = `${kind.toLowerCase()}s`;
   const read = () => objects.read({ apiVersion: 'apps/v1', kind, metadata: { name: 'test', namespace: 'default' } });
 
   it('follows TestScaleAllResources: apply conflicts, force, PUT, co-owning and merge patch', async () => {
-    const scale = scaleOf(`/apis/apps/v1/namespaces/default/${plural}/test`);
+    const scale = scaleOf(kind as 'Deployment' | 'StatefulSet' | 'ReplicaSet');
     await objects.patch(workload(kind), undefined, undefined, 'apply_test', undefined, k8s.PatchStrategy.ServerSideApply);
     expect(replicasOwners(await read())).toEqual(['apply_test']);
 
@@ -110,7 +131,7 @@ describe('the entries a scale write leaves', () => {
 
   it('keeps the object owners when only the Scale status is patched (TestScaleUpdateOnlyStatus)', async () => {
     await objects.patch(workload('Deployment'), undefined, undefined, 'apply_test', undefined, k8s.PatchStrategy.ServerSideApply);
-    const res = await scaleOf('/apis/apps/v1/namespaces/default/deployments/test').merge({ status: { replicas: 42 } }, 'scale_test');
+    const res = await scaleOf('Deployment').merge({ status: { replicas: 42 } }, 'scale_test');
     expect(res.status).toBe(200);
     const obj = await read();
     expect([replicasOf(obj), replicasOwners(obj)]).toEqual([1, ['apply_test']]);
@@ -155,7 +176,7 @@ describe('replicas ownership through a custom resource scale', () => {
   it('maps the Scale .spec.replicas to the CRD specReplicasPath in both directions', async () => {
     await cluster.apply(crd);
     await objects.patch(widget, undefined, undefined, 'apply_test', undefined, k8s.PatchStrategy.ServerSideApply);
-    const scale = scaleOf(`${COLLECTION_PATH}/test`);
+    const scale = scaleOf('Widget');
     const owners = (obj: k8s.KubernetesObject) => replicasOwners(obj, ['f:spec', 'f:size']);
 
     const conflict = await scale.apply(4, 'hpa');

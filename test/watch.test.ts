@@ -105,7 +105,7 @@ describe('event stream', () => {
 
   it('answers a named GET with watch=true as a plain get, as GetResource ignores the parameter', async () => {
     await core.createNamespacedConfigMap({ namespace: 'default', body: cm('one') });
-    // client-node's Watch sends exactly this request: GET <item path>?watch=true.
+    // The request client-node's Watch would send for an item path: GET <item path>?watch=true.
     const res = await fetch(`${cluster.url}/api/v1/namespaces/default/configmaps/one?watch=true`);
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toBe('application/json');

@@ -22,6 +22,11 @@ export interface ApplyPatch {
 
 export const isApplyPatch = (p: unknown): p is ApplyPatch => isMap(p) && p.kind === 'apply' && isMap(p.config);
 
+/** applyPatcher under fieldValidation=Warn: the strict decoder's finding on the body is a warning. */
+export function applyStrictWarnings(patch: ApplyPatch): string[] {
+  return patch.strictError !== undefined && patch.fieldValidation === 'Warn' ? [patch.strictError] : [];
+}
+
 const yamlReason = (err: unknown) => (err as YAMLException).reason ?? (err as Error).message;
 
 export function decodeApplyPatch(body: Uint8Array, options: { force?: boolean; fieldValidation: FieldValidation }): ApplyPatch {

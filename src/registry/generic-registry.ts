@@ -43,7 +43,7 @@ import { startWatch, type WatchHandle, type WatchOptions, type WatchSink } from 
 import { convertingWatchSink } from './converting-watch-sink.ts';
 import { fieldSelectorForName, parseFieldSelector } from '../selectors/field-selector.ts';
 import { SelectorParseError } from '../selectors/selector-error.ts';
-import { isApplyPatch, type ApplyPatch } from '../apply/apply-patch.ts';
+import { applyStrictWarnings, isApplyPatch, type ApplyPatch } from '../apply/apply-patch.ts';
 import { applyToLive, ignoreManagedFieldsTimestamps, managerOrUserAgent, recordUpdateManager } from '../apply/registry-hooks.ts';
 
 export interface WriteResult {
@@ -539,9 +539,4 @@ export class GenericRegistry {
     const { apiVersion: _a, kind: _k, ...rest } = obj;
     return { apiVersion: this.apiVersion, kind: this.type.kind, ...rest };
   }
-}
-
-/** applyPatcher under fieldValidation=Warn: the strict decoder's finding on the body is a warning. */
-function applyStrictWarnings(patch: ApplyPatch): string[] {
-  return patch.strictError !== undefined && patch.fieldValidation === 'Warn' ? [patch.strictError] : [];
 }

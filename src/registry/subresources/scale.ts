@@ -11,7 +11,7 @@ import { goJson } from '../../errors/go-format.ts';
 import { goJsonValueKind } from '../../http/go-json.ts';
 import type { GenericRegistry } from '../generic-registry.ts';
 import { fieldValidationMode, validateWriteOptions, type GetOptions, type WriteOptions } from '../options.ts';
-import type { ApplyPatch } from '../../apply/apply-patch.ts';
+import { applyStrictWarnings, type ApplyPatch } from '../../apply/apply-patch.ts';
 import { applyScale, managerOrUserAgent, scaleFieldManagerFor } from '../../apply/registry-hooks.ts';
 import { ScaleHandler } from '../../apply/scale-handler.ts';
 
@@ -19,8 +19,8 @@ const derived = new WeakMap<ResourceType, ResourceType>();
 
 /**
  * The type scale writes go through: the resource itself (its strategy, validation and generation
- * rules), marked `subresource: 'scale'` so the field manager records the writer as the real
- * ScaleREST's managedFields handler does. One derived type per resource type.
+ * rules), marked `subresource: 'scale'`. Its managedFields are the ScaleHandler's (the registry's
+ * own field manager does not run for scale writes). One derived type per resource type.
  */
 export function scaleTypeOf(type: ResourceType): ResourceType | undefined {
   if (!type.scale) return undefined;
@@ -145,7 +145,7 @@ export class ScaleRegistry {
       },
       options,
     );
-    return { ...result, warnings: [...(patch.strictError !== undefined && patch.fieldValidation === 'Warn' ? [patch.strictError] : []), ...result.warnings] };
+    return { ...result, warnings: [...applyStrictWarnings(patch), ...result.warnings] };
   }
 
   /** The Scale field manager's Update: the writer owns what it changed in the Scale. */
