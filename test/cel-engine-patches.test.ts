@@ -7,6 +7,7 @@ import * as k8s from '@kubernetes/client-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runtimeErrorMessage } from '../src/cel/errors.ts';
 import { compileExpression, type ExpressionOptions } from '../src/cel/index.ts';
+import { overrideOverloads } from '../src/cel/overload-overrides.ts';
 import { createFakeCluster, type FakeCluster } from '../src/index.ts';
 import { clientCrd } from './support/client-schema.ts';
 import { at, installWidgets, specSchema, widget, widgetCrd } from './support/schema-crd.ts';
@@ -144,6 +145,16 @@ describe('map literals with non-string keys', () => {
     expect(run("{'a': 1}.exists(k, k == 'a')")).toBe(true);
     expect(run("{'a': 1}['a']")).toBe(1n);
   });
+
+  it('drops optional entries without a value and unwraps the others (`{?k: v}`)', () => {
+    expect(run('{?1: optional.none()}.size()')).toBe(0n);
+    expect(run('{?1: optional.of(2)}[1]')).toBe(2n);
+    expect(run('{?1: optional.of(2), 3: 4}')).toEqual(new Map([[1n, 2n], [3n, 4n]]));
+    expect(run("{1: 'a', ?2: optional.none()}.size()")).toBe(1n);
+    expect(run('{?1: optional.of(2), ?2: optional.none()}.map(k, k * 10)')).toEqual([10n]);
+    expect(run('2 in {?1: optional.of(5), ?2: optional.of(6)}')).toBe(true);
+    expect(run("{?'a': optional.of(1), ?'b': optional.none()}")).toEqual({ a: 1n });
+  });
 });
 
 describe('null_type', () => {
@@ -174,7 +185,7 @@ describe('expressions evaluated without a type check', () => {
   });
 
   it('raises the errors of the parts it evaluates', () => {
-    expect(runtimeError('x', unchecked)).toContain('x');
+    expect(runtimeError('x', unchecked)).toBe('no such attribute(s): x');
     expect(runtimeError('f_unknown(17)', unchecked)).toBe('no such overload');
     expect(runtimeError("'less filling' && 'tastes great'", unchecked)).toBe('no such overload');
     expect(runtimeError("'cows' ? false : 17", unchecked)).toBe('no such overload');
@@ -235,5 +246,15 @@ describe('rules with an empty list literal on CRD writes (client-node)', () => {
     const causes = (status.details as { causes: Array<{ message: string }> }).causes;
     expect(causes).toHaveLength(1);
     expect(causes[0]!.message).toContain("compilation failed: ERROR: <input>:1:17: found no matching overload for '_>_' applied to '(string, int)'");
+  });
+});
+
+describe('overload overrides', () => {
+  it('refuses an override registered after the first compile (it would be silently ignored)', () => {
+    expect(run("'  a '.trim()")).toBe('a');
+    expect(() => overrideOverloads([{ signature: 'string.trim(): string', handler: () => 'x' }])).toThrow(
+      'overload overrides must be registered before the first CEL compile (applyOverrides has run)',
+    );
+    expect(run("' b '.trim()")).toBe('b');
   });
 });

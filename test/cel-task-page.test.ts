@@ -156,12 +156,14 @@ describe('optionalOldSelf, the rows not run elsewhere', () => {
     });
   });
 
-  it('the removed-enum row as printed does not compile: `["NewCase"].has(self)` is not a function', async () => {
+  it('the removed-enum row as printed does not compile: no list function `has` (column 159)', async () => {
     const rule = '[oldSelf.orValue(""), self].all(x, ["OldCase1", "OldCase2"].exists(case, x == case)) || ["NewCase1", "NewCase2"].exists(case, self == case) || ["NewCase"].has(self)';
     const ext = cluster.kubeConfig.makeApiClient(k8s.ApiextensionsV1Api);
     const status = await expectStatus(ext.createCustomResourceDefinition({ body: clientCrd(widgetCrd(specSchema({ v: { type: 'string', 'x-kubernetes-validations': [{ rule, optionalOldSelf: true }] } }))) }), { code: 422, reason: 'Invalid' });
     expect(status.message).toContain('spec.validation.openAPIV3Schema.properties[spec].properties[v].x-kubernetes-validations[0].rule: Invalid value: ');
-    expect(status.message).toContain("compilation failed: ERROR: <input>:1:159: ");
+    // The error points at the `has` call (cel-go words it `undeclared reference to 'has' (in container '')`,
+    // kubefake `found no matching overload for 'has' …`; the wording is a known difference).
+    expect(status.message).toMatch(/compilation failed: ERROR: <input>:1:159: [^\n]*'has'/);
   });
 });
 

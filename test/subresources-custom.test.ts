@@ -4,7 +4,7 @@
 import * as k8s from '@kubernetes/client-node';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createFakeCluster, type FakeCluster } from '../src/index.ts';
-import { expectStatus } from './support/status.ts';
+import { expectInvalid, expectStatus } from './support/status.ts';
 
 let cluster: FakeCluster;
 let custom: k8s.CustomObjectsApi;
@@ -158,17 +158,9 @@ describe('status subresource', () => {
   it('validates /status against the status schema: the cause path has the status. prefix, the message does not', async () => {
     await setup();
     await create('a');
-    const status = await expectStatus(custom.patchNamespacedCustomObjectStatus({ ...ref('a'), body: { status: { num: 15 } } }, merge), {
-      code: 422,
-      reason: 'Invalid',
-      message: 'CronTab.stable.example.com "a" is invalid: status.num: Invalid value: 15: num in body should be less than or equal to 10',
-    });
-    expect(status.details).toEqual({
-      name: 'a',
-      group: G,
-      kind: 'CronTab',
-      causes: [{ reason: 'FieldValueInvalid', message: 'Invalid value: 15: num in body should be less than or equal to 10', field: 'status.num' }],
-    });
+    await expectInvalid(custom.patchNamespacedCustomObjectStatus({ ...ref('a'), body: { status: { num: 15 } } }, merge), { group: G, kind: 'CronTab', name: 'a' }, [
+      { field: 'status.num', reason: 'FieldValueInvalid', message: 'Invalid value: 15: num in body should be less than or equal to 10' },
+    ]);
   });
 
   it('runs the CEL rules of the object on /status writes', async () => {

@@ -11,9 +11,11 @@ import { celLogicalErrors, patchEngine, uncheckedSemantics } from './engine-patc
 import { MATCHES_FUNCTION } from './library/regex.ts';
 import { resolveQualifiedNames } from './qualified-names.ts';
 import { applyListSemantics } from './list-semantics.ts';
-import { applyOverrides } from './overload-overrides.ts';
+import { applyOverrides, registryOf } from './overload-overrides.ts';
+import { markKubefakeRegistry } from './engine-internals.ts';
 import { converter, type Converter } from './values.ts';
 import { applyDirectAccess } from './direct-access.ts';
+import { childNodes } from './ast-walk.ts';
 
 /** A compiled, type-checked expression, ready to evaluate against converted values. */
 export interface Program {
@@ -55,31 +57,13 @@ export interface Parsed {
   check(): { valid: boolean; type?: string; error?: unknown };
 }
 
-const isAst = (v: unknown): v is EngineAst => typeof v === 'object' && v !== null && 'op' in v && 'meta' in v;
-
-function children(n: EngineAst): EngineAst[] {
-  const a = n.args;
-  switch (n.op) {
-    case 'value':
-    case 'id':
-      return [];
-    case 'call':
-      return (a as unknown[])[1] as EngineAst[];
-    case 'rcall':
-      return [(a as unknown[])[1] as EngineAst, ...((a as unknown[])[2] as EngineAst[])];
-    case 'map':
-      return (a as EngineAst[][]).flat();
-    default:
-      return Array.isArray(a) ? a.filter(isAst) : isAst(a) ? [a] : [];
-  }
-}
 
 /**
  * Points `x.matches(re)` at the RE2 implementation: the engine's own `matches` uses JS RegExp
  * (no inline flags, backtracking) and cannot be overridden, so the call node gets an alternate.
  */
 function rewriteMatches(n: EngineAst): void {
-  for (const c of children(n)) rewriteMatches(c);
+  for (const c of childNodes(n)) rewriteMatches(c);
   const a = n.args as unknown[];
   if (n.op === 'rcall' && a[0] === 'matches' && (a[2] as unknown[]).length === 1 && n.meta.alternate === undefined) {
     n.setMeta('alternate', n.clone({ name: 'rcall', check: n.meta.check, evaluate: n.meta.evaluate }, [MATCHES_FUNCTION, a[1], a[2]]));
@@ -88,7 +72,7 @@ function rewriteMatches(n: EngineAst): void {
 
 function usesVariable(n: EngineAst, name: string): boolean {
   if (n.op === 'id' && n.args === name) return true;
-  return children(n).some((c) => usesVariable(c, name));
+  return childNodes(n).some((c) => usesVariable(c, name));
 }
 
 export interface Checked {
@@ -102,6 +86,8 @@ export function parseAndCheck(env: Environment, expression: string, options: { s
   // cel-go's semantics for engine built-ins (timestamps, durations, ext.Strings), before checking.
   applyOverrides(env);
   patchEngine();
+  // The engine fixes act on kubefake's environments only (engine-internals.ts).
+  markKubefakeRegistry(registryOf(env));
   let parsed: Parsed;
   try {
     parsed = env.parse(expression) as unknown as Parsed;

@@ -11,6 +11,7 @@
 // - a macro's iteration context (`iterCtx`, made by the check and reused by every run) binds an
 //   item that is an instance of the class without the lookup.
 // Anything else (an absent field, a value of another type) goes the engine's way, with its errors.
+import { forEachNode } from './ast-walk.ts';
 
 type Handle = (obj: unknown, key: unknown, ast: unknown, ev: unknown) => unknown;
 type Evaluate = (ev: unknown, ast: unknown, ctx: Context) => unknown;
@@ -98,29 +99,14 @@ function hookIteration(ctx: IterationContext | undefined, classes: ReadonlyMap<s
 export function applyDirectAccess(root: object, classes: Iterable<Ctor>): void {
   const byName = new Map<string, Ctor>();
   for (const c of classes) byName.set(c.name, c);
-  const Node = root.constructor;
-  const seen = new Set<object>();
-  const visit = (v: unknown): void => {
-    if (typeof v !== 'object' || v === null || seen.has(v)) return;
-    seen.add(v);
-    if (Array.isArray(v)) {
-      for (const x of v) visit(x);
-      return;
-    }
-    if (v instanceof Node) {
-      const n = v as CheckedNode;
+  forEachNode(
+    root,
+    (v) => {
+      const n = v as unknown as CheckedNode;
       if (n.op === '.') hookSelect(n, byName);
       else if (n.op === 'id') hookVariable(n, byName);
-      if (n.op !== 'value') visit(n.args);
-      visit(n.meta.alternate);
-      visit(n.meta.macro);
-      return;
-    }
+    },
     // A macro's arguments (iterable, step, ..., and the iteration context).
-    if (Object.getPrototypeOf(v) === Object.prototype) {
-      hookIteration((v as { iterCtx?: IterationContext }).iterCtx, byName);
-      for (const x of Object.values(v)) visit(x);
-    }
-  };
-  visit(root);
+    (macro) => hookIteration((macro as { iterCtx?: IterationContext }).iterCtx, byName),
+  );
 }

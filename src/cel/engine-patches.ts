@@ -2,23 +2,20 @@
 // registering functions or replacing overload handlers (overload-overrides.ts): its lexer, and the
 // type checker's handling of some nodes. One function per upstream bug, each naming it.
 //
-// Seams used (each checked, see seamMoved): the engine's shared Lexer instance (reached through a
-// macro's `parser` argument), the shared `check` method of AST nodes (reached through a parsed
-// node's prototype), and the nodes' `meta` / `setMeta` / `handle` / `checkedType`, the node API
-// compile.ts also uses to route `matches` to RE2. Lexer and node-check fixes apply process-wide
-// (they only turn engine errors and wrong values into cel-go's answers). On another engine version
-// a moved seam throws "engine seam moved" at the first compile instead of silently dropping a fix.
+// Seams used (each checked, see seamMoved): the Lexer (reached through a macro's `parser` argument;
+// kubefake's parsers get a patched Lexer instance of their own through a wrapped Parser#parse), the
+// shared `check` method of AST nodes (reached through a parsed node's prototype), and the nodes'
+// `meta` / `setMeta` / `handle` / `checkedType`, the node API compile.ts also uses to route `matches`
+// to RE2. The fixes act only on kubefake's environments (engine-internals.ts): another
+// `new Environment()` in the same process keeps the engine's behaviour. On another engine version a
+// moved seam throws "engine seam moved" at the first compile instead of silently dropping a fix.
 import { Environment, EvaluationError } from '@marcbachmann/cel-js';
 import { UnsignedInt } from '@marcbachmann/cel-js/evaluator';
 import { storedMapKey } from './library/numeric-semantics.ts';
-import { overrideOverloads } from './overload-overrides.ts';
+import type { OverloadOverride } from './overload-overrides.ts';
 import { forEachNode } from './ast-walk.ts';
-
-export const PATCHED_ENGINE_VERSION = '8.0.0';
-
-function seamMoved(what: string): never {
-  throw new Error(`kubefake CEL engine patches were written for @marcbachmann/cel-js ${PATCHED_ENGINE_VERSION}; engine seam moved: ${what}`);
-}
+import { engineOp, isKubefakeRegistry, markKubefakeRegistry, seamMoved } from './engine-internals.ts';
+import { registerRegistryProbe, registryOf } from './overload-overrides.ts';
 
 // ---- lexer ------------------------------------------------------------------------------------
 
@@ -37,9 +34,15 @@ interface Lexer {
   _closeQuotedString(rawStart: number, rawValue: string, prefix: string | undefined, pos: number): Lexer;
 }
 
-/** The engine's lexer (one instance shared by every parser), reached through a probe macro. */
-function engineLexer(): Lexer {
-  let parser: { lexer?: Lexer } | undefined;
+interface ParserLike {
+  lexer?: Lexer;
+  registry?: unknown;
+  parse(input: string): unknown;
+}
+
+/** The engine's lexer (one instance shared by every parser) and parser, reached through a probe macro. */
+function engineLexer(): { lexer: Lexer; parser: ParserLike } {
+  let parser: ParserLike | undefined;
   const probe = new Environment();
   probe.registerFunction('kubefakeLexerProbe(ast): dyn', ((m: { parser: typeof parser; args: unknown[] }) => {
     parser = m.parser;
@@ -50,7 +53,21 @@ function engineLexer(): Lexer {
   for (const fn of ['reset', 'nextToken', '_readDigits', '_readExponent', '_parseAsDouble', '_closeQuotedString'] as const) {
     if (typeof lexer?.[fn] !== 'function') seamMoved(`Lexer.${fn}`);
   }
-  return lexer!;
+  if (typeof parser?.parse !== 'function' || !Object.hasOwn(parser, 'lexer')) seamMoved('Parser#lexer / Parser#parse');
+  return { lexer: lexer!, parser: parser! };
+}
+
+/**
+ * A Lexer of kubefake's own (the engine's is shared by every parser of the process), put into
+ * kubefake's parsers when they start a parse: Parser#lexer is a plain field.
+ */
+function useOwnLexer(parser: ParserLike, ownLexer: Lexer): void {
+  const proto = Object.getPrototypeOf(parser) as ParserLike;
+  const parse = proto.parse;
+  proto.parse = function (this: ParserLike, input: string) {
+    if (this.lexer !== ownLexer && isKubefakeRegistry(this.registry)) this.lexer = ownLexer;
+    return parse.call(this, input);
+  };
 }
 
 function tokenTypeOf(lexer: Lexer, source: string): number {
@@ -116,6 +133,7 @@ interface Type {
 interface Checker {
   check(node: Node, ctx: unknown): Type;
   dynType: Type;
+  registry: unknown;
 }
 interface EvaluatorLike {
   run(node: Node, ctx: unknown): unknown;
@@ -184,7 +202,14 @@ function numericMapKeys(ast: Node): void {
 }
 
 function evaluateMapLiteral(ev: EvaluatorLike, ast: Node, ctx: unknown): unknown {
-  const entries = (ast.args as [Node, Node][]).map(([k, v]) => [ev.run(k, ctx), ev.run(v, ctx)] as [unknown, unknown]);
+  return mapLiteralValue((ast.args as [Node, Node][]).map(([k, v]) => [ev.run(k, ctx), ev.run(v, ctx)] as [unknown, unknown]));
+}
+
+/**
+ * The value of a map literal from its evaluated entries: a plain object (the engine's map literal)
+ * when every key is a string, else a Map keeping int, uint and bool keys typed.
+ */
+export function mapLiteralValue(entries: Array<[unknown, unknown]>): unknown {
   if (entries.every(([k]) => typeof k === 'string')) {
     const obj: Record<string, unknown> = {};
     for (const [k, v] of entries) if (k !== '__proto__' && k !== 'constructor' && k !== 'prototype') obj[k as string] = v;
@@ -200,9 +225,17 @@ function evaluateMapLiteral(ev: EvaluatorLike, ast: Node, ctx: unknown): unknown
  * match numeric keys by value (numericMapKeys, numeric-semantics.ts).
  */
 function typedMapLiteralKeys(ast: Node, type: Type): void {
+  // Only the engine's own map literal: `{?k: v}` (optional-syntax.ts) builds its value itself.
+  if (ast.meta.evaluate !== engineMapEvaluate()) return;
   // dyn: an unchecked expression (uncheckedSemantics); the keys decide when it is evaluated.
   const typedKeys = type.kind === 'dyn' || (type.kind === 'map' && type.keyType?.name !== 'string');
   if ((ast.args as unknown[]).length > 0 && typedKeys) ast.setMeta('evaluate', evaluateMapLiteral);
+}
+
+let mapEvaluate: unknown;
+/** The engine's evaluate of map literals. */
+function engineMapEvaluate(): unknown {
+  return (mapEvaluate ??= engineOp('{1: 1}', 'map').evaluate);
 }
 
 let nullType: object | undefined;
@@ -222,9 +255,7 @@ function celNullType(): object {
  * `null_type`. Both become one `null_type` value (type values compare by identity): the overload
  * of `type(null)` here, the constant in the node fixes (namedNullType).
  */
-export function registerNullTypeName(): void {
-  overrideOverloads([{ signature: 'type(null): type', handler: () => celNullType() }]);
-}
+export const NULL_TYPE_OVERRIDES: readonly OverloadOverride[] = [{ signature: 'type(null): type', handler: () => celNullType() }];
 
 function namedNullType(ast: Node): void {
   if (ast.args !== 'null_type') return;
@@ -264,22 +295,26 @@ function patchNodeChecks(): void {
   if (typeof check !== 'function' || !/meta\.alternate/.test(String(check))) seamMoved('ASTNode.prototype.check');
   proto.check = function (this: Node, chk, ast, ctx) {
     const fixed = FIXED_NODES.has(this.op) || (this.op === 'id' && this.args === 'null_type');
-    if (!fixed || this !== ast || this.meta.alternate !== undefined || this.meta.macro !== undefined) return check.call(this, chk, ast, ctx);
+    if (!fixed || !isKubefakeRegistry(chk.registry) || this !== ast || this.meta.alternate !== undefined || this.meta.macro !== undefined) return check.call(this, chk, ast, ctx);
     return fixedCheck(check, this, chk, ctx);
   };
 }
 
 let patched = false;
 
-/** Applies the lexer and node-check fixes once per process (before the first parse). */
+/** Installs the lexer and node-check fixes once per process (before the first parse). */
 export function patchEngine(): void {
   if (patched) return;
   patched = true;
-  const lexer = engineLexer();
-  patchLeadingDotDouble(lexer);
-  patchBytesLiteralEncoding(lexer);
+  const { lexer, parser } = engineLexer();
+  const ownLexer = new (lexer.constructor as new () => Lexer)();
+  patchLeadingDotDouble(ownLexer);
+  patchBytesLiteralEncoding(ownLexer);
+  useOwnLexer(parser, ownLexer);
   patchNodeChecks();
   const env = new Environment();
+  registerRegistryProbe(env);
+  markKubefakeRegistry(registryOf(env));
   const bytes = env.evaluate("b'\u00ff'") as Uint8Array;
   if (env.evaluate('.5') !== 0.5 || bytes.length !== 2 || bytes[0] !== 0xc3) seamMoved('lexer patches have no effect');
   if (env.evaluate('[].all(x, x > 0)') !== true) seamMoved('node check patches have no effect');

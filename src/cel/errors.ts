@@ -3,15 +3,10 @@
 // (`ERROR: <input>:1:6: found no matching overload for '_==_' applied to '(int, bool)'` with the
 // source line and a caret), so errors are re-rendered from the failing node and its checked types.
 import { MATCHES_FUNCTION } from './library/regex.ts';
+import type { SourceNode } from './engine-internals.ts';
 
 /** The parts of the engine's AST nodes this module reads. */
-export interface Node {
-  op: string;
-  args: unknown;
-  pos: number;
-  start: number;
-  end: number;
-  input: string;
+export interface Node extends SourceNode {
   checkedType?: { name: string };
   argTypes?: { name: string }[];
 }
@@ -164,6 +159,9 @@ export function runtimeErrorMessage(err: unknown): string {
       return `no such key: ${/No such key: (.*)$/.exec(summary)?.[1] ?? summary}`;
     case 'division_by_zero':
       return 'division by zero';
+    // An unbound name evaluated without a check (interpreter/attributes.go).
+    case 'unknown_variable':
+      return `no such attribute(s): ${/Unknown variable: (.*)$/.exec(summary)?.[1] ?? summary}`;
     case 'optional_value_missing':
       return 'optional.none() dereference';
     case 'modulo_by_zero':

@@ -14,7 +14,7 @@
 // CEL escapes (`-`, `.`, `/`, `__`, keywords such as `namespace`) read as absent.
 import { Duration } from '@marcbachmann/cel-js/evaluator';
 import { escapeName, type DeclType } from './decl-type.ts';
-import { celEqual } from './value-ops.ts';
+import { celEqual, type EqualityEvaluator } from './value-ops.ts';
 import { forEachNode } from './ast-walk.ts';
 
 const SEMANTICS = Symbol('kubefake.cel.listType');
@@ -191,27 +191,13 @@ function holdsLists(t: CheckedType | undefined): boolean {
   return inner.kind === 'list' || holdsLists(inner);
 }
 
-/**
- * Equality of lists and maps built from the schema whose elements may be set or map lists (the
- * engine compares their elements itself, in order): each element by its own list type.
- */
-function nestedEqual(a: unknown, b: unknown): boolean {
-  const sem = semanticsOf(a);
-  if (sem !== undefined) return semanticEqual(a as unknown[], sem, b) ?? false;
-  if (Array.isArray(a) && Array.isArray(b)) return a.length === b.length && a.every((x, i) => nestedEqual(x, b[i]));
-  if (a instanceof Map && b instanceof Map) {
-    if (a.size !== b.size) return false;
-    for (const [k, v] of a) if (!b.has(k) || !nestedEqual(v, b.get(k))) return false;
-    return true;
-  }
-  return celEqual(a, b);
-}
-
 /** `left == right`, or undefined to leave it to the engine. */
-function equalBySemantics(l: unknown, r: unknown, nested: boolean): boolean | undefined {
+function equalBySemantics(l: unknown, r: unknown, nested: boolean, ast: unknown, ev: unknown): boolean | undefined {
   const sem = semanticsOf(l);
   if (sem !== undefined) return semanticEqual(l as unknown[], sem, r);
-  if (nested && ((Array.isArray(l) && Array.isArray(r)) || (l instanceof Map && r instanceof Map))) return nestedEqual(l, r);
+  // Lists and maps whose elements may be set or map lists (the engine would compare those in
+  // order): celEqual compares each element by its own list type.
+  if (nested && ((Array.isArray(l) && Array.isArray(r)) || (l instanceof Map && r instanceof Map))) return celEqual(l, r, ev as EqualityEvaluator, ast);
   return undefined;
 }
 
@@ -225,11 +211,11 @@ function hook(node: CheckedNode): void {
   let handle: Handle;
   switch (node.op) {
     case '==':
-      handle = (l, r, a, ev) => equalBySemantics(l, r, nested) ?? orig(l, r, a, ev);
+      handle = (l, r, a, ev) => equalBySemantics(l, r, nested, a, ev) ?? orig(l, r, a, ev);
       break;
     case '!=':
       handle = (l, r, a, ev) => {
-        const eq = equalBySemantics(l, r, nested);
+        const eq = equalBySemantics(l, r, nested, a, ev);
         return eq === undefined ? orig(l, r, a, ev) : !eq;
       };
       break;

@@ -1,6 +1,7 @@
 // The parts of cel-go's optional syntax that need the engine's parser and checker, as targeted
-// patches of @marcbachmann/cel-js 8.0.0 (pinned; on another version nothing is patched and the
-// optional tests fail loudly):
+// patches of @marcbachmann/cel-js 8.0.0 (pinned; on another version installing them throws). Each
+// patched method acts only for kubefake's environments (engine-internals.ts) and otherwise calls
+// the engine's own:
 //   - `[?a, b]` optional list elements and `{?k: v}` optional map entries (the engine's parser
 //     only knows `.?` and `[?]`): Parser.prototype.parseList / parseMap, which mark the optional
 //     positions on an ordinary `list`/`map` node with check/evaluate functions of their own;
@@ -18,8 +19,8 @@ import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { Environment, EvaluationError, Optional, ParseError } from '@marcbachmann/cel-js';
 import { celTypeName } from './errors.ts';
-
-const TESTED_ENGINE_VERSION = '8.0.0';
+import { engineOp, isKubefakeRegistry, PATCHED_ENGINE_VERSION, seamMoved, type IterationScope, type SourceNode } from './engine-internals.ts';
+import { mapLiteralValue } from './engine-patches.ts';
 
 interface Type {
   kind: string;
@@ -28,26 +29,18 @@ interface Type {
   isEmpty(): boolean;
   unify(registry: unknown, other: Type): Type | null;
 }
-interface AstNode {
-  op: string;
-  args: unknown;
-  pos: number;
-  start: number;
-  end: number;
-  input: string;
+interface AstNode extends SourceNode {
   checkedType?: Type;
   handle?: unknown;
   setMeta(key: string, value: unknown): AstNode;
 }
-interface Ctx {
-  forkWithVariable(name: string, type: unknown): Ctx;
-}
+type Ctx = IterationScope;
 interface Checker {
+  registry: { getListType(t: Type): Type; getMapType(k: Type, v: Type): Type; getType(name: string): Type };
   check(n: AstNode, ctx: Ctx): Type;
   dynType: Type;
   boolType: Type;
   opts: { homogeneousAggregateLiterals?: boolean };
-  registry: { getListType(t: Type): Type; getMapType(k: Type, v: Type): Type; getType(name: string): Type };
   objectTypes: Map<string, { fields?: Record<string, Type> }>;
   objectTypesByConstructor: Map<unknown, { type: Type }>;
   createError(code: string, msg: string, node: AstNode): Error;
@@ -66,6 +59,8 @@ interface Parser {
   limits: { maxListElements: number; maxMapEntries: number };
   astNodesRemaining: number;
   registry: { enableOptionalTypes: boolean };
+  parseList(): AstNode;
+  parseMap(): AstNode;
   consume(type: number): number;
   match(type: number): boolean;
   parseExpression(): AstNode;
@@ -177,8 +172,6 @@ const OPTIONAL_LIST: Op = {
   },
 };
 
-const UNSAFE_KEYS = new Set(['__proto__', 'constructor', 'prototype']);
-
 /** A map literal with `?` entries: entries with optional.none() are left out, values unwrapped. */
 const OPTIONAL_MAP: Op = {
   name: 'map',
@@ -196,8 +189,7 @@ const OPTIONAL_MAP: Op = {
   },
   evaluate(ev, ast, ctx) {
     const optional = optionalPositions.get(ast)!;
-    // The engine's map literals are plain objects (its safeFromEntries).
-    const out: Record<string, unknown> = {};
+    const entries: Array<[unknown, unknown]> = [];
     (ast.args as AstNode[][]).forEach(([k, v], i) => {
       const key = ev.run(k!, ctx);
       let value = ev.run(v!, ctx);
@@ -206,23 +198,19 @@ const OPTIONAL_MAP: Op = {
         if (!value.hasValue()) return;
         value = value.value();
       }
-      if (!UNSAFE_KEYS.has(String(key))) out[key as string] = value;
+      entries.push([key, value]);
     });
-    return out;
+    // Typed keys as for the engine's own map literals (engine-patches.ts).
+    return mapLiteralValue(entries);
   },
 };
 
-/** The engine's own list/map operation, read off a parsed literal (its operators are not exported). */
-function sampleOp(source: string, name: string): Op {
-  const meta = (new Environment().parse(source) as unknown as { ast: { meta: Pick<Op, 'check' | 'evaluate'> } }).ast.meta;
-  return { name, check: meta.check, evaluate: meta.evaluate };
-}
-
 function patchParser(parser: Parser, AstNode: AstNodeCtor): void {
-  const proto = Object.getPrototypeOf(parser) as Parser & { parseList(): AstNode; parseMap(): AstNode; parseProperty(): AstNode[] };
+  const proto = Object.getPrototypeOf(parser) as Parser;
+  const { parseList: engineParseList, parseMap: engineParseMap } = proto;
   const T = tokens(parser);
-  const LIST = sampleOp('[1]', 'list');
-  const MAP = sampleOp('{1: 1}', 'map');
+  const LIST = engineOp('[1]', 'list') as Op;
+  const MAP = engineOp('{1: 1}', 'map') as Op;
 
   function limitExceeded(p: Parser, key: 'maxListElements' | 'maxMapEntries' | 'maxAstNodes', pos: number): never {
     throw new ParseError({ code: 'limit_exceeded', message: `Exceeded ${key} (${(p.limits as Record<string, number>)[key]})`, node: { pos, start: pos, end: pos, input: p.input } } as never);
@@ -241,6 +229,7 @@ function patchParser(parser: Parser, AstNode: AstNodeCtor): void {
 
   // Copies of the engine's parseList/parseMap that also take a `?` before an element or entry.
   proto.parseList = function parseList(this: Parser): AstNode {
+    if (!isKubefakeRegistry(this.registry)) return engineParseList.call(this);
     const start = this.consume(T.LBRACKET);
     const elements: AstNode[] = [];
     const optional = new Set<number>();
@@ -264,6 +253,7 @@ function patchParser(parser: Parser, AstNode: AstNodeCtor): void {
   };
 
   proto.parseMap = function parseMap(this: Parser): AstNode {
+    if (!isKubefakeRegistry(this.registry)) return engineParseMap.call(this);
     const start = this.consume(T.LBRACE);
     const entries: AstNode[][] = [];
     const optional = new Set<number>();
@@ -297,7 +287,8 @@ function dynamicField(left: unknown, right: unknown, ast: AstNode, ev: Evaluator
 function patchChecker(checker: Checker): void {
   const proto = Object.getPrototypeOf(checker) as Checker;
   const original = proto.checkAccessOnType;
-  proto.checkAccessOnType = function checkAccessOnType(this: Checker, ast, ctx, leftType) {
+  proto.checkAccessOnType = function checkAccessOnType(this: Checker, ast, ctx, leftType, allowMissingField) {
+    if (!isKubefakeRegistry(this.registry)) return original.call(this, ast, ctx, leftType, allowMissingField);
     if (leftType.kind === 'param') {
       if (ast.op === '.' || ast.op === '[]') ast.handle = dynamicField;
       return this.dynType;
@@ -362,8 +353,8 @@ function patchHas(parser: Parser): void {
   const proto = Object.getPrototypeOf(parser.registry) as { findMacro(name: string, hasReceiver: boolean, argLen: number): unknown };
   const original = proto.findMacro;
   const decl = { handler: hasMacro };
-  proto.findMacro = function findMacro(name, hasReceiver, argLen) {
-    if (name === 'has' && !hasReceiver && argLen === 1) return decl;
+  proto.findMacro = function findMacro(this: object, name, hasReceiver, argLen) {
+    if (name === 'has' && isKubefakeRegistry(this) && !hasReceiver && argLen === 1) return decl;
     return original.call(this, name, hasReceiver, argLen);
   };
 }
@@ -371,20 +362,20 @@ function patchHas(parser: Parser): void {
 let installed = false;
 
 /**
- * Installs the patches once per process. On another engine version it leaves the engine alone (the
- * optional tests then fail); where the version cannot be read it patches only if the seams exist.
+ * Installs the patches once per process. On another engine version it throws (as every seam of
+ * engine-internals.ts does); where the version cannot be read it patches only if the seams exist.
  */
 export function installOptionalSyntax(): void {
   if (installed) return;
   installed = true;
   const version = engineVersion();
-  if (version !== undefined && version !== TESTED_ENGINE_VERSION) return;
+  if (version !== undefined && version !== PATCHED_ENGINE_VERSION) seamMoved(`installed version is ${version}`);
   const { parser, checker, AstNode } = probe();
   const parserProto = Object.getPrototypeOf(parser) as Record<string, unknown>;
   const checkerProto = Object.getPrototypeOf(checker) as Record<string, unknown>;
   const registryProto = Object.getPrototypeOf(parser.registry) as Record<string, unknown>;
   for (const [proto, name] of [[parserProto, 'parseList'], [parserProto, 'parseMap'], [parserProto, 'consume'], [checkerProto, 'checkAccessOnType'], [registryProto, 'findMacro']] as const) {
-    if (typeof proto[name] !== 'function') throw new Error(`@marcbachmann/cel-js ${version ?? '(unknown version)'}: ${name} not found; the optional-syntax patches need ${TESTED_ENGINE_VERSION}`);
+    if (typeof proto[name] !== 'function') seamMoved(`${name} not found`);
   }
   patchParser(parser, AstNode);
   patchChecker(checker);

@@ -14,8 +14,7 @@
 // Tested against @marcbachmann/cel-js 8.0.0 (pinned). On another version the structural checks below
 // throw at the first compile, so a bump cannot silently drop the fixes.
 import type { Environment } from '@marcbachmann/cel-js';
-
-export const TESTED_ENGINE_VERSION = '8.0.0';
+import { seamMoved } from './engine-internals.ts';
 
 /** The name of the function (registered in the base environment) that answers its evaluator's registry. */
 export const REGISTRY_PROBE = 'kubefakeRegistryProbe';
@@ -47,8 +46,12 @@ const overrides: OverloadOverride[] = [];
 const registries = new WeakMap<Environment, Registry>();
 const done = new WeakSet<Candidates>();
 
-/** Registers overrides; call at module load (before any environment compiles). */
-export function overrideOverloads(list: OverloadOverride[]): void {
+/** Set by the first applyOverrides: candidate lists are then marked done, so a later override would be lost. */
+let applied = false;
+
+/** Registers overrides; only before the first compile (registerLibraries does). */
+export function overrideOverloads(list: readonly OverloadOverride[]): void {
+  if (applied) throw new Error('overload overrides must be registered before the first CEL compile (applyOverrides has run)');
   overrides.push(...list);
   groups = undefined;
 }
@@ -87,12 +90,13 @@ function candidatesOf(registry: Registry, signature: string): Candidates {
   return 'operator' in place ? registry.operatorCandidates(place.operator) : registry.functionCandidates(place.receiver, place.name, place.argc);
 }
 
-function registryOf(env: Environment): Registry {
+/** The registry of an environment with the registry probe (kubefake's base environment and its clones). */
+export function registryOf(env: Environment): Registry {
   let registry = registries.get(env);
   if (registry === undefined) {
     registry = env.evaluate(`${REGISTRY_PROBE}()`) as unknown as Registry;
     if (typeof registry?.functionCandidates !== 'function' || typeof registry.operatorCandidates !== 'function' || typeof registry.getType !== 'function') {
-      throw new Error(`overload overrides need @marcbachmann/cel-js ${TESTED_ENGINE_VERSION} internals (registry candidates); the engine changed`);
+      seamMoved('registry functionCandidates / operatorCandidates / getType');
     }
     registries.set(env, registry);
   }
@@ -107,7 +111,7 @@ function replace(registry: Registry, o: OverloadOverride): void {
   const candidates = candidatesOf(registry, o.signature);
   const list = candidates.declarations;
   if (!Array.isArray(list) || typeof candidates.add !== 'function') {
-    throw new Error(`overload overrides need @marcbachmann/cel-js ${TESTED_ENGINE_VERSION} internals (candidates.declarations); the engine changed`);
+    seamMoved('Candidates.declarations / add');
   }
   if (list.some((d) => copies.get(d) === o)) return;
   const at = list.findIndex((d) => d.signature === o.signature);
@@ -152,6 +156,7 @@ function overrideGroups(): Array<{ signature: string; members: OverloadOverride[
  * operators), so usually only the operator lists need the copies again.
  */
 export function applyOverrides(env: Environment): void {
+  applied = true;
   if (overrides.length === 0) return;
   const registry = registryOf(env);
   for (const { signature, members } of overrideGroups()) {

@@ -4,7 +4,9 @@
 // identifier, not a field selection on `net`. Both take precedence over variables, as in cel-go.
 // The engine parses both as receiver calls / selects, so after parsing the nodes get an
 // `alternate` (the engine's own hook: the checker and evaluator follow it) before type checking.
-import { Environment } from '@marcbachmann/cel-js';
+import type { Environment } from '@marcbachmann/cel-js';
+import { childNodes } from './ast-walk.ts';
+import { engineOp } from './engine-internals.ts';
 
 interface Node {
   op: string;
@@ -32,16 +34,9 @@ export function registerQualifiedConstant(env: Environment, name: string, type: 
   qualifiedIdentifiers.add(name);
 }
 
-// The engine's handlers of identifier and global-call nodes, taken from parsed samples.
-const probe = new Environment();
-const ID_OP = opOf(probe.parse('a') as unknown as { ast: Node }, 'id');
-const CALL_OP = opOf(probe.parse('a()') as unknown as { ast: Node }, 'call');
-
-function opOf(parsed: { ast: Node }, name: string): { name: string; check: unknown; evaluate: unknown } {
-  const meta = parsed.ast.meta as { check?: unknown; evaluate?: unknown };
-  if (parsed.ast.op !== name || typeof meta.check !== 'function') throw new Error(`@marcbachmann/cel-js: no '${name}' node handlers; qualified names cannot be resolved`);
-  return { name, check: meta.check, evaluate: meta.evaluate };
-}
+// The engine's handlers of identifier and global-call nodes.
+const ID_OP = engineOp('a', 'id');
+const CALL_OP = engineOp('a()', 'call');
 
 /** `a.b.c` of a chain of selects on an identifier, else undefined. */
 function qualifiedName(n: Node): string | undefined {
@@ -50,23 +45,6 @@ function qualifiedName(n: Node): string | undefined {
   const [operand, field] = n.args as [Node, string];
   const prefix = qualifiedName(operand);
   return prefix === undefined ? undefined : `${prefix}.${field}`;
-}
-
-function children(n: Node): Node[] {
-  const a = n.args;
-  switch (n.op) {
-    case 'value':
-    case 'id':
-      return [];
-    case 'call':
-      return (a as unknown[])[1] as Node[];
-    case 'rcall':
-      return [(a as unknown[])[1] as Node, ...((a as unknown[])[2] as Node[])];
-    case 'map':
-      return (a as Node[][]).flat();
-    default:
-      return (Array.isArray(a) ? a : [a]).filter((x): x is Node => typeof x === 'object' && x !== null && 'op' in x && 'meta' in x);
-  }
 }
 
 /** Points qualified function calls and identifiers of a parsed expression at their declarations. */
@@ -89,5 +67,5 @@ export function resolveQualifiedNames(n: Node): void {
       }
     }
   }
-  for (const c of children(n)) resolveQualifiedNames(c);
+  for (const c of childNodes(n)) resolveQualifiedNames(c);
 }

@@ -11,7 +11,8 @@
 import { Duration } from '@marcbachmann/cel-js/evaluator';
 import type { DeclType } from './decl-type.ts';
 import { listSemantics, withListSemantics } from './list-semantics.ts';
-import { parseTimestamp as parseRfc3339 } from './library/timestamps.ts';
+import { durationOf, parseTimestamp as parseRfc3339 } from './library/timestamps.ts';
+import { strfmtParseDuration } from '../go/duration.ts';
 
 export type Classes = ReadonlyMap<DeclType, new () => object>;
 export type Converter = (value: unknown) => unknown;
@@ -152,29 +153,8 @@ function parseTimestamp(s: string): Date | undefined {
   return Number.isNaN(d.getTime()) ? undefined : d;
 }
 
-const UNIT_NANOS: Record<string, bigint> = { ns: 1n, us: 1_000n, µs: 1_000n, μs: 1_000n, ms: 1_000_000n, s: 1_000_000_000n, m: 60_000_000_000n, h: 3_600_000_000_000n };
-
-/** time.ParseDuration, to a CEL Duration. */
-export function parseDuration(input: string): Duration | undefined {
-  let s = input;
-  let negative = false;
-  if (s[0] === '-' || s[0] === '+') {
-    negative = s[0] === '-';
-    s = s.slice(1);
-  }
-  if (s === '0') return new Duration(0n, 0);
-  if (s === '') return undefined;
-  let total = 0n;
-  const re = /^(\d*)(?:\.(\d*))?(ns|us|µs|μs|ms|s|m|h)/;
-  while (s.length > 0) {
-    const m = re.exec(s);
-    if (!m || (m[1] === '' && (m[2] ?? '') === '')) return undefined;
-    const unit = UNIT_NANOS[m[3]!]!;
-    const frac = m[2] ?? '';
-    total += BigInt(m[1] || '0') * unit + (frac ? (BigInt(frac.slice(0, 18).padEnd(18, '0')) * unit) / 10n ** 18n : 0n);
-    s = s.slice(m[0].length);
-  }
-  if (negative) total = -total;
-  const seconds = total / 1_000_000_000n;
-  return new Duration(seconds, Number(total - seconds * 1_000_000_000n));
+/** A CRD `format: duration` string as Kubernetes reads it (strfmt.ParseDuration: "1d", "2 weeks" too). */
+function parseDuration(s: string): Duration | undefined {
+  const nanos = strfmtParseDuration(s);
+  return nanos === undefined ? undefined : durationOf(nanos);
 }

@@ -1,25 +1,39 @@
 // Renders values the way Go's fmt and encoding/json do, because kube-apiserver messages embed them
 // (`Invalid value: "x"`, `Invalid value: 15`, `Invalid value: ["a","b"]`) and clients compare texts.
 
-/** Go's strconv.Quote (what `%q` prints for a string). */
+/** The backslash escapes of Go's strconv.Quote that cel-go's strings.quote() also writes. */
+export const GO_BACKSLASH_ESCAPES: Readonly<Record<string, string>> = {
+  '"': '\\"',
+  '\\': '\\\\',
+  '\n': '\\n',
+  '\r': '\\r',
+  '\t': '\\t',
+  '\x07': '\\a',
+  '\b': '\\b',
+  '\f': '\\f',
+  '\v': '\\v',
+};
+
+// strconv.IsPrint: letters, marks, numbers, punctuation, symbols and the ASCII space.
+const GO_PRINTABLE = /^[\p{L}\p{M}\p{N}\p{P}\p{S} ]$/u;
+const hex = (cp: number, width: number) => cp.toString(16).padStart(width, '0');
+
+/**
+ * Go's strconv.Quote (what `%q` prints for a string): every rune that is not printable is escaped,
+ * `\xNN` below U+0020 and for DEL, else `\uNNNN` / `\UNNNNNNNN` (U+0085, U+00A0, U+200B, U+FEFF...).
+ * A lone surrogate, which Go's JSON decoding would have made U+FFFD, prints as U+FFFD.
+ */
 export function goQuote(s: string): string {
   let out = '"';
   for (const ch of s) {
     const cp = ch.codePointAt(0)!;
-    switch (ch) {
-      case '"': out += '\\"'; continue;
-      case '\\': out += '\\\\'; continue;
-      case '\n': out += '\\n'; continue;
-      case '\r': out += '\\r'; continue;
-      case '\t': out += '\\t'; continue;
-      case '\x07': out += '\\a'; continue;
-      case '\b': out += '\\b'; continue;
-      case '\f': out += '\\f'; continue;
-      case '\v': out += '\\v'; continue;
-    }
-    if (cp < 0x20 || cp === 0x7f) out += '\\x' + cp.toString(16).padStart(2, '0');
-    else if (cp >= 0x80 && cp < 0xa0) out += '\\u' + cp.toString(16).padStart(4, '0');
-    else out += ch;
+    const escape = GO_BACKSLASH_ESCAPES[ch];
+    if (escape !== undefined) out += escape;
+    else if ((cp >= 0x20 && cp < 0x7f) || GO_PRINTABLE.test(ch)) out += ch;
+    else if (cp < 0x20 || cp === 0x7f) out += '\\x' + hex(cp, 2);
+    else if (cp >= 0xd800 && cp <= 0xdfff) out += '\ufffd';
+    else if (cp < 0x10000) out += '\\u' + hex(cp, 4);
+    else out += '\\U' + hex(cp, 8);
   }
   return out + '"';
 }

@@ -1,6 +1,7 @@
 // String formats a CRD schema honours (apiextensions validation/formats.go) and their checkers
 // (kube-openapi strfmt, govalidator). Unsupported formats are stripped at compile time.
 import { RE2JS } from 're2js';
+import { strfmtParseDuration } from '../go/duration.ts';
 
 /** Normalised names (dashes removed, as go-openapi's registry does) of the honoured string formats. */
 export const SUPPORTED_STRING_FORMATS: ReadonlySet<string> = new Set([
@@ -118,32 +119,6 @@ function isISBN13(s: string): boolean {
   return (10 - (sum % 10)) % 10 === v.charCodeAt(12) - 48;
 }
 
-const DURATION_UNITS = /^(ns|us|µs|μs|ms|s|m|h)$/;
-function isGoDuration(s: string): boolean {
-  let rest = s.replace(/^[-+]/, '');
-  if (rest === '0') return true;
-  if (rest === '') return false;
-  while (rest !== '') {
-    const m = /^(\d+\.?\d*|\.\d+)([a-zµμ]+)/.exec(rest);
-    if (!m || !DURATION_UNITS.test(m[2]!)) return false;
-    rest = rest.slice(m[0].length);
-  }
-  return true;
-}
-const DURATION_VARIANTS = [['ns', 'nano'], ['us', 'µs', 'micro'], ['ms', 'milli'], ['s', 'sec'], ['m', 'min'], ['h', 'hr', 'hour'], ['d', 'day'], ['w', 'wk', 'week']];
-function isDuration(s: string): boolean {
-  if (isGoDuration(s)) return true;
-  // strfmt's Scala-compatible fallback: any "<digits> <unit>" match with a known unit.
-  for (const m of s.matchAll(/((\d+)\s*([A-Za-zµ]+))/g)) {
-    const unit = m[3]!.trim().toLowerCase();
-    for (const variants of DURATION_VARIANTS) {
-      const last = variants.length - 1;
-      if (variants.some((v, i) => (i === last && unit.startsWith(v)) || v === unit)) return true;
-    }
-  }
-  return false;
-}
-
 const CHECKERS: Record<string, (s: string) => boolean> = {
   bsonobjectid: (s) => /^[0-9a-fA-F]{24}$/.test(s),
   uri: isRequestURI,
@@ -170,7 +145,7 @@ const CHECKERS: Record<string, (s: string) => boolean> = {
   byte: (s) => rxBase64.test(s),
   password: () => true,
   date: isDate,
-  duration: isDuration,
+  duration: (s) => strfmtParseDuration(s) !== undefined,
   datetime: isDateTime,
   k8sshortname: (s) => s.length <= 63 && rxShortName.test(s),
   k8slongname: (s) => s.length <= 253 && rxLongName.test(s),

@@ -28,3 +28,28 @@ export async function expectStatus(call: Promise<unknown>, expected: ExpectedSta
   if ('details' in expected) expect(body.details).toEqual(expected.details);
   return body;
 }
+
+export interface ExpectedCause {
+  field: string;
+  reason: string;
+  message: string;
+}
+
+/**
+ * Awaits a write that must be rejected as 422 Invalid (apierrors.NewInvalid) and checks the whole
+ * Status: `<Kind>.<group> "<name>" is invalid: <field>: <message>` (several causes in brackets,
+ * comma-separated) and details with the causes in order.
+ */
+export async function expectInvalid(
+  call: Promise<unknown>,
+  object: { group: string; kind: string; name: string },
+  causes: ExpectedCause[],
+): Promise<Record<string, unknown>> {
+  const errors = causes.map((c) => `${c.field}: ${c.message}`);
+  return expectStatus(call, {
+    code: 422,
+    reason: 'Invalid',
+    message: `${object.kind}.${object.group} "${object.name}" is invalid: ${errors.length === 1 ? errors[0] : `[${errors.join(', ')}]`}`,
+    details: { name: object.name, group: object.group, kind: object.kind, causes: causes.map((c) => ({ reason: c.reason, message: c.message, field: c.field })) },
+  });
+}

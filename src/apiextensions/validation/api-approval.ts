@@ -2,7 +2,7 @@
 // GetAPIApprovalState: CRDs in *.k8s.io / *.kubernetes.io need the api-approved annotation.
 import { fieldError, fieldPath, type FieldError } from '../../errors/field-error.ts';
 import { goQuote } from '../../errors/go-format.ts';
-import { GoUrlError, parseRequestUri } from './go-url.ts';
+import { parseRequestURI, UrlError } from '../../go/net-url.ts';
 import type { Crd } from './internal-types.ts';
 
 export const API_APPROVED_ANNOTATION = 'api-approved.kubernetes.io';
@@ -20,10 +20,10 @@ function approvalState(annotations: Record<string, string>): { state: ApprovalSt
   }
   if (annotation.startsWith('unapproved')) return { state: 'bypassed', reason: `not approved: ${goQuote(annotation)}` };
   try {
-    const u = parseRequestUri(annotation);
+    const u = parseRequestURI(annotation);
     if (u.host.length > 0 && u.scheme.length > 0) return { state: 'approved', reason: `approved in ${annotation}` };
   } catch (e) {
-    if (!(e instanceof GoUrlError)) throw e;
+    if (!(e instanceof UrlError)) throw e;
   }
   return {
     state: 'invalid',

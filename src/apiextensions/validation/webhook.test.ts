@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { messages } from './test-support.ts';
-import { GoUrlError, parseRequestUri, parseUrl } from './go-url.ts';
+import { parseRequestURI, parseURL, UrlError } from '../../go/net-url.ts';
 import { validateCABundle, validateWebhookURL } from './webhook.ts';
 
 // A self-signed P-256 certificate (CN=kubefake-test).
@@ -34,12 +34,19 @@ describe('validateWebhookURL', () => {
   it('reports userinfo and missing hosts', () => {
     expect(messages(validateWebhookURL('url', 'https://user:pw@a.example.com/x', true))).toEqual(['url: Invalid value: "user:pw": user information is not permitted in the URL']);
     expect(messages(validateWebhookURL('url', 'https:///x', true))).toEqual(['url: Invalid value: "": host must be specified; desired format: https://host[/path]']);
+    // u.User.String() re-escapes what the URL held: %65 comes back as "e", %40 stays escaped.
+    expect(messages(validateWebhookURL('url', 'https://us%65r:p%40ss@a.example.com/x', true))).toEqual(['url: Invalid value: "user:p%40ss": user information is not permitted in the URL']);
+    expect(messages(validateWebhookURL('url', 'http://a.example.com/x?q=é#frag', true))).toEqual([
+      `url: Invalid value: "http": 'https' is the only allowed URL scheme; desired format: https://host[/path]`,
+      'url: Invalid value: "frag": fragments are not permitted in the URL',
+      'url: Invalid value: "q=é": query parameters are not permitted in the URL',
+    ]);
   });
 });
 
 describe('Go url parsing', () => {
   it('splits scheme, host, query and fragment', () => {
-    expect(parseUrl('HTTPS://h.example.com:8443/p?q=1#f')).toMatchObject({ scheme: 'https', host: 'h.example.com:8443', path: '/p', rawQuery: 'q=1', fragment: 'f' });
+    expect(parseURL('HTTPS://h.example.com:8443/p?q=1#f')).toMatchObject({ scheme: 'https', host: 'h.example.com:8443', path: '/p', rawQuery: 'q=1', fragment: 'f' });
   });
 
   it.each([
@@ -51,16 +58,16 @@ describe('Go url parsing', () => {
   ])('%s', (u, msg) => {
     let got = '';
     try {
-      parseUrl(u);
+      parseURL(u);
     } catch (e) {
-      if (!(e instanceof GoUrlError)) throw e;
+      if (!(e instanceof UrlError)) throw e;
       got = e.message;
     }
     expect(got).toBe(msg);
   });
 
   it('ParseRequestURI wants an absolute URI or path', () => {
-    expect(() => parseRequestUri('bogus')).toThrow('parse "bogus": invalid URI for request');
-    expect(parseRequestUri('https://github.com/kubernetes/kubernetes/pull/1')).toMatchObject({ scheme: 'https', host: 'github.com' });
+    expect(() => parseRequestURI('bogus')).toThrow('parse "bogus": invalid URI for request');
+    expect(parseRequestURI('https://github.com/kubernetes/kubernetes/pull/1')).toMatchObject({ scheme: 'https', host: 'github.com' });
   });
 });

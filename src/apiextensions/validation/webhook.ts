@@ -3,7 +3,7 @@
 import { X509Certificate } from 'node:crypto';
 import { fieldError, fieldPath, type FieldError } from '../../errors/field-error.ts';
 import { isDNS1123Subdomain } from '../../validation/names.ts';
-import { GoUrlError, parseUrl } from './go-url.ts';
+import { parseURL, UrlError } from '../../go/net-url.ts';
 
 const FORM = '; desired format: https://host[/path]';
 
@@ -11,16 +11,17 @@ export function validateWebhookURL(path: string, url: string, forceHttps: boolea
   const errs: FieldError[] = [];
   let u;
   try {
-    u = parseUrl(url);
+    u = parseURL(url);
   } catch (e) {
-    if (!(e instanceof GoUrlError)) throw e;
+    if (!(e instanceof UrlError)) throw e;
     return [fieldError.required(path, 'url must be a valid URL: ' + e.message + FORM)];
   }
-  if (forceHttps && u.scheme !== 'https') errs.push(fieldError.invalid(path, u.scheme, "'https' is the only allowed URL scheme" + FORM));
-  if (u.host.length === 0) errs.push(fieldError.invalid(path, u.host, 'host must be specified' + FORM));
-  if (u.user !== undefined) errs.push(fieldError.invalid(path, u.user, 'user information is not permitted in the URL'));
-  if (u.fragment.length !== 0) errs.push(fieldError.invalid(path, u.fragment, 'fragments are not permitted in the URL'));
-  if (u.rawQuery.length !== 0) errs.push(fieldError.invalid(path, u.rawQuery, 'query parameters are not permitted in the URL'));
+  const user = u.getUserinfo();
+  if (forceHttps && u.scheme !== 'https') errs.push(fieldError.invalid(path, u.getScheme(), "'https' is the only allowed URL scheme" + FORM));
+  if (u.host.length === 0) errs.push(fieldError.invalid(path, '', 'host must be specified' + FORM));
+  if (user !== undefined) errs.push(fieldError.invalid(path, user, 'user information is not permitted in the URL'));
+  if (u.fragment.length !== 0) errs.push(fieldError.invalid(path, u.getFragment(), 'fragments are not permitted in the URL'));
+  if (u.rawQuery.length !== 0) errs.push(fieldError.invalid(path, u.getRawQuery(), 'query parameters are not permitted in the URL'));
   return errs;
 }
 

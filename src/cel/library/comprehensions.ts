@@ -4,16 +4,10 @@
 // rules: all/exists absorb an error when another element decides the result.
 import type { Environment } from '@marcbachmann/cel-js';
 import { EvaluationError } from '@marcbachmann/cel-js';
+import type { IterationScope, NodeShape } from '../engine-internals.ts';
 
-interface Node {
-  op: string;
-  args: unknown;
-}
-interface Ctx {
-  forkWithVariable(name: string, type: unknown): Ctx;
-  reuse(parent: Ctx): Ctx;
-  setIterValue(v: unknown, ev: unknown): Ctx;
-}
+type Node = NodeShape;
+type Ctx = IterationScope;
 interface Checker {
   check(n: Node, ctx: Ctx): { kind: string; name: string; keyType?: unknown; valueType?: unknown };
   getType(name: string): unknown;

@@ -9,7 +9,7 @@ import { formatChecker } from '../../schema/formats.ts';
 import { isQualifiedName, isValidLabelValue, nameIsDNS1035Label, nameIsDNSLabel, nameIsDNSSubdomain } from '../../validation/names.ts';
 import { registerQualifiedFunction } from '../qualified-names.ts';
 import { chargeCost } from '../runtime-cost.ts';
-import { parseRequestURI, UrlError } from './go-url.ts';
+import { parseRequestURI, UrlError } from '../../go/net-url.ts';
 
 export const FORMAT_TYPE = 'kubernetes.NamedFormat';
 

@@ -12,14 +12,23 @@ import { registerRegex } from './regex.ts';
 import { registerSemver } from './semver.ts';
 import { registerSets } from './sets.ts';
 import { registerStdFills } from './std-fills.ts';
-import { registerStrings } from './strings.ts';
-import { registerTimestamps } from './timestamps.ts';
+import { registerStrings, STRING_OVERRIDES } from './strings.ts';
+import { TIMESTAMP_OVERRIDES } from './timestamps.ts';
 import { registerURL } from './url.ts';
-import { registerRegistryProbe } from '../overload-overrides.ts';
+import { overrideOverloads, registerRegistryProbe } from '../overload-overrides.ts';
+import { NULL_TYPE_OVERRIDES } from '../engine-patches.ts';
+import { NUMERIC_OVERRIDES } from './numeric-semantics.ts';
+
+let overridesRegistered = false;
 
 export function registerLibraries(env: Environment): void {
   registerRegistryProbe(env);
-  registerTimestamps();
+  // The engine built-ins the libraries replace (overload-overrides.ts), once per process and
+  // before the first compile applies them.
+  if (!overridesRegistered) {
+    overridesRegistered = true;
+    overrideOverloads([...TIMESTAMP_OVERRIDES, ...NUMERIC_OVERRIDES, ...NULL_TYPE_OVERRIDES, ...STRING_OVERRIDES]);
+  }
   registerStdFills(env);
   registerRegex(env);
   registerLists(env);

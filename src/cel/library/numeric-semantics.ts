@@ -9,7 +9,8 @@
 // - string(bytes) refuses invalid UTF-8 instead of inserting U+FFFD.
 import { EvaluationError } from '@marcbachmann/cel-js';
 import { UnsignedInt } from '@marcbachmann/cel-js/evaluator';
-import { overrideOverloads, type OverloadOverride } from '../overload-overrides.ts';
+import type { OverloadOverride } from '../overload-overrides.ts';
+import { celEqual, type EqualityEvaluator } from '../value-ops.ts';
 
 const MIN_INT = -(2n ** 63n);
 const TWO_63 = 2 ** 63;
@@ -18,9 +19,10 @@ const TWO_64 = 2 ** 64;
 const intOverflow = (): EvaluationError => new EvaluationError({ code: 'numeric_overflow', message: 'integer overflow' });
 const uintOverflow = (): EvaluationError => new EvaluationError({ code: 'numeric_overflow', message: 'unsigned integer overflow' });
 
-type Num = { kind: 'int' | 'uint'; v: bigint } | { kind: 'double'; v: number };
+export type Num = { kind: 'int' | 'uint'; v: bigint } | { kind: 'double'; v: number };
 
-function numeric(x: unknown): Num | undefined {
+/** An int (bigint), uint or double as a tagged number; undefined for anything else. */
+export function numeric(x: unknown): Num | undefined {
   if (typeof x === 'bigint') return { kind: 'int', v: x };
   if (typeof x === 'number') return { kind: 'double', v: x };
   if (x instanceof UnsignedInt) return { kind: 'uint', v: x.valueOf() };
@@ -44,56 +46,7 @@ export function compareNumbers(a: Num, b: Num): number {
   return a.v < b.v ? -1 : a.v > b.v ? 1 : 0;
 }
 
-interface Evaluator {
-  debugType(v: unknown): unknown;
-  registry: { findBinaryOverload(op: string, l: unknown, r: unknown): { handler(a: unknown, b: unknown, ast: unknown, ev: unknown): unknown } | false | undefined };
-}
-
-const isPlainMap = (v: unknown): v is Map<unknown, unknown> | Record<string, unknown> =>
-  typeof v === 'object' && v !== null && (v.constructor === Map || v.constructor === Object || v.constructor === undefined);
-const mapEntries = (m: Map<unknown, unknown> | Record<string, unknown>): [unknown, unknown][] => (m instanceof Map ? [...m] : Object.entries(m));
-
-/** The value stored under `key` (numeric keys match across int, uint and double), or undefined. */
-function lookup(m: Map<unknown, unknown> | Record<string, unknown>, key: unknown, ast: unknown, ev: Evaluator): unknown {
-  if (m instanceof Map) {
-    if (m.has(key)) return m.get(key);
-    if (numeric(key) === undefined) return undefined;
-  } else if (typeof key === 'string') {
-    return Object.hasOwn(m, key) ? m[key] : undefined;
-  }
-  for (const [k, v] of mapEntries(m)) if (celValueEqual(k, key, ast, ev)) return v;
-  return undefined;
-}
-
-/** CEL equality of two runtime values, numbers compared across types (cel-go's Equal). */
-export function celValueEqual(a: unknown, b: unknown, ast: unknown, ev: Evaluator): boolean {
-  if (a === b) return typeof a !== 'number' || !Number.isNaN(a);
-  const na = numeric(a);
-  const nb = numeric(b);
-  if (na !== undefined || nb !== undefined) return na !== undefined && nb !== undefined && compareNumbers(na, nb) === 0;
-  if (Array.isArray(a) && Array.isArray(b)) return a.length === b.length && a.every((x, i) => celValueEqual(x, b[i], ast, ev));
-  // A Set is a list without order (as the engine compares them).
-  if ((a instanceof Set || b instanceof Set) && (Array.isArray(a) || a instanceof Set) && (Array.isArray(b) || b instanceof Set)) {
-    const as = [...a];
-    const bs = [...b];
-    return as.length === bs.length && as.every((x) => bs.some((y) => celValueEqual(x, y, ast, ev)));
-  }
-  if (isPlainMap(a) && isPlainMap(b)) {
-    const entries = mapEntries(a);
-    if (entries.length !== mapEntries(b).length) return false;
-    return entries.every(([k, v]) => {
-      const w = lookup(b, k, ast, ev);
-      return w !== undefined && celValueEqual(v, w, ast, ev);
-    });
-  }
-  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return false;
-  // Anything else (timestamps, bytes, sets, objects, library types): the engine's own overload.
-  const lt = ev.debugType(a) as { kind?: string };
-  // Lists and maps were compared above; whatever else has their kind does not equal.
-  if (lt !== ev.debugType(b) || lt.kind === 'list' || lt.kind === 'map') return false;
-  const overload = ev.registry.findBinaryOverload('==', lt, lt);
-  return overload ? overload.handler(a, b, ast, ev) === true : false;
-}
+type Evaluator = EqualityEvaluator;
 
 /**
  * The key under which a Map stores `key`: itself, or the stored key equal to it as a number (cel-go
@@ -116,7 +69,7 @@ function mapContains(key: unknown, m: unknown): boolean {
 }
 
 function listContains(value: unknown, list: unknown, ast: unknown, ev: Evaluator): boolean {
-  for (const x of list as Iterable<unknown>) if (celValueEqual(value, x, ast, ev)) return true;
+  for (const x of list as Iterable<unknown>) if (celEqual(value, x, ev, ast)) return true;
   return false;
 }
 
@@ -153,10 +106,10 @@ function checkedDivision(op: '/' | '%') {
 const strictUtf8 = new TextDecoder('utf-8', { fatal: true });
 
 const OVERRIDES: OverloadOverride[] = [
-  { signature: 'list<V> == list<V>: bool', handler: ((a: unknown, b: unknown, ast: unknown, ev: Evaluator) => celValueEqual(a, b, ast, ev)) as OverloadOverride['handler'] },
-  { signature: 'list<V> != list<V>: bool', handler: ((a: unknown, b: unknown, ast: unknown, ev: Evaluator) => !celValueEqual(a, b, ast, ev)) as OverloadOverride['handler'] },
-  { signature: 'map<K, V> == map<K, V>: bool', handler: ((a: unknown, b: unknown, ast: unknown, ev: Evaluator) => celValueEqual(a, b, ast, ev)) as OverloadOverride['handler'] },
-  { signature: 'map<K, V> != map<K, V>: bool', handler: ((a: unknown, b: unknown, ast: unknown, ev: Evaluator) => !celValueEqual(a, b, ast, ev)) as OverloadOverride['handler'] },
+  { signature: 'list<V> == list<V>: bool', handler: ((a: unknown, b: unknown, ast: unknown, ev: Evaluator) => celEqual(a, b, ev, ast)) as OverloadOverride['handler'] },
+  { signature: 'list<V> != list<V>: bool', handler: ((a: unknown, b: unknown, ast: unknown, ev: Evaluator) => !celEqual(a, b, ev, ast)) as OverloadOverride['handler'] },
+  { signature: 'map<K, V> == map<K, V>: bool', handler: ((a: unknown, b: unknown, ast: unknown, ev: Evaluator) => celEqual(a, b, ev, ast)) as OverloadOverride['handler'] },
+  { signature: 'map<K, V> != map<K, V>: bool', handler: ((a: unknown, b: unknown, ast: unknown, ev: Evaluator) => !celEqual(a, b, ev, ast)) as OverloadOverride['handler'] },
   { signature: 'V in list<V>: bool', handler: listContains as OverloadOverride['handler'] },
   { signature: 'K in map<K, V>: bool', handler: mapContains as OverloadOverride['handler'] },
   { signature: 'int / int: int', handler: checkedDivision('/') as OverloadOverride['handler'] },
@@ -196,11 +149,5 @@ const OVERRIDES: OverloadOverride[] = [
 ];
 for (const [op, holds] of ORDERING) for (const [l, r] of MIXED) OVERRIDES.push({ signature: `${l} ${op} ${r}: bool`, handler: ordering(holds) as OverloadOverride['handler'] });
 
-let registered = false;
-
-/** Puts cel-go's numeric semantics in place of the engine's (once per process). */
-export function registerNumericSemantics(): void {
-  if (registered) return;
-  registered = true;
-  overrideOverloads(OVERRIDES);
-}
+/** cel-go's numeric semantics in place of the engine's (registered by registerLibraries). */
+export const NUMERIC_OVERRIDES: readonly OverloadOverride[] = OVERRIDES;

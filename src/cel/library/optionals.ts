@@ -8,17 +8,11 @@ import { Environment, EvaluationError, Optional } from '@marcbachmann/cel-js';
 import { Duration, UnsignedInt } from '@marcbachmann/cel-js/evaluator';
 import { celTypeName } from '../errors.ts';
 import { installOptionalSyntax } from '../optional-syntax.ts';
+import type { IterationScope, NodeShape } from '../engine-internals.ts';
 import { celEqual } from '../value-ops.ts';
 
-interface Node {
-  op: string;
-  args: unknown;
-}
-interface Ctx {
-  forkWithVariable(name: string, type: unknown): Ctx;
-  reuse(parent: Ctx): Ctx;
-  setIterValue(v: unknown, ev: unknown): Ctx;
-}
+type Node = NodeShape;
+type Ctx = IterationScope;
 interface Type {
   kind: string;
   name: string;

@@ -5,8 +5,6 @@ import type { Environment } from '@marcbachmann/cel-js';
 import { Duration, UnsignedInt } from '@marcbachmann/cel-js/evaluator';
 import { EvaluationError } from '@marcbachmann/cel-js';
 import { celCompare } from '../value-ops.ts';
-import { registerNullTypeName } from '../engine-patches.ts';
-import { registerNumericSemantics } from './numeric-semantics.ts';
 import { formatDuration, formatTimestamp } from './timestamps.ts';
 
 const TS = 'google.protobuf.Timestamp';
@@ -17,8 +15,6 @@ const MAX_INT = 9223372036854775807n;
 export { formatTimestamp } from './timestamps.ts';
 
 export function registerStdFills(env: Environment): void {
-  registerNumericSemantics();
-  registerNullTypeName();
   env.registerFunction(`int(${TS}): int`, (d: Date) => BigInt(Math.floor(d.getTime() / 1000)));
   env.registerFunction(`string(${TS}): string`, formatTimestamp);
   env.registerFunction(`string(${DUR}): string`, formatDuration);

@@ -7,6 +7,7 @@
 import { EvaluationError } from '@marcbachmann/cel-js';
 import { Duration, UnsignedInt } from '@marcbachmann/cel-js/evaluator';
 import { formatDuration, formatTimestamp } from './timestamps.ts';
+import { goQuote } from '../../errors/go-format.ts';
 
 class FormatError extends Error {}
 
@@ -113,26 +114,6 @@ function localeScientific(x: number, places: number): string {
   const sign = x < 0 ? '-' : '';
   const e = String(Math.abs(exp)).padStart(2, '0').replace(/\d/g, (d) => SUPERSCRIPT[Number(d)]!);
   return `${sign}${int}${places > 0 ? '.' + frac : ''}\u202f×\u202f10${exp < 0 ? '⁻' : ''}${e}`;
-}
-
-/** Go's %q. */
-function goQuote(s: string): string {
-  let out = '"';
-  for (const ch of s) {
-    const c = ch.codePointAt(0)!;
-    if (ch === '"' || ch === '\\') out += '\\' + ch;
-    else if (ch === '\n') out += '\\n';
-    else if (ch === '\t') out += '\\t';
-    else if (ch === '\r') out += '\\r';
-    else if (ch === '\x07') out += '\\a';
-    else if (ch === '\b') out += '\\b';
-    else if (ch === '\f') out += '\\f';
-    else if (ch === '\v') out += '\\v';
-    else if (c < 0x20 || c === 0x7f) out += '\\x' + c.toString(16).padStart(2, '0');
-    else if (c >= 0xd800 && c <= 0xdfff) out += '\\ufffd';
-    else out += ch;
-  }
-  return out + '"';
 }
 
 function bytesToString(b: Uint8Array): string {

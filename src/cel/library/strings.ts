@@ -5,8 +5,9 @@
 import type { Environment } from '@marcbachmann/cel-js';
 import { EvaluationError } from '@marcbachmann/cel-js';
 import { chargeCost } from '../runtime-cost.ts';
-import { overrideOverloads } from '../overload-overrides.ts';
+import type { OverloadOverride } from '../overload-overrides.ts';
 import { formatString } from './string-format.ts';
+import { GO_BACKSLASH_ESCAPES } from '../../errors/go-format.ts';
 
 const codePoints = (s: string): string[] => Array.from(s);
 
@@ -32,16 +33,7 @@ export function goQuoteString(s: string): string {
   let out = '"';
   for (const ch of s) {
     const c = ch.codePointAt(0)!;
-    if (ch === '"' || ch === '\\') out += '\\' + ch;
-    else if (ch === '\n') out += '\\n';
-    else if (ch === '\t') out += '\\t';
-    else if (ch === '\r') out += '\\r';
-    else if (ch === '\x07') out += '\\a';
-    else if (ch === '\b') out += '\\b';
-    else if (ch === '\f') out += '\\f';
-    else if (ch === '\v') out += '\\v';
-    else if (c >= 0xd800 && c <= 0xdfff) out += '\ufffd';
-    else out += ch;
+    out += GO_BACKSLASH_ESCAPES[ch] ?? (c >= 0xd800 && c <= 0xdfff ? '\ufffd' : ch);
   }
   return out + '"';
 }
@@ -90,8 +82,8 @@ function splitN(s: string, sep: string, n: bigint): string[] {
   return [...head, parts.slice(Number(n) - 1).join(sep)];
 }
 
-// The engine's own string functions, with cel-go v0.26's semantics and error texts.
-overrideOverloads([
+/** The engine's own string functions, with cel-go v0.26's semantics and error texts (registered by registerLibraries). */
+export const STRING_OVERRIDES: readonly OverloadOverride[] = [
   { signature: 'string.lowerAscii(): string', handler: (s: string) => asciiCase(s, false) },
   { signature: 'string.upperAscii(): string', handler: (s: string) => asciiCase(s, true) },
   { signature: 'string.trim(): string', handler: (s: string) => s.replace(TRIM, '') },
@@ -110,7 +102,7 @@ overrideOverloads([
   { signature: 'string.substring(int, int): string', handler: substring },
   { signature: 'string.split(string): list<string>', handler: (s: string, sep: string) => splitN(s, sep, -1n) },
   { signature: 'string.split(string, int): list<string>', handler: splitN },
-]);
+];
 
 class StringsNamespace {}
 

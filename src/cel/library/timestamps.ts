@@ -9,7 +9,8 @@
 // overloads are replaced (overload-overrides.ts) so that every operation keeps them.
 import { EvaluationError } from '@marcbachmann/cel-js';
 import { Duration } from '@marcbachmann/cel-js/evaluator';
-import { overrideOverloads, type OverloadOverride } from '../overload-overrides.ts';
+import type { OverloadOverride } from '../overload-overrides.ts';
+import { goParseDuration } from '../../go/duration.ts';
 
 const SUB_MILLI_NANOS = Symbol('kubefake.subMilliNanos');
 type Timestamp = Date & { [SUB_MILLI_NANOS]?: number };
@@ -108,31 +109,10 @@ export function durationOf(nanos: bigint): Duration {
   return new Duration(seconds, Number(nanos - seconds * NS_PER_S));
 }
 
-const UNIT_NANOS: Record<string, bigint> = { ns: 1n, us: 1_000n, 'µs': 1_000n, 'μs': 1_000n, ms: 1_000_000n, s: NS_PER_S, m: 60n * NS_PER_S, h: 3600n * NS_PER_S };
-
-/** Go's time.ParseDuration: undefined where it returns an error (syntax, or beyond int64 nanoseconds). */
+/** Go's time.ParseDuration (src/go/duration.ts) as a CEL Duration: undefined where Go errors. */
 export function parseDuration(input: string): Duration | undefined {
-  let s = input;
-  let negative = false;
-  if (s[0] === '-' || s[0] === '+') {
-    negative = s[0] === '-';
-    s = s.slice(1);
-  }
-  if (s === '0') return new Duration(0n, 0);
-  if (s === '') return undefined;
-  let total = 0n;
-  const part = /^(\d*)(?:\.(\d*))?(ns|us|µs|μs|ms|s|m|h)/;
-  while (s.length > 0) {
-    const m = part.exec(s);
-    if (!m || (m[1] === '' && (m[2] ?? '') === '')) return undefined;
-    const unit = UNIT_NANOS[m[3]!]!;
-    const frac = m[2] ?? '';
-    // Go scales the fraction to the unit and truncates (its precision: the digits fitting an int64).
-    total += BigInt(m[1] || '0') * unit + (frac ? (BigInt(frac.slice(0, 18).padEnd(18, '0')) * unit) / 10n ** 18n : 0n);
-    if (total > MAX_INT64 + (negative ? 1n : 0n)) return undefined;
-    s = s.slice(m[0].length);
-  }
-  return durationOf(negative ? -total : total);
+  const nanos = goParseDuration(input);
+  return nanos === undefined ? undefined : durationOf(nanos);
 }
 
 function durationFromString(s: string): Duration {
@@ -297,11 +277,5 @@ for (const [name, get] of Object.entries(ACCESSORS)) {
   );
 }
 
-let registered = false;
-
-/** Puts cel-go's timestamp and duration semantics in place of the engine's (once per process). */
-export function registerTimestamps(): void {
-  if (registered) return;
-  registered = true;
-  overrideOverloads(overrides);
-}
+/** cel-go's timestamp and duration semantics in place of the engine's (registered by registerLibraries). */
+export const TIMESTAMP_OVERRIDES: readonly OverloadOverride[] = overrides;

@@ -4,7 +4,7 @@
 // ParseRequestURI, splits off a #fragment). Costs follow library/cost.go.
 import type { Environment } from '@marcbachmann/cel-js';
 import { EvaluationError } from '@marcbachmann/cel-js';
-import { parseRequestURI, parseURL, type GoURL } from './go-url.ts';
+import { parseRequestURI, parseURL, type GoURL } from '../../go/net-url.ts';
 import { chargeCall, runeCount } from './ip.ts';
 
 export const URL_TYPE = 'kubernetes.URL';

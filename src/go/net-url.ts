@@ -1,11 +1,12 @@
-// Go's net/url (Go 1.26, the toolchain of kube-apiserver 1.36) as the Kubernetes url CEL library
-// uses it: ParseRequestURI to validate, Parse to build the value, and the URL accessors. WHATWG
+// Go's net/url (Go 1.26, the toolchain of kube-apiserver 1.36), ported once for its users: the
+// Kubernetes url CEL library (ParseRequestURI to validate, Parse to build the value, the URL
+// accessors, the `uri` format) and the CRD checks of webhook URLs and the API-approval annotation. WHATWG
 // URL (Node's `URL`) differs in many ways (it normalises paths, lowercases hosts, accepts relative
 // references against no base, rejects what Go keeps), so this is a port, not an adapter.
 // Go strings are bytes: the parser works on a "byte string" (one char per UTF-8 byte) and converts
 // back at the edges, so escaping of non-ASCII text matches Go's byte by byte.
-import { goQuote } from '../../errors/go-format.ts';
-import { parseAddr } from './netip.ts';
+import { goQuote } from '../errors/go-format.ts';
+import { parseAddr } from '../cel/library/netip.ts';
 
 const toBytes = (s: string): string => Buffer.from(s, 'utf8').toString('latin1');
 const fromBytes = (b: string): string => Buffer.from(b, 'latin1').toString('utf8');
@@ -135,6 +136,21 @@ export class GoURL {
 
   getPort(): string {
     return fromBytes(splitHostPort(this.host)[1]);
+  }
+
+  /** u.User.String(): the userinfo re-escaped, undefined when the URL has none. */
+  getUserinfo(): string | undefined {
+    if (this.user === undefined) return undefined;
+    const { username, password } = this.user;
+    return fromBytes(escape(username, 'userPassword') + (password === undefined ? '' : ':' + escape(password, 'userPassword')));
+  }
+
+  getRawQuery(): string {
+    return fromBytes(this.rawQuery);
+  }
+
+  getFragment(): string {
+    return fromBytes(this.fragment);
   }
 
   escapedPath(): string {

@@ -1,0 +1,125 @@
+// Go's duration parsers, ported once for every user: time.ParseDuration (CEL's duration() and
+// string → duration conversion) and kube-openapi strfmt.ParseDuration (CRD `format: duration`, both
+// in schema validation and when a CEL rule reads such a field). Both return int64 nanoseconds, or
+// undefined where Go returns an error.
+
+const MAX_INT64 = (1n << 63n) - 1n;
+const TWO_63 = 1n << 63n;
+
+// time.unitMap: "µs" is U+00B5 (micro sign), "μs" U+03BC (Greek mu).
+const TIME_UNITS: ReadonlyMap<string, bigint> = new Map([
+  ['ns', 1n],
+  ['us', 1_000n],
+  ['µs', 1_000n],
+  ['μs', 1_000n],
+  ['ms', 1_000_000n],
+  ['s', 1_000_000_000n],
+  ['m', 60_000_000_000n],
+  ['h', 3_600_000_000_000n],
+]);
+
+const isDigit = (c: string | undefined): boolean => c !== undefined && c >= '0' && c <= '9';
+
+/** Go's time.ParseDuration: `[-+]?([0-9]*(\.[0-9]*)?[a-z]+)+`, "0", int64 nanoseconds. */
+export function goParseDuration(input: string): bigint | undefined {
+  let s = input;
+  let negative = false;
+  if (s[0] === '-' || s[0] === '+') {
+    negative = s[0] === '-';
+    s = s.slice(1);
+  }
+  if (s === '0') return 0n;
+  if (s === '') return undefined;
+  let total = 0n;
+  let i = 0;
+  while (i < s.length) {
+    if (!(s[i] === '.' || isDigit(s[i]))) return undefined;
+    // leadingInt: [0-9]*, an error past 2^63.
+    const intStart = i;
+    let v = 0n;
+    for (; isDigit(s[i]); i++) {
+      v = v * 10n + BigInt(s.charCodeAt(i) - 48);
+      if (v > TWO_63) return undefined;
+    }
+    const pre = i > intStart;
+    // leadingFraction: digits past int64 precision are consumed but ignored.
+    let f = 0n;
+    let scale = 1;
+    let post = false;
+    if (s[i] === '.') {
+      i++;
+      const fracStart = i;
+      let overflow = false;
+      for (; isDigit(s[i]); i++) {
+        if (overflow) continue;
+        const y = f * 10n + BigInt(s.charCodeAt(i) - 48);
+        if (f > MAX_INT64 / 10n || y > TWO_63) {
+          overflow = true;
+          continue;
+        }
+        f = y;
+        scale *= 10;
+      }
+      post = i > fracStart;
+    }
+    if (!pre && !post) return undefined;
+    // The unit: everything up to the next digit or '.'.
+    const unitStart = i;
+    while (i < s.length && s[i] !== '.' && !isDigit(s[i])) i++;
+    const unit = TIME_UNITS.get(s.slice(unitStart, i));
+    if (unit === undefined) return undefined;
+    if (v > TWO_63 / unit) return undefined;
+    v *= unit;
+    // Go scales the fraction in float64 and truncates (nanosecond-exact up to hours).
+    if (f > 0n) {
+      v += BigInt(Math.trunc(Number(f) * (Number(unit) / scale)));
+      if (v > TWO_63) return undefined;
+    }
+    total += v;
+    if (total > TWO_63) return undefined;
+  }
+  if (negative) return -total;
+  return total > MAX_INT64 ? undefined : total;
+}
+
+// strfmt's Scala-compatible fallback: each group's last spelling also matches as a prefix
+// ("hours", "weeks"), the others only whole.
+const STRFMT_UNITS: ReadonlyArray<readonly [bigint, readonly string[]]> = [
+  [1n, ['ns', 'nano']],
+  [1_000n, ['us', 'µs', 'micro']],
+  [1_000_000n, ['ms', 'milli']],
+  [1_000_000_000n, ['s', 'sec']],
+  [60_000_000_000n, ['m', 'min']],
+  [3_600_000_000_000n, ['h', 'hr', 'hour']],
+  [86_400_000_000_000n, ['d', 'day']],
+  [604_800_000_000_000n, ['w', 'wk', 'week']],
+];
+// Go's `((\d+)\s*([A-Za-zµ]+))`: RE2's \d and \s are ASCII only.
+const STRFMT_PART = /([0-9]+)[\t\n\f\r ]*([A-Za-zµ]+)/g;
+
+/**
+ * kube-openapi strfmt.ParseDuration: time.ParseDuration, else the sum of every "<digits> <unit>"
+ * found anywhere in the string ("1d", "2 weeks", "3 hours and 4 min"). Like Go, the sum wraps at
+ * int64, and a number beyond int64 (strconv.Atoi) is an error.
+ */
+export function strfmtParseDuration(input: string): bigint | undefined {
+  const exact = goParseDuration(input);
+  if (exact !== undefined) return exact;
+  let total = 0n;
+  let matched = false;
+  for (const [, digits, rawUnit] of input.matchAll(STRFMT_PART)) {
+    const factor = BigInt(digits!);
+    if (factor > MAX_INT64) return undefined;
+    const unit = rawUnit!.toLowerCase();
+    for (const [multiplier, variants] of STRFMT_UNITS) {
+      const last = variants.length - 1;
+      variants.forEach((variant, i) => {
+        if ((i === last && unit.startsWith(variant)) || unit === variant) {
+          matched = true;
+          total = BigInt.asIntN(64, total + BigInt.asIntN(64, factor * multiplier));
+        }
+      });
+    }
+  }
+  return matched ? total : undefined;
+}
