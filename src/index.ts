@@ -10,6 +10,7 @@ export type { ClusterClock, Instant } from './harness/clock.ts';
 export type { Seed } from './harness/seeded-random.ts';
 export type { ClusterSnapshot, SnapshotOptions } from './harness/snapshot.ts';
 export type { ChangedObject, ClusterDiff, FieldChange } from './harness/diff.ts';
+export type { RecordLog } from './harness/bounded-log.ts';
 export type { RecordedRequest, RequestFilter, RequestLog } from './harness/request-log.ts';
 export type { RequestAttributes, RequestMatch, RequestVerb } from './harness/request-attributes.ts';
 export type { ChangeFilter, ChangeHistory, ChangeMatch, StoredChange } from './harness/change-history.ts';

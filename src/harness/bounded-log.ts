@@ -35,3 +35,17 @@ export class BoundedLog<T> {
     this.start = 0;
   }
 }
+
+/** What `cluster.requests` and `cluster.history` offer: a bounded (oldest dropped first), clearable record. */
+export interface RecordLog<T, Filter> extends Iterable<T> {
+  /** How many entries are recorded now. */
+  readonly length: number;
+  /** How many entries the log keeps at most (its `limit` option). */
+  readonly limit: number;
+  /** Recorded entries, oldest first, optionally filtered. */
+  all(filter?: Filter): T[];
+  /** The newest entry the filter selects. */
+  last(filter?: Filter): T | undefined;
+  /** Forgets every recorded entry. */
+  clear(): void;
+}

@@ -3,7 +3,7 @@
 // costs nothing; readers get copies.
 import type { KubeObject, StoredObject } from '../apis/object.ts';
 import type { StoreEvent, StoreEventType } from '../storage/versioned-store.ts';
-import { BoundedLog } from './bounded-log.ts';
+import { BoundedLog, type RecordLog } from './bounded-log.ts';
 import type { HarnessContext } from './context.ts';
 import { kindMatches, type KindSpec } from './object-ref.ts';
 import { storageKeyOf } from '../apis/resource-type.ts';
@@ -43,19 +43,8 @@ export interface ChangeMatch {
 /** Selects changes: attribute filters, or any predicate. */
 export type ChangeFilter = ChangeMatch | ((change: StoredChange) => boolean);
 
-/** The change history; bounded (oldest dropped first) and clearable. */
-export interface ChangeHistory extends Iterable<StoredChange> {
-  /** How many changes are recorded now. */
-  readonly length: number;
-  /** How many changes the history keeps at most (`history.limit`). */
-  readonly limit: number;
-  /** Changes, oldest first (copies), optionally filtered. */
-  all(filter?: ChangeFilter): StoredChange[];
-  /** The newest change the filter selects (a copy). */
-  last(filter?: ChangeFilter): StoredChange | undefined;
-  /** Forgets every recorded change. */
-  clear(): void;
-}
+/** The change history (entries are copies); bounded (oldest dropped first) and clearable. */
+export type ChangeHistory = RecordLog<StoredChange, ChangeFilter>;
 
 export class ChangeRecorder implements ChangeHistory {
   private readonly log: BoundedLog<StoreEvent>;

@@ -2,7 +2,7 @@
 // with its attributes, the status code, and its bodies parsed when asked for.
 import { load } from 'js-yaml';
 import { bodyOfRequest, bodyOfResponse } from '../http/sent-bodies.ts';
-import { BoundedLog } from './bounded-log.ts';
+import { BoundedLog, type RecordLog } from './bounded-log.ts';
 import { matchesRequest, type RequestAttributes, type RequestMatch } from './request-attributes.ts';
 
 /** One request the cluster answered. */
@@ -21,18 +21,7 @@ export interface RecordedRequest extends RequestAttributes {
 export type RequestFilter = RequestMatch | ((request: RecordedRequest) => boolean);
 
 /** The request log; bounded (oldest dropped first) and clearable. */
-export interface RequestLog extends Iterable<RecordedRequest> {
-  /** How many requests are recorded now. */
-  readonly length: number;
-  /** How many the log keeps at most (`requestLog.limit`). */
-  readonly limit: number;
-  /** Recorded requests, oldest first, optionally filtered. */
-  all(filter?: RequestFilter): RecordedRequest[];
-  /** The newest recorded request the filter selects. */
-  last(filter?: RequestFilter): RecordedRequest | undefined;
-  /** Forgets every recorded request. */
-  clear(): void;
-}
+export type RequestLog = RecordLog<RecordedRequest, RequestFilter>;
 
 export class RequestRecorder implements RequestLog {
   private readonly log: BoundedLog<RecordedRequest>;
