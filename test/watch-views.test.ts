@@ -72,6 +72,21 @@ async function createUpdateDelete() {
   return { created, updated };
 }
 
+/** The meta.k8s.io/v1 PartialObjectMetadata expected of the created ConfigMap `a`. */
+const metadataOf = (created: k8s.V1ConfigMap) => ({
+  kind: 'PartialObjectMetadata',
+  apiVersion: 'meta.k8s.io/v1',
+  // (managedFields, which this client's writes produce, are part of the metadata too)
+  metadata: expect.objectContaining({
+    name: 'a',
+    namespace: 'default',
+    uid: created.metadata?.uid,
+    resourceVersion: created.metadata?.resourceVersion,
+    creationTimestamp: expect.any(String),
+    labels: { app: 'x' },
+  }),
+});
+
 describe('Table watch', () => {
   it('sends each event as a one-row Table, with column definitions on the first event only', async () => {
     const list = await core.listNamespacedConfigMap({ namespace: 'default' });
@@ -89,19 +104,7 @@ describe('Table watch', () => {
     expect(modified!.metadata.resourceVersion).toBe(updated.metadata?.resourceVersion);
     expect(Number(deleted!.metadata.resourceVersion)).toBe(Number(updated.metadata?.resourceVersion) + 1);
     // includeObject unset means Metadata: the row carries the object's PartialObjectMetadata.
-    expect(added!.rows[0]!.object).toEqual({
-      kind: 'PartialObjectMetadata',
-      apiVersion: 'meta.k8s.io/v1',
-      // (managedFields, which this client's writes produce, are part of the metadata too)
-      metadata: expect.objectContaining({
-        name: 'a',
-        namespace: 'default',
-        uid: created.metadata?.uid,
-        resourceVersion: created.metadata?.resourceVersion,
-        creationTimestamp: expect.any(String),
-        labels: { app: 'x' },
-      }),
-    });
+    expect(added!.rows[0]!.object).toEqual(metadataOf(created));
     w.controller.abort();
   });
 
@@ -180,19 +183,7 @@ describe('PartialObjectMetadata watch', () => {
     const { created, updated } = await createUpdateDelete();
     await until(() => v1.events.length === 3 && beta.events.length === 3);
     expect(v1.events.map((e) => e.type)).toEqual(['ADDED', 'MODIFIED', 'DELETED']);
-    expect(v1.events[0]!.obj).toEqual({
-      kind: 'PartialObjectMetadata',
-      apiVersion: 'meta.k8s.io/v1',
-      // (managedFields, which this client's writes produce, are part of the metadata too)
-      metadata: expect.objectContaining({
-        name: 'a',
-        namespace: 'default',
-        uid: created.metadata?.uid,
-        resourceVersion: created.metadata?.resourceVersion,
-        creationTimestamp: expect.any(String),
-        labels: { app: 'x' },
-      }),
-    });
+    expect(v1.events[0]!.obj).toEqual(metadataOf(created));
     expect(v1.events[1]!.obj).toMatchObject({ metadata: { resourceVersion: updated.metadata?.resourceVersion } });
     expect(v1.events.every((e) => !('data' in e.obj))).toBe(true);
     expect(beta.events.map((e) => e.obj.apiVersion)).toEqual(['meta.k8s.io/v1beta1', 'meta.k8s.io/v1beta1', 'meta.k8s.io/v1beta1']);
