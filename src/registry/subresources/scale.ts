@@ -8,7 +8,7 @@ import { SCALE_API_VERSION, SCALE_KIND, type ScaleSubresource } from '../../apis
 import { badRequest } from '../../errors/status-error.ts';
 import { invalidPatch } from '../../patch/errors.ts';
 import { goJson } from '../../errors/go-format.ts';
-import { goJsonValueKind } from '../../http/go-json.ts';
+import { goJsonValueKind } from '../../go/json.ts';
 import type { GenericRegistry } from '../generic-registry.ts';
 import { fieldValidationMode, validateWriteOptions, type GetOptions, type WriteOptions } from '../options.ts';
 import { applyStrictWarnings, type ApplyPatch } from '../../apply/apply-patch.ts';
