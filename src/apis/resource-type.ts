@@ -3,10 +3,10 @@
 import type { FieldError } from '../errors/field-error.ts';
 import type { JSONSchemaProps } from '../schema/types.ts';
 import type { DeletionOutcome } from '../registry/deletion.ts';
-import type { DeleteOptions } from '../registry/options.ts';
+import type { DeleteOptions } from './options.ts';
 import type { KubeObject, StoredObject } from './object.ts';
 import type { ScaleSubresource } from './scale.ts';
-import type { StorageCodec } from '../registry/storage-codec.ts';
+import type { StorageCodec } from './storage-codec.ts';
 
 /** How `metadata.name` is validated for a kind (apimachinery/pkg/api/validation names). */
 export type NameRule = 'dns1123-subdomain' | 'dns1123-label' | 'dns1035-label' | 'path-segment';

@@ -19,7 +19,7 @@ import { contentTypeEssence, SERVED_MEDIA_TYPES, type OutputFormat } from './med
 import { negotiateView, renderView, type ObjectView } from './table/index.ts';
 import type { KubeList } from '../apis/object.ts';
 import { deleteOptionsFrom, getOptionsFrom, isWatchRequest, listOptionsFrom, patchOptionsFrom, watchOptionsFrom } from './query-options.ts';
-import { patchContentTypeOf, patcherFor } from '../apply/patch-request.ts';
+import { patchContentTypeOf, patcherFor } from './patch-request.ts';
 import { watchResponse, type WatchStreamTuning } from './watch-stream.ts';
 import type { ServedWatches } from './served-watches.ts';
 import { parseRequestPath, type ResourceRequest } from './request-info.ts';

@@ -4,7 +4,7 @@ import { load, YAML11_SCHEMA, type YAMLException } from 'js-yaml';
 import { apiVersionOf } from '../apis/object.ts';
 import type { ResourceType } from '../apis/resource-type.ts';
 import { badRequest, requestEntityTooLarge, unsupportedMediaType } from '../errors/status-error.ts';
-import type { WriteOptions } from '../registry/options.ts';
+import type { WriteOptions } from '../apis/options.ts';
 import { goDuplicateFieldError, goJsonTypeError, parseGoJson, summarizeGoData } from '../go/json.ts';
 import { decodeKubernetesProtobuf, isKubernetesProtobuf, ProtobufDecodeError } from './protobuf/decode.ts';
 import { contentTypeEssence } from './media-types.ts';

@@ -6,7 +6,7 @@ import type { KubeObject, StoredObject } from '../apis/object.ts';
 import type { ResourceType } from '../apis/resource-type.ts';
 import { conflict, type GroupResource } from '../errors/status-error.ts';
 import { formatTimestamp, type Clock } from './context.ts';
-import type { DeleteOptions } from './options.ts';
+import type { DeleteOptions } from '../apis/options.ts';
 
 export const ORPHAN_FINALIZER = 'orphan';
 export const FOREGROUND_FINALIZER = 'foregroundDeletion';

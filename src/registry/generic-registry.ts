@@ -37,7 +37,7 @@ import {
   type GetOptions,
   type ListOptions,
   type WriteOptions,
-} from './options.ts';
+} from '../apis/options.ts';
 import { readAtLeast } from './read-revision.ts';
 import { startWatch, type WatchHandle, type WatchOptions, type WatchSink } from './watch.ts';
 import { convertingWatchSink } from './converting-watch-sink.ts';

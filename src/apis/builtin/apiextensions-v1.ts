@@ -13,7 +13,7 @@ import {
 } from '../../apiextensions/validation/index.ts';
 import { formatTimestamp } from '../../registry/context.ts';
 import { checkWrappedPreconditions, type DeletionOutcome } from '../../registry/deletion.ts';
-import type { DeleteOptions } from '../../registry/options.ts';
+import type { DeleteOptions } from '../options.ts';
 import { crdCelCompiler } from '../../cel/crd-compiler.ts';
 import { compileSchema, validateValue } from '../../schema/index.ts';
 import { isPlainObject } from '../object.ts';

@@ -10,7 +10,7 @@ import { invalidPatch } from '../../patch/errors.ts';
 import { goJson } from '../../errors/go-format.ts';
 import { goJsonValueKind } from '../../go/json.ts';
 import type { GenericRegistry } from '../generic-registry.ts';
-import { fieldValidationMode, validateWriteOptions, type GetOptions, type WriteOptions } from '../options.ts';
+import { fieldValidationMode, validateWriteOptions, type GetOptions, type WriteOptions } from '../../apis/options.ts';
 import { applyStrictWarnings, type ApplyPatch } from '../../apply/apply-patch.ts';
 import { applyScale, managerOrUserAgent, scaleFieldManagerFor } from '../../apply/registry-hooks.ts';
 import { ScaleHandler } from '../../apply/scale-handler.ts';
