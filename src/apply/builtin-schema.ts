@@ -1,7 +1,7 @@
 // The server-side apply schema of built-in kinds, built from the table generated from the Go types
 // (builtin-schema.generated.ts) the way kube-openapi's schemaconv turns the OpenAPI definitions into
 // structured-merge-diff types.
-import { BUILTIN_DEFS, BUILTIN_ROOTS, BUILTIN_ZERO } from './builtin-schema.generated.ts';
+import { BUILTIN_DEFS, BUILTIN_ROOTS, BUILTIN_ZERO } from '../generated/builtin-schema.ts';
 import { DEDUCED, scalarAtom, UNTYPED_ATOMIC, type Atom, type StructField } from './smd-schema.ts';
 
 /** One generated definition; see the generated file's header for the encoding. */

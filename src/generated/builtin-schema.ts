@@ -4,7 +4,7 @@
 // x untyped atomic, d deduced; {f: fields, e: element, a: atomic, dflt: field defaults} for
 // maps and structs, {r: named, a: atomic} for a named struct made atomic at its field,
 // {l: item, t: set|map, k: keys} for lists (atomic without t).
-import type { GeneratedDef } from './builtin-schema.ts';
+import type { GeneratedDef } from '../apply/builtin-schema.ts';
 
 export const BUILTIN_ROOTS: Readonly<Record<string, string>> = {
   "v1/Pod": "core.v1.Pod",
