@@ -3,7 +3,7 @@
 // version a request asked for. Custom resources with several versions have one; built-ins do not.
 import type { KubeObject } from './object.ts';
 import type { WebhookCaller } from '../webhooks/types.ts';
-import type { RandomSource } from '../registry/context.ts';
+import type { RandomSource } from '../util/clock-and-random.ts';
 
 /** What conversion may need from the cluster: a webhook transport and request uids. */
 export interface ConversionEnv {

@@ -12,7 +12,7 @@ import { apiVersionOf } from '../apis/object.ts';
 import type { ResourceType } from '../apis/resource-type.ts';
 import { StatusError, toStatusError, unknownPath, type Status } from '../errors/status-error.ts';
 import type { GenericRegistry } from '../registry/generic-registry.ts';
-import type { Clock } from '../registry/context.ts';
+import type { Clock } from '../util/clock-and-random.ts';
 import type { ListResult } from '../registry/list.ts';
 import { bodyTarget, decodeObjectBody, readBody, readWriteRequest } from './body.ts';
 import { contentTypeEssence, SERVED_MEDIA_TYPES, type OutputFormat } from './media-types.ts';

@@ -5,7 +5,8 @@
 import type { KubeObject, StoredObject } from '../apis/object.ts';
 import type { ResourceType } from '../apis/resource-type.ts';
 import { conflict, type GroupResource } from '../errors/status-error.ts';
-import { formatTimestamp, type Clock } from './context.ts';
+import { formatTimestamp } from '../go/time.ts';
+import type { Clock } from '../util/clock-and-random.ts';
 import type { DeleteOptions } from '../apis/options.ts';
 
 export const ORPHAN_FINALIZER = 'orphan';

@@ -23,7 +23,9 @@ import {
 } from '../errors/status-error.ts';
 import { KeyExistsError, RevisionConflictError } from '../storage/versioned-store.ts';
 import { validateObjectMeta, validateObjectMetaUpdate } from '../validation/object-meta.ts';
-import { formatTimestamp, type Clock, type RegistryContext } from './context.ts';
+import { formatTimestamp } from '../go/time.ts';
+import type { Clock } from '../util/clock-and-random.ts';
+import type { RegistryContext } from './context.ts';
 import { applyDeletion, completesDeletion, type DeletionOutcome } from './deletion.ts';
 import { GENERATE_NAME_ATTEMPTS, generateName } from './generate-name.ts';
 import { listObjects, type ListResult } from './list.ts';

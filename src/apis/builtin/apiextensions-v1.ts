@@ -11,7 +11,7 @@ import {
   validateCustomResourceDefinitionUpdate,
   type CrdValidationOptions,
 } from '../../apiextensions/validation/index.ts';
-import { formatTimestamp } from '../../registry/context.ts';
+import { formatTimestamp } from '../../go/time.ts';
 import { checkWrappedPreconditions, type DeletionOutcome } from '../../registry/deletion.ts';
 import type { DeleteOptions } from '../options.ts';
 import { crdCelCompiler } from '../../cel/crd-compiler.ts';

@@ -3,7 +3,7 @@
 // from pkg/apis/core/v1/conversion.go, defaults from pkg/apis/core/v1/defaults.go.
 import type { ResourceType } from '../resource-type.ts';
 import { forbidden } from '../../errors/status-error.ts';
-import { formatTimestamp } from '../../registry/context.ts';
+import { formatTimestamp } from '../../go/time.ts';
 import { checkWrappedPreconditions, FOREGROUND_FINALIZER, ORPHAN_FINALIZER, type DeletionOutcome } from '../../registry/deletion.ts';
 import type { DeleteOptions } from '../options.ts';
 import { type FieldError, fieldError, fieldPath } from '../../errors/field-error.ts';
