@@ -26,7 +26,8 @@ import { validateObjectMeta, validateObjectMetaUpdate } from '../validation/obje
 import { formatTimestamp } from '../go/time.ts';
 import type { Clock } from '../util/clock-and-random.ts';
 import type { RegistryContext } from './context.ts';
-import { applyDeletion, completesDeletion, type DeletionOutcome } from './deletion.ts';
+import type { DeletionOutcome } from '../apis/deletion-strategy.ts';
+import { applyDeletion, completesDeletion } from './deletion.ts';
 import { GENERATE_NAME_ATTEMPTS, generateName } from './generate-name.ts';
 import { listObjects, type ListResult } from './list.ts';
 import { admitNamespacedCreate } from './namespace-admission.ts';

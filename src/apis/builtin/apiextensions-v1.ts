@@ -12,7 +12,7 @@ import {
   type CrdValidationOptions,
 } from '../../apiextensions/validation/index.ts';
 import { formatTimestamp } from '../../go/time.ts';
-import { checkWrappedPreconditions, type DeletionOutcome } from '../../registry/deletion.ts';
+import { checkWrappedPreconditions, type DeletionOutcome } from '../deletion-strategy.ts';
 import type { DeleteOptions } from '../options.ts';
 import { crdCelCompiler } from '../../cel/crd-compiler.ts';
 import { compileSchema, validateValue } from '../../schema/index.ts';

@@ -4,7 +4,7 @@
 import type { ResourceType } from '../resource-type.ts';
 import { forbidden } from '../../errors/status-error.ts';
 import { formatTimestamp } from '../../go/time.ts';
-import { checkWrappedPreconditions, FOREGROUND_FINALIZER, ORPHAN_FINALIZER, type DeletionOutcome } from '../../registry/deletion.ts';
+import { checkWrappedPreconditions, FOREGROUND_FINALIZER, ORPHAN_FINALIZER, type DeletionOutcome } from '../deletion-strategy.ts';
 import type { DeleteOptions } from '../options.ts';
 import { type FieldError, fieldError, fieldPath } from '../../errors/field-error.ts';
 import { byteLength, isDNS1123Label, isDNS1123Subdomain, isQualifiedName, regexError } from '../../validation/names.ts';
