@@ -6,7 +6,8 @@
 import type { KubeObject } from '../../apis/object.ts';
 import { cronJobs, jobs } from './batch-printers.ts';
 import { coreEvents, eventsV1Events } from './event-printer.ts';
-import { arr, byteCompare, containerCells, formatLabelSelector, formatLabels, num, obj, str } from './format.ts';
+import { formatLabelSelector } from '../../selectors/format-label-selector.ts';
+import { arr, byteCompare, containerCells, formatLabels, num, obj, str } from './format.ts';
 import { persistentVolumeClaims } from './claim-printer.ts';
 import { POD_COLUMNS, printPod } from './pod-printer.ts';
 import { AGE, ageOf, CONTAINERS, count, IMAGES, NAME, nameOf, row, templateSpec } from './printer-parts.ts';
