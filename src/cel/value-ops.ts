@@ -2,7 +2,7 @@
 // sets, object equality): ints are bigint, doubles number, timestamps Date, durations Duration,
 // bytes Uint8Array, lists arrays or Sets, maps Map, objects instances of the schema's classes.
 import { Duration } from '@marcbachmann/cel-js/evaluator';
-import { compareNumbers, numeric } from './library/numeric-semantics.ts';
+import { compareNumbers, numeric } from './library/numeric-compare.ts';
 import { durationNanos, timestampNanos } from './library/timestamps.ts';
 import { semanticEqual, semanticsOf } from './list-semantics.ts';
 
