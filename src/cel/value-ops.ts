@@ -25,7 +25,7 @@ export function celEqual(a: unknown, b: unknown, ev?: EqualityEvaluator, ast?: u
   if (typeof a === typeof b && typeof a !== 'object') return false;
   // A set or map list on the left compares by its list type, as cel-go's left-operand Equal does.
   const sem = semanticsOf(a);
-  if (sem !== undefined) return semanticEqual(a as unknown[], sem, b) ?? false;
+  if (sem !== undefined) return semanticEqual(a as unknown[], sem, b, celEqual) ?? false;
   const na = numeric(a);
   const nb = numeric(b);
   if (na !== undefined || nb !== undefined) return na !== undefined && nb !== undefined && compareNumbers(na, nb) === 0;
