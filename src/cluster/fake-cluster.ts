@@ -24,7 +24,7 @@ import { PodTermination } from '../controllers/pod-termination.ts';
 import { CrdController } from '../controllers/crd-controller.ts';
 import { kubeConfigYaml, makeKubeConfig } from './kubeconfig.ts';
 import { loadManifests, type Manifests } from './manifests.ts';
-import { KUBERNETES_VERSION } from './version.ts';
+import { KUBERNETES_VERSION } from '../apis/version.ts';
 import type { ClusterClock, Instant } from '../harness/clock.ts';
 import type { Seed } from '../harness/seeded-random.ts';
 import { resolveDeterminism } from '../harness/determinism.ts';
