@@ -1,6 +1,6 @@
 // metav1.FormatLabelSelector: how a metav1.LabelSelector prints as selector text (kubectl's
-// SELECTOR column, the status.selector of a scale subresource). Moved from http/table/format.ts
-// so the scale subresource (apis/) can use it without importing http/.
+// SELECTOR column, the status.selector of a scale subresource). Here rather than with the
+// printers in http/table/ because the scale subresource (apis/) prints selectors too.
 import { isPlainObject } from '../apis/object.ts';
 import { compareGoStrings } from './go-strings.ts';
 
