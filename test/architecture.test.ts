@@ -28,6 +28,8 @@ const LAYER_RULES: readonly LayerRule[] = [
     why: 'the semantics know nothing of HTTP, the transport or the cluster assembly',
   },
   { from: WIRE, mayNotImport: TOP, why: 'http/ and transport/ are assembled by cluster/, not the other way round' },
+  { from: ['src/http'], mayNotImport: ['src/transport'], why: 'http/ answers requests whichever transport brought them' },
+  { from: ['src/registry'], mayNotImport: ['src/controllers'], why: 'controllers write through the registry, not the other way round' },
   { from: ['src/apis'], mayNotImport: ['src/registry', 'src/controllers'], why: 'types and strategies sit below the pipeline that runs them' },
   {
     from: BESIDE_REGISTRY,
@@ -86,13 +88,17 @@ describe('layer rules', () => {
       ['src/go/w.ts', new Set(['src/cel/library/netip.ts', 'src/apis/object.ts', 'src/errors/go-format.ts'])],
       ['src/generated/v.ts', new Set(['src/apply/builtin-schema.ts'])],
       ['src/storage/u.ts', new Set(['src/registry/watch.ts', 'src/util/deep-equal.ts'])],
+      ['src/http/t.ts', new Set(['src/transport/msw-network.ts'])],
+      ['src/registry/s.ts', new Set(['src/controllers/context.ts', 'src/storage/versioned-store.ts'])],
     ]);
     expect(layerViolations(planted, LAYER_RULES).map((v) => `${v.importer} -> ${v.imported}`)).toEqual([
       'src/apis/builtin/y.ts -> src/registry/context.ts',
       'src/generated/v.ts -> src/apply/builtin-schema.ts',
       'src/go/w.ts -> src/cel/library/netip.ts',
+      'src/http/t.ts -> src/transport/msw-network.ts',
       'src/http/z.ts -> src/cluster/version.ts',
       'src/patch/x.ts -> src/http/go-json.ts',
+      'src/registry/s.ts -> src/controllers/context.ts',
       'src/storage/u.ts -> src/registry/watch.ts',
     ]);
   });
