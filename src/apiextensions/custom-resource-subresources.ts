@@ -7,7 +7,7 @@ import type { Strategy } from '../apis/resource-type.ts';
 import { validateCustomResourceScale, type CustomResourceScalePaths } from '../apis/scale.ts';
 import { customResourceCel } from '../cel/custom-resource.ts';
 import type { FieldError } from '../errors/field-error.ts';
-import { JsonPath } from '../http/table/jsonpath.ts';
+import { JsonPath } from '../go/jsonpath.ts';
 import { goSprintV, toGoValue } from '../patch/go-value.ts';
 import { compileSchema, validateListTypesUpdate, validateValue, type CompiledSchema } from '../schema/index.ts';
 import type { JSONSchemaProps } from '../schema/types.ts';

@@ -2,14 +2,12 @@
 // selectors and the strategy the generic registry runs for it. Built-ins and CRDs produce the same shape.
 import type { FieldError } from '../errors/field-error.ts';
 import type { JSONSchemaProps } from '../schema/types.ts';
-import type { DeletionOutcome } from '../registry/deletion.ts';
-import type { DeleteOptions } from '../registry/options.ts';
+import type { DeletionOutcome } from './deletion-strategy.ts';
+import type { DeleteOptions } from './options.ts';
 import type { KubeObject, StoredObject } from './object.ts';
 import type { ScaleSubresource } from './scale.ts';
-import type { StorageCodec } from '../registry/storage-codec.ts';
-
-/** How `metadata.name` is validated for a kind (apimachinery/pkg/api/validation names). */
-export type NameRule = 'dns1123-subdomain' | 'dns1123-label' | 'dns1035-label' | 'path-segment';
+import type { StorageCodec } from './storage-codec.ts';
+import type { NameRule } from '../validation/names.ts';
 
 /**
  * Per-kind behaviour plugged into the generic registry, as rest.RESTCreateStrategy /

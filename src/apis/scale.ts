@@ -8,7 +8,7 @@
 //     unstructured.Nested*, an absent spec value is an error on GET and must be set by an update.
 import { badRequest, conflict, internalError, invalid, plainServerError, StatusError } from '../errors/status-error.ts';
 import { fieldError, type FieldError } from '../errors/field-error.ts';
-import { formatLabelSelector } from '../http/table/format.ts';
+import { formatLabelSelector } from '../selectors/format-label-selector.ts';
 import { goDynamicTypeName, goSprintV, toGoValue } from '../patch/go-value.ts';
 import { validateObjectMeta } from '../validation/object-meta.ts';
 import { isPlainObject, type KubeObject } from './object.ts';

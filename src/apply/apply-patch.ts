@@ -4,7 +4,7 @@
 // `error strict decoding YAML: ...` (Strict) or a warning (Warn).
 import { load, YAML11_SCHEMA, type YAMLException } from 'js-yaml';
 import { badRequest } from '../errors/status-error.ts';
-import type { FieldValidation } from '../registry/options.ts';
+import type { FieldValidation } from '../apis/options.ts';
 import { isMap } from './value.ts';
 
 export const APPLY_PATCH_CONTENT_TYPE = 'application/apply-patch+yaml';

@@ -1,21 +1,8 @@
 // The server-side apply schema of built-in kinds, built from the table generated from the Go types
-// (builtin-schema.generated.ts) the way kube-openapi's schemaconv turns the OpenAPI definitions into
+// (src/generated/builtin-schema.ts) the way kube-openapi's schemaconv turns the OpenAPI definitions into
 // structured-merge-diff types.
-import { BUILTIN_DEFS, BUILTIN_ROOTS, BUILTIN_ZERO } from './builtin-schema.generated.ts';
+import { BUILTIN_DEFS, BUILTIN_ROOTS, BUILTIN_ZERO, type GeneratedDef } from '../generated/builtin-schema.ts';
 import { DEDUCED, scalarAtom, UNTYPED_ATOMIC, type Atom, type StructField } from './smd-schema.ts';
-
-/** One generated definition; see the generated file's header for the encoding. */
-export type GeneratedDef =
-  | 's'
-  | 'n'
-  | 'b'
-  | 'u'
-  | 'x'
-  | 'd'
-  | string
-  | { f: Record<string, GeneratedDef>; e?: GeneratedDef; a?: 1; dflt?: Record<string, unknown> }
-  | { r: string; a: 1 }
-  | { l: GeneratedDef; t?: 'set' | 'map'; k?: string[] };
 
 const LETTERS: Record<string, Atom> = {
   s: scalarAtom('string'),

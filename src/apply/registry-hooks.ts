@@ -4,7 +4,8 @@
 import type { KubeObject } from '../apis/object.ts';
 import type { ResourceType } from '../apis/resource-type.ts';
 import { badRequest } from '../errors/status-error.ts';
-import { formatTimestamp, type Clock } from '../registry/context.ts';
+import { formatTimestamp } from '../go/time.ts';
+import type { Clock } from '../util/clock-and-random.ts';
 import type { ApplyPatch } from './apply-patch.ts';
 import { deepEqual } from '../util/deep-equal.ts';
 import { builtinSchema, builtinZero } from './builtin-schema.ts';

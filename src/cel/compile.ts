@@ -10,7 +10,7 @@ import { formatCheckError } from './errors.ts';
 import { celLogicalErrors, patchEngine, uncheckedSemantics } from './engine-patches.ts';
 import { MATCHES_FUNCTION } from './library/regex.ts';
 import { resolveQualifiedNames } from './qualified-names.ts';
-import { applyListSemantics } from './list-semantics.ts';
+import { applyListSemantics } from './list-semantics-hook.ts';
 import { applyOverrides, registryOf } from './overload-overrides.ts';
 import { markKubefakeRegistry } from './engine-internals.ts';
 import { converter, type Converter } from './values.ts';

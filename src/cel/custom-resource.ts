@@ -3,7 +3,7 @@
 // too broken for rules to make sense), otherwise every rule runs; failures ratcheted on update
 // become Warning headers, handed to the strategy's warnings hook for the same object.
 import { fieldError, type FieldError, type FieldErrorType } from '../errors/field-error.ts';
-import type { CompiledSchema } from '../schema/compile.ts';
+import type { CompiledSchema } from '../schema/schema-node.ts';
 import { CelValidator } from './validator.ts';
 
 /** hasBlockingErr: schema errors after which CEL rules are not evaluated. */

@@ -3,9 +3,9 @@
 // compares by its list-map keys and `+` merges by key. The values stay plain arrays — so the
 // engine's type checker keeps typing them as list<T> and indexing, size(), `in` and macros work
 // unchanged — tagged with a symbol; after the type check the `==`, `!=` and `+` nodes whose left
-// operand may be a list get a handler that consults the tag of the left value first, as cel-go
-// dispatches on the left operand (`['b', 'a'] == self.set` compares in order, `self.set == ['b',
-// 'a']` does not).
+// operand may be a list get a handler (list-semantics-hook.ts) that consults the tag of the left
+// value first, as cel-go dispatches on the left operand (`['b', 'a'] == self.set` compares in
+// order, `self.set == ['b', 'a']` does not).
 //
 // The Go code keys sets and map lists by raw JSON values: a set's own elements are looked up as
 // stored (a whole number of a `number` set is an int64), the right operand's by their CEL value.
@@ -14,8 +14,6 @@
 // CEL escapes (`-`, `.`, `/`, `__`, keywords such as `namespace`) read as absent.
 import { Duration } from '@marcbachmann/cel-js/evaluator';
 import { escapeName, type DeclType } from './decl-type.ts';
-import { celEqual, type EqualityEvaluator } from './value-ops.ts';
-import { forEachNode } from './ast-walk.ts';
 
 const SEMANTICS = Symbol('kubefake.cel.listType');
 
@@ -107,8 +105,12 @@ function mapKey(keys: readonly (string | undefined)[], element: unknown): string
   return key;
 }
 
-/** `left == right` for a set or map list on the left; undefined when `right` is not a list. */
-export function semanticEqual(left: unknown[], sem: ListSemantics, right: unknown): boolean | undefined {
+/**
+ * `left == right` for a set or map list on the left; undefined when `right` is not a list.
+ * `elementEqual` compares the elements of map lists found under the same key: value-ops.ts's
+ * celEqual, passed in so that this module need not import it (celEqual calls this function).
+ */
+export function semanticEqual(left: unknown[], sem: ListSemantics, right: unknown, elementEqual: (a: unknown, b: unknown) => boolean): boolean | undefined {
   const other = asItems(right);
   if (other === undefined) return undefined;
   if (left.length !== other.length) return false;
@@ -130,7 +132,7 @@ export function semanticEqual(left: unknown[], sem: ListSemantics, right: unknow
   }
   return other.every((e) => {
     const k = mapKey(sem.keys, e);
-    return k !== undefined && byKey.has(k) && celEqual(byKey.get(k), e);
+    return k !== undefined && byKey.has(k) && elementEqual(byKey.get(k), e);
   });
 }
 
@@ -167,77 +169,4 @@ export function semanticAdd(left: unknown[], sem: ListSemantics, right: unknown)
     }
   }
   return withListSemantics(out, sem);
-}
-
-// ---- hooking the checked AST -------------------------------------------------------------------
-
-type Handle = (left: unknown, right: unknown, ast: unknown, ev: unknown) => unknown;
-interface CheckedType {
-  kind: string;
-  valueType?: CheckedType;
-}
-interface CheckedNode {
-  op: string;
-  args: unknown;
-  meta: { alternate?: unknown; macro?: unknown };
-  left?: { checkedType?: CheckedType };
-  handle?: Handle;
-}
-
-/** list<list<…>>, map<string, list<…>> and deeper: values that may hold set or map lists inside. */
-function holdsLists(t: CheckedType | undefined): boolean {
-  const inner = t?.valueType;
-  if (inner === undefined || (t!.kind !== 'list' && t!.kind !== 'map')) return false;
-  return inner.kind === 'list' || holdsLists(inner);
-}
-
-/** `left == right`, or undefined to leave it to the engine. */
-function equalBySemantics(l: unknown, r: unknown, nested: boolean, ast: unknown, ev: unknown): boolean | undefined {
-  const sem = semanticsOf(l);
-  if (sem !== undefined) return semanticEqual(l as unknown[], sem, r);
-  // Lists and maps whose elements may be set or map lists (the engine would compare those in
-  // order): celEqual compares each element by its own list type.
-  if (nested && ((Array.isArray(l) && Array.isArray(r)) || (l instanceof Map && r instanceof Map))) return celEqual(l, r, ev as EqualityEvaluator, ast);
-  return undefined;
-}
-
-const HOOKED = Symbol('kubefake.cel.listSemanticsHook');
-
-function hook(node: CheckedNode): void {
-  const orig = node.handle;
-  const leftType = node.left?.checkedType;
-  const nested = holdsLists(leftType);
-  if (typeof orig !== 'function' || (orig as { [HOOKED]?: true })[HOOKED] || (leftType?.kind !== 'list' && leftType?.kind !== 'dyn' && !nested)) return;
-  let handle: Handle;
-  switch (node.op) {
-    case '==':
-      handle = (l, r, a, ev) => equalBySemantics(l, r, nested, a, ev) ?? orig(l, r, a, ev);
-      break;
-    case '!=':
-      handle = (l, r, a, ev) => {
-        const eq = equalBySemantics(l, r, nested, a, ev);
-        return eq === undefined ? orig(l, r, a, ev) : !eq;
-      };
-      break;
-    case '+':
-      handle = (l, r, a, ev) => {
-        const sem = semanticsOf(l);
-        return (sem && semanticAdd(l as unknown[], sem, r)) ?? orig(l, r, a, ev);
-      };
-      break;
-    default:
-      return;
-  }
-  (handle as { [HOOKED]?: true })[HOOKED] = true;
-  node.handle = handle;
-}
-
-/**
- * Gives the `==`, `!=` and `+` nodes of a type-checked expression the list-type semantics. Call
- * once after a successful check (the check sets each node's handler).
- */
-export function applyListSemantics(root: object): void {
-  forEachNode(root, (n) => {
-    if (n.op === '==' || n.op === '!=' || n.op === '+') hook(n as unknown as CheckedNode);
-  });
 }

@@ -4,7 +4,7 @@
 // old value correlates; a failing rule that does not use oldSelf on an unchanged subtree is a
 // warning, not an error (ratcheting); the whole object shares one runtime cost budget.
 import { fieldError, fieldErrorBody, fieldPath, OMIT_VALUE, type FieldError } from '../errors/field-error.ts';
-import type { CompiledSchema, SchemaNode } from '../schema/compile.ts';
+import type { CompiledSchema, SchemaNode } from '../schema/schema-node.ts';
 import { Correlation } from '../schema/correlation.ts';
 import { isObject } from '../schema/json-value.ts';
 import type { ValidationRule } from '../schema/types.ts';

@@ -2,7 +2,7 @@
 // sets, object equality): ints are bigint, doubles number, timestamps Date, durations Duration,
 // bytes Uint8Array, lists arrays or Sets, maps Map, objects instances of the schema's classes.
 import { Duration } from '@marcbachmann/cel-js/evaluator';
-import { compareNumbers, numeric } from './library/numeric-semantics.ts';
+import { compareNumbers, numeric } from './library/numeric-compare.ts';
 import { durationNanos, timestampNanos } from './library/timestamps.ts';
 import { semanticEqual, semanticsOf } from './list-semantics.ts';
 
@@ -25,7 +25,7 @@ export function celEqual(a: unknown, b: unknown, ev?: EqualityEvaluator, ast?: u
   if (typeof a === typeof b && typeof a !== 'object') return false;
   // A set or map list on the left compares by its list type, as cel-go's left-operand Equal does.
   const sem = semanticsOf(a);
-  if (sem !== undefined) return semanticEqual(a as unknown[], sem, b) ?? false;
+  if (sem !== undefined) return semanticEqual(a as unknown[], sem, b, celEqual) ?? false;
   const na = numeric(a);
   const nb = numeric(b);
   if (na !== undefined || nb !== undefined) return na !== undefined && nb !== undefined && compareNumbers(na, nb) === 0;

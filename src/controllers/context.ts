@@ -2,7 +2,7 @@
 // and the registries (to write through the same pipeline clients use).
 import type { ApiCatalog } from '../apis/catalog.ts';
 import { storageKeyOf, type ResourceType } from '../apis/resource-type.ts';
-import type { Clock } from '../registry/context.ts';
+import type { Clock } from '../util/clock-and-random.ts';
 import type { GenericRegistry } from '../registry/generic-registry.ts';
 import type { VersionedStore } from '../storage/versioned-store.ts';
 

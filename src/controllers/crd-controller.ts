@@ -9,7 +9,7 @@ import { isCrdConditionTrue, setCrdCondition } from '../apiextensions/crd-condit
 import { customResourceTypes } from '../apiextensions/custom-resource-type.ts';
 import { CRD_CLEANUP_FINALIZER } from '../apis/builtin/apiextensions-v1.ts';
 import { StatusError } from '../errors/status-error.ts';
-import { formatTimestamp } from '../registry/context.ts';
+import { formatTimestamp } from '../go/time.ts';
 import type { StoreEvent } from '../storage/versioned-store.ts';
 import { splitKey } from './context.ts';
 import { QueueController } from './queue-controller.ts';

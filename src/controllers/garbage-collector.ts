@@ -3,7 +3,7 @@
 // references for Orphan deletions. It works from store events and writes through the registries.
 import { parseApiVersion, type OwnerReference, type StoredObject } from '../apis/object.ts';
 import { storageKeyOf } from '../apis/resource-type.ts';
-import { FOREGROUND_FINALIZER, ORPHAN_FINALIZER } from '../registry/deletion.ts';
+import { FOREGROUND_FINALIZER, ORPHAN_FINALIZER } from '../apis/deletion-strategy.ts';
 import type { StoreEvent } from '../storage/versioned-store.ts';
 import { StatusError } from '../errors/status-error.ts';
 import { splitKey, typeForBucket, type Controller, type ControllerContext } from './context.ts';

@@ -5,7 +5,7 @@
 import { storageKeyOf, type ResourceType } from '../apis/resource-type.ts';
 import type { KubeObject, StoredObject } from '../apis/object.ts';
 import { StatusError } from '../errors/status-error.ts';
-import { formatTimestamp } from '../registry/context.ts';
+import { formatTimestamp } from '../go/time.ts';
 import { NAMESPACES_BUCKET } from '../registry/namespace-admission.ts';
 import type { StoreEvent } from '../storage/versioned-store.ts';
 import { storedResources } from './context.ts';

@@ -6,7 +6,7 @@
 // Go strings are bytes: the parser works on a "byte string" (one char per UTF-8 byte) and converts
 // back at the edges, so escaping of non-ASCII text matches Go's byte by byte.
 import { goQuote } from '../errors/go-format.ts';
-import { parseAddr } from '../cel/library/netip.ts';
+import { parseAddr } from './netip.ts';
 
 const toBytes = (s: string): string => Buffer.from(s, 'utf8').toString('latin1');
 const fromBytes = (b: string): string => Buffer.from(b, 'latin1').toString('utf8');

@@ -1,6 +1,6 @@
 // The cluster's clock: every timestamp the cluster writes (creation, deletion, conditions) and every
 // age it prints reads it, so a test can freeze time at a known instant and move it on demand.
-import type { Clock } from '../registry/context.ts';
+import type { Clock } from '../util/clock-and-random.ts';
 
 /** An instant: a Date, an RFC 3339 string, or milliseconds since the epoch. */
 export type Instant = Date | string | number;

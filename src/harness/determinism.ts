@@ -1,5 +1,5 @@
 // Deterministic mode: which clock and which random source a cluster runs on, from its options.
-import { cryptoRandom, type Clock, type RandomSource } from '../registry/context.ts';
+import { cryptoRandom, type Clock, type RandomSource } from '../util/clock-and-random.ts';
 import { DEFAULT_FROZEN_INSTANT, frozenClock, offsetClock, type ClusterClock, type Instant } from './clock.ts';
 import { DEFAULT_SEED, seededRandom, type Seed } from './seeded-random.ts';
 

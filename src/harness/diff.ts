@@ -5,7 +5,7 @@ import { apiVersionOf, isPlainObject } from '../apis/object.ts';
 import { deepEqual } from '../util/deep-equal.ts';
 import { normalizeValue, Placeholders } from './normalize.ts';
 import { presentCopy, type ObjectRef } from './object-ref.ts';
-import type { SnapshotEntry } from './snapshot.ts';
+import type { SnapshotEntry } from './snapshot-entry.ts';
 import { stableOrder } from './stable-order.ts';
 
 /** One field that differs: `before` is absent for an added field, `after` for a removed one. */

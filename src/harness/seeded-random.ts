@@ -1,6 +1,6 @@
 // A seeded RandomSource for deterministic mode: the same seed hands out the same uids and
 // generateName suffixes in the same order, so two runs of a test store byte-identical objects.
-import type { RandomSource } from '../registry/context.ts';
+import type { RandomSource } from '../util/clock-and-random.ts';
 
 /** A seed: any number or string (strings are hashed). */
 export type Seed = number | string;

@@ -9,6 +9,7 @@ import type { HarnessContext } from './context.ts';
 import { labelSelectorText } from './direct-reads.ts';
 import { normalizeObject, Placeholders } from './normalize.ts';
 import { kindMatches, presentCopy, type KindSpec } from './object-ref.ts';
+import type { SnapshotEntry } from './snapshot-entry.ts';
 import { compareKeys, stableOrder } from './stable-order.ts';
 
 /** Options of `cluster.snapshot()` (also `format: 'objects' | 'yaml'`, default objects). */
@@ -30,14 +31,6 @@ export interface SnapshotOptions {
   managedFields?: boolean;
   /** Include the objects the cluster starts with (its four namespaces) even while unchanged. Default false. */
   includeBootstrap?: boolean;
-}
-
-/** One stored object of a snapshot, kept for diff(). */
-export interface SnapshotEntry {
-  /** `bucket \0 key`: the object's identity in the store. */
-  id: string;
-  type: ResourceType;
-  object: StoredObject;
 }
 
 const ENTRIES = Symbol('kubefake.snapshot');

@@ -8,7 +8,7 @@
 import { apiVersionOf } from '../apis/object.ts';
 import { normalizeObject, Placeholders } from './normalize.ts';
 import { presentCopy } from './object-ref.ts';
-import type { SnapshotEntry } from './snapshot.ts';
+import type { SnapshotEntry } from './snapshot-entry.ts';
 
 export function stableOrder(entries: readonly SnapshotEntry[]): SnapshotEntry[] {
   const anonymous = new Placeholders({ anonymous: true });

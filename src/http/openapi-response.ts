@@ -6,7 +6,7 @@
 // on /openapi/v2 as long as the v3 documents advertise fieldValidation.
 import type { ApiCatalog } from '../apis/catalog.ts';
 import { OpenAPIService, type SerializedDocument } from '../apis/openapi/service.ts';
-import { KUBERNETES_VERSION } from '../cluster/version.ts';
+import { KUBERNETES_VERSION } from '../apis/version.ts';
 import { parseAccept } from './media-types.ts';
 import { sentResponse } from './sent-bodies.ts';
 

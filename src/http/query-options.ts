@@ -1,7 +1,7 @@
 // Query parameters decoded into registry options. Decoding failures are 400s with the
 // parameter codec's text; the registry validates the decoded values.
 import { badRequest } from '../errors/status-error.ts';
-import type { DeleteOptions, GetOptions, ListOptions, WriteOptions } from '../registry/options.ts';
+import type { DeleteOptions, GetOptions, ListOptions, WriteOptions } from '../apis/options.ts';
 import type { WatchStreamOptions } from './watch-stream.ts';
 
 /** strconv.ParseBool, which the parameter codec uses. */

@@ -2,7 +2,7 @@
 // (Warn is the default), sigs.k8s.io/json UnmarshalStrict runs first: its errors are 400s and its
 // strict findings (duplicate / unknown fields) come back as warnings or a Strict 422. With Ignore,
 // only the library's own decoding runs, with its own texts.
-import { goDuplicateFieldError, goJsonValueKind, parseGoJson } from '../http/go-json.ts';
+import { goDuplicateFieldError, goJsonValueKind, parseGoJson } from '../go/json.ts';
 import { goQuote } from '../errors/go-format.ts';
 import { decodePreserveInts, type GoValue } from './go-value.ts';
 

@@ -1,7 +1,7 @@
 // The Status errors patch.go produces, with the apiserver's exact shapes.
 import { fieldError } from '../errors/field-error.ts';
 import { badRequest, invalid, plainServerError, StatusError } from '../errors/status-error.ts';
-import { goStrictDecodingError } from '../http/go-json.ts';
+import { goStrictDecodingError } from '../go/json.ts';
 import { GoPanic } from './go-value.ts';
 
 export { badRequest };

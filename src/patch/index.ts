@@ -3,7 +3,7 @@
 // apiserver answers for each failure.
 import { goJson } from '../errors/go-format.ts';
 import { requestEntityTooLarge, type StatusError } from '../errors/status-error.ts';
-import { interpretGoTypeMeta, parseGoJson } from '../http/go-json.ts';
+import { interpretGoTypeMeta, parseGoJson } from '../go/json.ts';
 import { decodeIntoMap, decodeJsonPatchStrict } from './decode.ts';
 import { badRequest, invalidPatch, panicked, plainError, strictDecodingFailure, unprocessable } from './errors.ts';
 import { fromGoValue, GoPanic, goSprintV, toGoValue, type GoMap, type GoValue } from './go-value.ts';

@@ -6,7 +6,7 @@
 // their raw JSON bytes (the current object's side as Go encodes it, HTML-escaped), and a null
 // in a compared array panics.
 import { goQuote } from '../errors/go-format.ts';
-import { decodeGoUtf8 } from '../http/go-json.ts';
+import { decodeGoUtf8 } from '../go/json.ts';
 import { GoPanic } from './go-value.ts';
 
 /** patch.go maxJSONPatchOperations. */

@@ -1,9 +1,8 @@
 // RFC 7386 appendix A vectors, and where evanphx json-patch (what the apiserver runs) departs
-// from the RFC and from src/registry/merge-patch.ts.
+// from the RFC and from applyMergePatch.
 import { describe, expect, it } from 'vitest';
 import { isPlainObject } from '../apis/object.ts';
-import { applyMergePatch } from '../registry/merge-patch.ts';
-import { evanphxMergePatch } from './merge-patch.ts';
+import { applyMergePatch, evanphxMergePatch } from './merge-patch.ts';
 
 /** RFC 7386 appendix A: [target, patch, result]. */
 const RFC_VECTORS: Array<[unknown, unknown, unknown]> = [
@@ -47,7 +46,7 @@ describe('evanphxMergePatch', () => {
     expect(evanphxMergePatch({}, patch)).toEqual({ a: [{ y: 1 }, null] });
     expect(evanphxMergePatch({ a: [1] }, patch)).toEqual({ a: [{ y: 1 }, null] });
     expect(evanphxMergePatch({ a: { z: 1 } }, patch)).toEqual({ a: [{ x: null, y: 1 }, null] });
-    // The RFC (and src/registry/merge-patch.ts) keeps array contents verbatim.
+    // The RFC (and applyMergePatch) keeps array contents verbatim.
     expect(applyMergePatch({}, patch)).toEqual({ a: [{ x: null, y: 1 }, null] });
   });
 

@@ -1,13 +1,24 @@
 // RFC 7386 JSON merge patch as jsonpatch.MergePatch (evanphx json-patch v4) applies it. The RFC
-// core is src/registry/merge-patch.ts; evanphx differs in one way, reproduced here by rewriting
+// core is applyMergePatch below; evanphx differs in one way, reproduced here by rewriting
 // the patch first: when a patch value is not merged into an existing object (the key is absent,
 // null or not an object), pruneNulls drops null members of objects at any depth, including objects
 // inside arrays ({"a":[{"x":null}]} yields a: [{}]); RFC 7386 keeps array contents verbatim.
-import { applyMergePatch } from '../registry/merge-patch.ts';
+import { isPlainObject } from '../apis/object.ts';
 
 type Json = Record<string, unknown>;
 
 const isObject = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/** RFC 7386 JSON merge patch: objects merge recursively, null deletes, everything else replaces. */
+export function applyMergePatch(target: unknown, patch: unknown): unknown {
+  if (!isPlainObject(patch)) return patch;
+  const out: Record<string, unknown> = isPlainObject(target) ? { ...target } : {};
+  for (const [key, value] of Object.entries(patch)) {
+    if (value === null) delete out[key];
+    else out[key] = applyMergePatch(out[key], value);
+  }
+  return out;
+}
 
 /** mergeDocs on a document and an object patch. */
 export function evanphxMergePatch(doc: Json, patch: Json): Json {

@@ -4,23 +4,11 @@
 // and whether the object is removed now, updated as deleting, or left as it is.
 import type { KubeObject, StoredObject } from '../apis/object.ts';
 import type { ResourceType } from '../apis/resource-type.ts';
-import { conflict, type GroupResource } from '../errors/status-error.ts';
-import { formatTimestamp, type Clock } from './context.ts';
-import type { DeleteOptions } from './options.ts';
-
-export const ORPHAN_FINALIZER = 'orphan';
-export const FOREGROUND_FINALIZER = 'foregroundDeletion';
-
-export type DeletionOutcome =
-  /**
-   * Remove from storage now; with `write`, first store this state (a graceful delete with period
-   * 0 records deletionTimestamp before removing, so watchers see MODIFIED then DELETED).
-   */
-  | { kind: 'remove'; write?: KubeObject }
-  /** Write this object (deletion marked, grace period set or shortened) and keep it. */
-  | { kind: 'update'; object: KubeObject }
-  /** A graceful deletion is already under way with a shorter or equal period: nothing changes. */
-  | { kind: 'pending' };
+import { conflict } from '../errors/status-error.ts';
+import { formatTimestamp } from '../go/time.ts';
+import type { Clock } from '../util/clock-and-random.ts';
+import { FOREGROUND_FINALIZER, ORPHAN_FINALIZER, type DeletionOutcome } from '../apis/deletion-strategy.ts';
+import type { DeleteOptions } from '../apis/options.ts';
 
 export function applyDeletion(existing: StoredObject, options: DeleteOptions, type: ResourceType, clock: Clock): DeletionOutcome {
   // A REST storage that wraps Delete (namespaces) runs its own checks first.
@@ -103,19 +91,6 @@ function checkPreconditions(existing: StoredObject, options: DeleteOptions, type
   }
   if (pre.resourceVersion !== undefined && pre.resourceVersion !== resourceVersion) {
     throw conflict(gr, name, `the ResourceVersion in the precondition (${pre.resourceVersion}) does not match the ResourceVersion in record (${resourceVersion}). The object might have been modified`);
-  }
-}
-
-/**
- * The precondition checks of REST storages that wrap Delete (namespaces, CRDs): they run before
- * the generic ones and word the conflict after the storage layer, naming the resource.
- */
-export function checkWrappedPreconditions(gr: GroupResource, existing: StoredObject, options: DeleteOptions): void {
-  const { name, uid, resourceVersion } = existing.metadata;
-  const pre = options.preconditions;
-  if (pre?.uid !== undefined && pre.uid !== uid) throw conflict(gr, name, `Precondition failed: UID in precondition: ${pre.uid}, UID in object meta: ${uid}`);
-  if (pre?.resourceVersion !== undefined && pre.resourceVersion !== resourceVersion) {
-    throw conflict(gr, name, `Precondition failed: ResourceVersion in precondition: ${pre.resourceVersion}, ResourceVersion in object meta: ${resourceVersion}`);
   }
 }
 

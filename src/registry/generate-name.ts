@@ -1,5 +1,5 @@
 // names.SimpleNameGenerator: prefix (cut to 58) + 5 characters from the apiserver's alphabet.
-import type { RandomSource } from './context.ts';
+import type { RandomSource } from '../util/clock-and-random.ts';
 
 const ALPHABET = 'bcdfghjklmnpqrstvwxz2456789';
 const RANDOM_LENGTH = 5;

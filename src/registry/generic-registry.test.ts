@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { builtinResourceTypes } from '../apis/builtin/index.ts';
 import { StatusError } from '../errors/status-error.ts';
 import { VersionedStore } from '../storage/versioned-store.ts';
-import { systemClock, type RandomSource } from './context.ts';
+import { systemClock, type RandomSource } from '../util/clock-and-random.ts';
 import { GenericRegistry } from './generic-registry.ts';
 
 function registries(random: RandomSource) {

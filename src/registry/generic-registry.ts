@@ -23,8 +23,11 @@ import {
 } from '../errors/status-error.ts';
 import { KeyExistsError, RevisionConflictError } from '../storage/versioned-store.ts';
 import { validateObjectMeta, validateObjectMetaUpdate } from '../validation/object-meta.ts';
-import { formatTimestamp, type Clock, type RegistryContext } from './context.ts';
-import { applyDeletion, completesDeletion, type DeletionOutcome } from './deletion.ts';
+import { formatTimestamp } from '../go/time.ts';
+import type { Clock } from '../util/clock-and-random.ts';
+import type { RegistryContext } from './context.ts';
+import type { DeletionOutcome } from '../apis/deletion-strategy.ts';
+import { applyDeletion, completesDeletion } from './deletion.ts';
 import { GENERATE_NAME_ATTEMPTS, generateName } from './generate-name.ts';
 import { listObjects, type ListResult } from './list.ts';
 import { admitNamespacedCreate } from './namespace-admission.ts';
@@ -37,7 +40,7 @@ import {
   type GetOptions,
   type ListOptions,
   type WriteOptions,
-} from './options.ts';
+} from '../apis/options.ts';
 import { readAtLeast } from './read-revision.ts';
 import { startWatch, type WatchHandle, type WatchOptions, type WatchSink } from './watch.ts';
 import { convertingWatchSink } from './converting-watch-sink.ts';

@@ -7,7 +7,7 @@ import { parseLabelSelector, SelectorParseError } from '../selectors/label-selec
 import { RevisionCompactedError, type VersionedStore } from '../storage/versioned-store.ts';
 import { decodeContinue, encodeContinue } from './continue-token.ts';
 import { compileFieldSelector, type ObjectPredicate } from './field-selection.ts';
-import { validateListOptions, type ListOptions } from './options.ts';
+import { validateListOptions, type ListOptions } from '../apis/options.ts';
 import { parseResourceVersion, readAtLeast } from './read-revision.ts';
 
 export interface ListResult {

@@ -2,7 +2,7 @@
 // ratcheting (k8s.io/apiserver pkg/cel/common/equality.go CorrelatedObject). Map entries pair by
 // key when the schema names them (property or additionalProperties); list items pair only in
 // x-kubernetes-list-type=map lists, by their map keys. Sets and atomic lists do not pair.
-import type { SchemaNode } from './compile.ts';
+import type { SchemaNode } from './schema-node.ts';
 import { deepEqual } from '../util/deep-equal.ts';
 import { isObject } from './json-value.ts';
 

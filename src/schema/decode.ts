@@ -2,7 +2,7 @@
 // unstructuredSchemaCoercer.apply, then the defaulter): prune, drop nulls, coerce embedded
 // metadata, default. Mutates the object in place.
 import type { FieldError } from '../errors/field-error.ts';
-import type { CompiledSchema } from './compile.ts';
+import type { CompiledSchema } from './schema-node.ts';
 import { applyDefaults, pruneNonNullableNulls } from './defaults.ts';
 import { coerceEmbeddedResources, decodeObjectMeta, normalizeObjectMeta } from './embedded.ts';
 import { isObject } from './json-value.ts';

@@ -1,6 +1,7 @@
 // Null pruning and defaulting (apiextensions schema/defaulting/{prunenulls,algorithm}.go). Both
 // walk only the structural part of the schema (properties, additionalProperties, items).
-import { childForKey, type SchemaNode } from './compile.ts';
+import { childForKey } from './compile.ts';
+import type { SchemaNode } from './schema-node.ts';
 import { deepCopyJson, isObject } from './json-value.ts';
 
 /**

@@ -5,7 +5,7 @@ import type { ObjectMeta } from '../apis/object.ts';
 import { fieldError, type FieldError } from '../errors/field-error.ts';
 import { isDNS1035Label } from '../validation/names.ts';
 import { validateObjectMeta } from '../validation/object-meta.ts';
-import type { CompiledSchema, SchemaNode } from './compile.ts';
+import type { CompiledSchema, SchemaNode } from './schema-node.ts';
 import { byBytes } from './prune.ts';
 import { fieldChild, fieldKey, isObject, type JsonObject } from './json-value.ts';
 

@@ -12,7 +12,8 @@
 // The strategy runs them in that order after its kind/apiVersion and ObjectMeta checks (§2.1).
 // For the status subresource validate `obj.status` against a schema compiled from the status
 // property with `{ basePath: 'status' }`.
-export { compileSchema, compilePattern, type CompiledSchema, type SchemaNode } from './compile.ts';
+export { compileSchema, compilePattern } from './compile.ts';
+export type { CompiledSchema, SchemaNode } from './schema-node.ts';
 export { pruneUnknownFields } from './prune.ts';
 export { pruneNonNullableNulls, applyDefaults, withDefaults } from './defaults.ts';
 export { decodeCustomResource, type DecodeResult } from './decode.ts';

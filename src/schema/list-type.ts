@@ -1,6 +1,6 @@
 // Uniqueness of x-kubernetes-list-type set and map lists (apiextensions schema/listtype/validation.go).
 import { fieldError, type FieldError } from '../errors/field-error.ts';
-import type { CompiledSchema, SchemaNode } from './compile.ts';
+import type { CompiledSchema, SchemaNode } from './schema-node.ts';
 import { fieldChild, fieldKey, isObject } from './json-value.ts';
 
 /**

@@ -2,7 +2,7 @@
 // compiled for serving: default values are coerced and pruned like objects in a request, so the
 // metadata of embedded resources inside a default loses unknown and malformed fields (CRD
 // validation lets defaults carry those, "with the exception of defaults for metadata fields").
-import type { SchemaNode } from './compile.ts';
+import type { SchemaNode } from './schema-node.ts';
 import { coerceEmbeddedDropInvalid } from './embedded.ts';
 import { deepCopyJson } from './json-value.ts';
 import { pruneUnknownFields } from './prune.ts';

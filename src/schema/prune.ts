@@ -1,5 +1,5 @@
 // Pruning of fields the schema does not specify (apiextensions schema/pruning/algorithm.go).
-import type { SchemaNode } from './compile.ts';
+import type { SchemaNode } from './schema-node.ts';
 import { isObject, joinIndex, joinKey } from './json-value.ts';
 
 const META_FIELDS = new Set(['apiVersion', 'kind', 'metadata']);

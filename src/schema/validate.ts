@@ -6,7 +6,7 @@
 import type { FieldError } from '../errors/field-error.ts';
 import { goQuote } from '../errors/go-format.ts';
 import { deepEqual } from '../util/deep-equal.ts';
-import type { CompiledSchema, SchemaNode } from './compile.ts';
+import type { CompiledSchema, SchemaNode } from './schema-node.ts';
 import { Correlation } from './correlation.ts';
 import { goFormatG, isFloat64AJSONInteger, isInt64 } from './go-number.ts';
 import { Result, toFieldErrors, type OpenAPIError } from './openapi-result.ts';

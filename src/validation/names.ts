@@ -2,7 +2,9 @@
 // pkg/util/validation/validation.go, pkg/api/validate/content/{dns,kube,path,errors}.go and
 // pkg/api/validation/generic.go. Each returns the Go []string of error details (empty when valid),
 // so callers wrap them in field errors exactly where the Go code does.
-import type { NameRule } from '../apis/resource-type.ts';
+
+/** How `metadata.name` is validated for a kind (apimachinery/pkg/api/validation names). */
+export type NameRule = 'dns1123-subdomain' | 'dns1123-label' | 'dns1035-label' | 'path-segment';
 
 /** apimachinery's ValidateNameFunc: `prefix` is true when validating a generateName. */
 export type ValidateNameFunc = (name: string, prefix: boolean) => string[];

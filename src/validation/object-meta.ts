@@ -2,7 +2,6 @@
 // pkg/api/validation/objectmeta.go (ValidateObjectMetaAccessor, ValidateObjectMetaAccessorUpdate).
 // Error order is the Go order, since it decides both the aggregate message and the causes list.
 import type { ObjectMeta } from '../apis/object.ts';
-import type { NameRule } from '../apis/resource-type.ts';
 import { fieldError, fieldPath, type FieldError } from '../errors/field-error.ts';
 import { goJson } from '../errors/go-format.ts';
 import { goTimeEqual, goTimeJson, metaAccessor, type MetaAccessor } from './meta-accessor.ts';
@@ -17,7 +16,7 @@ import {
   validateNonnegativeField,
   validateOwnerReferences,
 } from './meta-fields.ts';
-import { nameValidatorFor, validateNamespaceName, type ValidateNameFunc } from './names.ts';
+import { nameValidatorFor, validateNamespaceName, type NameRule, type ValidateNameFunc } from './names.ts';
 
 export interface ObjectMetaRules {
   namespaced: boolean;

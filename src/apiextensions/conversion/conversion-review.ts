@@ -3,7 +3,7 @@
 // getConvertedObjectsFromResponse) and client-go's rest Result.Into do it. Every failure is an
 // Error whose message is the Go error text (the caller prefixes `conversion webhook for … failed: `).
 import { isPlainObject, parseApiVersion } from '../../apis/object.ts';
-import { goJsonTypeError, goJsonValueKind, parseGoJson, VERSION_KIND_ERROR_PREFIX } from '../../http/go-json.ts';
+import { goJsonTypeError, goJsonValueKind, parseGoJson, VERSION_KIND_ERROR_PREFIX } from '../../go/json.ts';
 import { goQuote } from '../../errors/go-format.ts';
 import type { WebhookReply } from '../../webhooks/types.ts';
 

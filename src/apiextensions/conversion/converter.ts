@@ -3,7 +3,7 @@
 // apiVersion (nop_converter.go) and is synchronous; `Webhook` sends the objects not yet at the
 // desired version to the webhook.
 import { isPlainObject, type KubeObject } from '../../apis/object.ts';
-import type { ConversionEnv } from '../../registry/storage-codec.ts';
+import type { ConversionEnv } from '../../apis/storage-codec.ts';
 import { ConversionError } from './conversion-error.ts';
 import { convertViaWebhook, type WebhookConversion } from './webhook-converter.ts';
 

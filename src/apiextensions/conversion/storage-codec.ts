@@ -6,7 +6,7 @@
 // them on every read, before the codec, also for CRDs whose objects need no conversion. No
 // defaults of the requested version are applied on read.
 import { parseApiVersion, type KubeObject } from '../../apis/object.ts';
-import type { ConversionEnv, StorageCodec } from '../../registry/storage-codec.ts';
+import type { ConversionEnv, StorageCodec } from '../../apis/storage-codec.ts';
 import { pruneNonNullableNulls, pruneUnknownFields, type CompiledSchema } from '../../schema/index.ts';
 import { customResourceConverter } from './converter.ts';
 

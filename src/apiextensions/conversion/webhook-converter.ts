@@ -7,7 +7,7 @@
 // UnstructuredList; a single object (get, writes, watch events) gets the single-object texts.
 import { isPlainObject, parseApiVersion, type KubeObject } from '../../apis/object.ts';
 import { aggregateMessages, fieldErrorMessage } from '../../errors/field-error.ts';
-import type { ConversionEnv } from '../../registry/storage-codec.ts';
+import type { ConversionEnv } from '../../apis/storage-codec.ts';
 import { validateAnnotations, validateLabels } from '../../validation/meta-fields.ts';
 import { WebhookTransportError, type WebhookClientConfig } from '../../webhooks/types.ts';
 import { goDynamicTypeName } from '../../patch/go-value.ts';

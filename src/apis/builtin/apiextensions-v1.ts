@@ -11,9 +11,9 @@ import {
   validateCustomResourceDefinitionUpdate,
   type CrdValidationOptions,
 } from '../../apiextensions/validation/index.ts';
-import { formatTimestamp } from '../../registry/context.ts';
-import { checkWrappedPreconditions, type DeletionOutcome } from '../../registry/deletion.ts';
-import type { DeleteOptions } from '../../registry/options.ts';
+import { formatTimestamp } from '../../go/time.ts';
+import { checkWrappedPreconditions, type DeletionOutcome } from '../deletion-strategy.ts';
+import type { DeleteOptions } from '../options.ts';
 import { crdCelCompiler } from '../../cel/crd-compiler.ts';
 import { compileSchema, validateValue } from '../../schema/index.ts';
 import { isPlainObject } from '../object.ts';

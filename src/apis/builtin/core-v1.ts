@@ -3,9 +3,9 @@
 // from pkg/apis/core/v1/conversion.go, defaults from pkg/apis/core/v1/defaults.go.
 import type { ResourceType } from '../resource-type.ts';
 import { forbidden } from '../../errors/status-error.ts';
-import { formatTimestamp } from '../../registry/context.ts';
-import { checkWrappedPreconditions, FOREGROUND_FINALIZER, ORPHAN_FINALIZER, type DeletionOutcome } from '../../registry/deletion.ts';
-import type { DeleteOptions } from '../../registry/options.ts';
+import { formatTimestamp } from '../../go/time.ts';
+import { checkWrappedPreconditions, FOREGROUND_FINALIZER, ORPHAN_FINALIZER, type DeletionOutcome } from '../deletion-strategy.ts';
+import type { DeleteOptions } from '../options.ts';
 import { type FieldError, fieldError, fieldPath } from '../../errors/field-error.ts';
 import { byteLength, isDNS1123Label, isDNS1123Subdomain, isQualifiedName, regexError } from '../../validation/names.ts';
 import type { KubeObject, StoredObject } from '../object.ts';

@@ -8,7 +8,7 @@ import { EvaluationError } from '@marcbachmann/cel-js';
 import { goQuote } from '../../errors/go-format.ts';
 import { registerQualifiedConstant } from '../qualified-names.ts';
 import { CelIP, chargeCall, IP_TYPE, parseIP, runeCount } from './ip.ts';
-import { parsePrefix, type Prefix } from './netip.ts';
+import { parsePrefix, type Prefix } from '../../go/netip.ts';
 
 export const CIDR_TYPE = 'net.CIDR';
 

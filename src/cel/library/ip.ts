@@ -7,7 +7,7 @@ import { EvaluationError } from '@marcbachmann/cel-js';
 import { goQuote } from '../../errors/go-format.ts';
 import { registerQualifiedConstant, registerQualifiedFunction } from '../qualified-names.ts';
 import { chargeCost } from '../runtime-cost.ts';
-import { Addr, parseAddr } from './netip.ts';
+import { Addr, parseAddr } from '../../go/netip.ts';
 
 export const IP_TYPE = 'net.IP';
 

@@ -21,7 +21,7 @@
 // Unknown fields are skipped; wrong wire types, truncation and bad lengths throw.
 
 import { goQuote } from '../../errors/go-format.ts';
-import { decodeGoUtf8 } from '../go-json.ts';
+import { decodeGoUtf8 } from '../../go/json.ts';
 import type { FieldSpec, MessageSpec, SpecialKind } from './schema.ts';
 import { messageForKind, messages } from './schemas/index.ts';
 import { ProtobufDecodeError, WIRE_BYTES, WIRE_END_GROUP, WIRE_VARINT, WireReader } from './wire.ts';

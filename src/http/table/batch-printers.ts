@@ -1,8 +1,9 @@
 // printJob and printCronJob (kubernetes pkg/printers/internalversion/printers.go) over batch/v1
 // objects, with the wide columns the apiserver always includes.
 import type { KubeObject } from '../../apis/object.ts';
-import type { BuiltinPrinter } from './builtin-printers.ts';
-import { arr, containerCells, formatLabelSelector, num, obj, str } from './format.ts';
+import type { BuiltinPrinter } from './printer-parts.ts';
+import { formatLabelSelector } from '../../selectors/format-label-selector.ts';
+import { arr, containerCells, num, obj, str } from './format.ts';
 import { humanDuration, parseRfc3339 } from './human-duration.ts';
 import { AGE, ageOf, CONTAINERS, IMAGES, NAME, nameOf, row, since } from './printer-parts.ts';
 import { column } from './table-types.ts';

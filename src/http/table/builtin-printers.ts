@@ -6,18 +6,14 @@
 import type { KubeObject } from '../../apis/object.ts';
 import { cronJobs, jobs } from './batch-printers.ts';
 import { coreEvents, eventsV1Events } from './event-printer.ts';
-import { arr, byteCompare, containerCells, formatLabelSelector, formatLabels, num, obj, str } from './format.ts';
+import { formatLabelSelector } from '../../selectors/format-label-selector.ts';
+import { arr, byteCompare, containerCells, formatLabels, num, obj, str } from './format.ts';
 import { persistentVolumeClaims } from './claim-printer.ts';
 import { POD_COLUMNS, printPod } from './pod-printer.ts';
-import { AGE, ageOf, CONTAINERS, count, IMAGES, NAME, nameOf, row, templateSpec } from './printer-parts.ts';
+import { AGE, ageOf, CONTAINERS, count, IMAGES, NAME, nameOf, row, templateSpec, type BuiltinPrinter } from './printer-parts.ts';
 import { clusterRoleBindings, roleBindings } from './rbac-printers.ts';
 import { DOC } from './swagger-docs.ts';
-import { column, type ColumnDefinition, type PrintedRow } from './table-types.ts';
-
-export interface BuiltinPrinter {
-  columns: ColumnDefinition[];
-  print(obj: KubeObject, now: Date): PrintedRow;
-}
+import { column } from './table-types.ts';
 
 const deployments: BuiltinPrinter = {
   columns: [

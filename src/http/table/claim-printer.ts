@@ -1,6 +1,6 @@
 // printPersistentVolumeClaim (kubernetes pkg/printers/internalversion/printers.go).
 import type { KubeObject } from '../../apis/object.ts';
-import type { BuiltinPrinter } from './builtin-printers.ts';
+import type { BuiltinPrinter } from './printer-parts.ts';
 import { arr, obj, str } from './format.ts';
 import { AGE, ageOf, NAME, nameOf, row } from './printer-parts.ts';
 import { column } from './table-types.ts';

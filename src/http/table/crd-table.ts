@@ -2,9 +2,9 @@
 // version's columns defaulted as helpers.go serveDefaultColumnsIfEmpty does.
 import type { KubeObject } from '../../apis/object.ts';
 import type { PrinterColumn } from '../../apis/resource-type.ts';
-import { printJsonPathValue } from './go-print.ts';
+import { printJsonPathValue } from '../../go/print.ts';
 import { ageSince } from './human-duration.ts';
-import { JsonPath, JsonPathError } from './jsonpath.ts';
+import { JsonPath, JsonPathError } from '../../go/jsonpath.ts';
 import { OBJECT_META_DOC } from './swagger-docs.ts';
 import { column, type Cell, type ColumnDefinition, type PrintedRow } from './table-types.ts';
 

@@ -1,7 +1,7 @@
 // printEvent (kubernetes pkg/printers/internalversion/printers.go) for core/v1 Events and for
 // events.k8s.io/v1 Events, which the apiserver prints as the internal core Event they convert to.
 import type { KubeObject } from '../../apis/object.ts';
-import type { BuiltinPrinter } from './builtin-printers.ts';
+import type { BuiltinPrinter } from './printer-parts.ts';
 import { num, obj, str } from './format.ts';
 import { column } from './table-types.ts';
 import { NAME, row, since } from './printer-parts.ts';

@@ -1,5 +1,5 @@
-// Small formatters the printers share: labels.FormatLabels, metav1 label selectors as
-// LabelSelectorAsSelector(...).String() prints them, and the container name/image cells.
+// Small formatters the printers share: labels.FormatLabels and the container name/image cells
+// (label selectors print with selectors/format-label-selector.ts).
 import { isPlainObject } from '../../apis/object.ts';
 
 export const str = (v: unknown): string => (typeof v === 'string' ? v : '');
@@ -18,42 +18,6 @@ export function formatLabels(labels: unknown): string {
   const keys = Object.keys(m).sort(byteCompare);
   if (keys.length === 0) return '<none>';
   return keys.map((k) => `${k}=${str(m[k])}`).join(',');
-}
-
-/**
- * metav1.LabelSelectorAsSelector(sel).String(): nil and empty selectors print "", requirements
- * are sorted by key, set values sorted; an unknown operator is an error, printed `<invalid>`.
- */
-export function formatLabelSelector(selector: unknown): string {
-  if (!isPlainObject(selector)) return '';
-  const reqs: { key: string; text: string }[] = [];
-  for (const [k, v] of Object.entries(obj(selector.matchLabels))) reqs.push({ key: k, text: `${k}=${str(v)}` });
-  for (const e of arr(selector.matchExpressions)) {
-    const expr = obj(e);
-    const key = str(expr.key);
-    const values = arr(expr.values).map(str).sort(byteCompare).join(',');
-    switch (expr.operator) {
-      case 'In':
-        reqs.push({ key, text: `${key} in (${values})` });
-        break;
-      case 'NotIn':
-        reqs.push({ key, text: `${key} notin (${values})` });
-        break;
-      case 'Exists':
-        reqs.push({ key, text: key });
-        break;
-      case 'DoesNotExist':
-        reqs.push({ key, text: `!${key}` });
-        break;
-      default:
-        return '<invalid>';
-    }
-  }
-  // Selector.Add sorts by key; for the few requirements a selector has Go's sort is stable.
-  return reqs
-    .sort((a, b) => byteCompare(a.key, b.key))
-    .map((r) => r.text)
-    .join(',');
 }
 
 /** layoutContainerCells: names and images joined by commas. */

@@ -4,7 +4,13 @@ import type { KubeObject } from '../../apis/object.ts';
 import { ageSince } from './human-duration.ts';
 import { obj, str } from './format.ts';
 import { DOC, OBJECT_META_DOC } from './swagger-docs.ts';
-import { column, type Cell, type PrintedRow } from './table-types.ts';
+import { column, type Cell, type ColumnDefinition, type PrintedRow } from './table-types.ts';
+
+/** One kind's printer: its column definitions and how one object prints as a row. */
+export interface BuiltinPrinter {
+  columns: ColumnDefinition[];
+  print(obj: KubeObject, now: Date): PrintedRow;
+}
 
 export const NAME = column('Name', 'string', OBJECT_META_DOC.name, { format: 'name' });
 export const AGE = column('Age', 'string', OBJECT_META_DOC.creationTimestamp);

@@ -1,7 +1,7 @@
 // printRoleBinding and printClusterRoleBinding (kubernetes pkg/printers/internalversion/printers.go);
 // Roles and ClusterRoles have no printer and get the default table.
 import type { KubeObject } from '../../apis/object.ts';
-import type { BuiltinPrinter } from './builtin-printers.ts';
+import type { BuiltinPrinter } from './printer-parts.ts';
 import { arr, obj, str } from './format.ts';
 import { AGE, ageOf, NAME, nameOf, row } from './printer-parts.ts';
 import { column, type ColumnDefinition } from './table-types.ts';

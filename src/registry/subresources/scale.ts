@@ -8,9 +8,9 @@ import { SCALE_API_VERSION, SCALE_KIND, type ScaleSubresource } from '../../apis
 import { badRequest } from '../../errors/status-error.ts';
 import { invalidPatch } from '../../patch/errors.ts';
 import { goJson } from '../../errors/go-format.ts';
-import { goJsonValueKind } from '../../http/go-json.ts';
+import { goJsonValueKind } from '../../go/json.ts';
 import type { GenericRegistry } from '../generic-registry.ts';
-import { fieldValidationMode, validateWriteOptions, type GetOptions, type WriteOptions } from '../options.ts';
+import { fieldValidationMode, validateWriteOptions, type GetOptions, type WriteOptions } from '../../apis/options.ts';
 import { applyStrictWarnings, type ApplyPatch } from '../../apply/apply-patch.ts';
 import { applyScale, managerOrUserAgent, scaleFieldManagerFor } from '../../apply/registry-hooks.ts';
 import { ScaleHandler } from '../../apply/scale-handler.ts';

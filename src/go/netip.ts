@@ -2,7 +2,7 @@
 // ParsePrefix with their exact error texts (they surface in CEL runtime errors), the canonical
 // String forms (RFC 5952 for IPv6), the address-class predicates, Prefix masking and containment.
 // Addresses are kept as 16 bytes (IPv4 as its IPv4-mapped form) plus the family, as netip does.
-import { goQuote } from '../../errors/go-format.ts';
+import { goQuote } from '../errors/go-format.ts';
 
 /** A netip parse failure; `message` is Go's `err.Error()`. */
 export class NetipError extends Error {}

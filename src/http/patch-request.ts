@@ -2,10 +2,10 @@
 // object for JSON, merge and strategic merge patches, or an ApplyPatch for server-side apply.
 import type { ResourceType } from '../apis/resource-type.ts';
 import { unsupportedMediaType } from '../errors/status-error.ts';
-import { contentTypeEssence } from '../http/media-types.ts';
+import { contentTypeEssence } from './media-types.ts';
 import { applyPatch, PATCH_CONTENT_TYPES, patchObject } from '../patch/index.ts';
-import { fieldValidationMode, type WriteOptions } from '../registry/options.ts';
-import { APPLY_PATCH_CONTENT_TYPE, decodeApplyPatch, type ApplyPatch } from './apply-patch.ts';
+import { fieldValidationMode, type WriteOptions } from '../apis/options.ts';
+import { APPLY_PATCH_CONTENT_TYPE, decodeApplyPatch, type ApplyPatch } from '../apply/apply-patch.ts';
 
 /** The patch types a resource accepts, in the order the 415 lists them (installer.go): no strategic merge for custom resources. */
 export function patchContentTypesFor(type: ResourceType): string[] {

@@ -1,9 +1,9 @@
 // The seam between a resource served at several versions and its one storage bucket (the storage
 // codec of the real apiserver): objects are written at the storage version and decoded to the
 // version a request asked for. Custom resources with several versions have one; built-ins do not.
-import type { KubeObject } from '../apis/object.ts';
+import type { KubeObject } from './object.ts';
 import type { WebhookCaller } from '../webhooks/types.ts';
-import type { RandomSource } from './context.ts';
+import type { RandomSource } from '../util/clock-and-random.ts';
 
 /** What conversion may need from the cluster: a webhook transport and request uids. */
 export interface ConversionEnv {

@@ -11,7 +11,7 @@ import {
   parseGoJson,
   quoteChar,
   summarizeGoData,
-} from './go-json.ts';
+} from './json.ts';
 
 function errorOf(input: string | Uint8Array): string {
   const r = parseGoJson(input);

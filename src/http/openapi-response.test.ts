@@ -1,9 +1,9 @@
 // The HTTP side of /openapi (src/http/openapi-response.ts), kept beside the documents it serves.
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { openapiResponse } from '../../http/openapi-response.ts';
-import type { ApiCatalog } from '../catalog.ts';
-import { cronTabType, testCatalog } from './test-fixtures.ts';
+import { openapiResponse } from './openapi-response.ts';
+import type { ApiCatalog } from '../apis/catalog.ts';
+import { cronTabType, testCatalog } from '../apis/openapi/test-fixtures.ts';
 
 const BASE = 'http://kubefake.test';
 const get = (catalog: ApiCatalog, url: string, headers: Record<string, string> = {}) => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { JsonPath, JsonPathError } from './jsonpath.ts';
-import { goFloatV, goJsonMarshal, printJsonPathValue } from './go-print.ts';
+import { goFloatV, goJsonMarshal, printJsonPathValue } from './print.ts';
 
 const first = (template: string, data: unknown): unknown[] => new JsonPath(template).findResults(data)[0]!;
 
