@@ -10,6 +10,7 @@ import { FORMAT_TYPE, MAX_FORMAT_SIZE, MAX_NAME_FORMAT_REGEX_SIZE } from './libr
 import { QUANTITY_TYPE } from './library/quantity.ts';
 import { MATCHES_FUNCTION } from './library/regex.ts';
 import { SEMVER_TYPE } from './library/semver.ts';
+import { SETS_NAMESPACE } from './library/sets.ts';
 
 const MAX = 18446744073709551615; // math.MaxUint64 (as a double)
 const STRING_TRAVERSAL = 0.1;
@@ -29,6 +30,33 @@ const mul = (a: Estimate, b: Estimate): Estimate => ({ min: sat(a.min * b.min), 
 const factor = (a: Estimate, f: number): Estimate => ({ min: sat(Math.ceil(a.min * f)), max: sat(Math.ceil(a.max * f)) });
 const union = (a: Estimate, b: Estimate): Estimate => ({ min: Math.min(a.min, b.min), max: Math.max(a.max, b.max) });
 const UNKNOWN: Estimate = { min: 0, max: MAX };
+/** A Go int64 converted to uint64, as split's literal limit is (a negative limit wraps). */
+const asUint64 = (v: bigint): number => (v < 0n ? MAX : Number(v));
+
+/** The size of replace()'s result (library/cost.go): longest and shortest possible outcomes. */
+function replaceResultSize(sz: Estimate, toReplace: Estimate, replaceWith: Estimate): Estimate {
+  let countMax: number, retainedMax = 0;
+  if (toReplace.min === 0) {
+    countMax = sz.max < MAX ? sz.max + 1 : sz.max;
+    retainedMax = sz.max;
+  } else if (replaceWith.max <= toReplace.min) {
+    countMax = 0;
+    retainedMax = sz.max;
+  } else {
+    countMax = Math.ceil(sz.max / toReplace.min);
+  }
+  let countMin: number, retainedMin = 0;
+  if (toReplace.max === 0) {
+    countMin = sz.min < MAX ? sz.min + 1 : sz.min;
+    retainedMin = sz.min;
+  } else if (toReplace.max <= replaceWith.min) {
+    countMin = 0;
+    retainedMin = sz.min;
+  } else {
+    countMin = Math.ceil(sz.min / toReplace.max);
+  }
+  return add(mul({ min: countMin, max: countMax }, replaceWith), { min: retainedMin, max: retainedMax });
+}
 
 interface AstNode {
   op: string;
@@ -121,8 +149,13 @@ class Coster {
         const r = this.cost(args[1] as AstNode);
         return { min: l.min, max: sat(l.max + r.max) };
       }
+      case '-_': {
+        // cel-go's grammar reads `-1` and `-1.5` as literals (`literal: MINUS? NUM_INT`), costing 0.
+        const operand = n.args as AstNode;
+        if (operand.op === 'value' && (typeof operand.args === 'bigint' || typeof operand.args === 'number')) return fixed(0);
+        return add(this.cost(operand), fixed(1));
+      }
       case '!_':
-      case '-_':
         return add(this.cost(n.args as AstNode), fixed(1));
       case 'call':
       case 'rcall':
@@ -180,7 +213,8 @@ class Coster {
       // `ip.isCanonical(s)` resolved to a global call (qualified-names.ts): cost that call.
       if (receiverCall && (n.meta.alternate as AstNode | undefined)?.op === 'call') return this.costCall(n.meta.alternate as AstNode);
       if (receiverCall && MACROS.has(name)) return this.costMacro(n, name, target!, params);
-      if (name === 'has' && !receiverCall) return add(fixed(1), this.cost((params[0]!.args as unknown[])[0] as AstNode));
+      // base.go sets PresenceTestHasCost(false): a presence test costs its operand only.
+      if (name === 'has' && !receiverCall) return this.cost((params[0]!.args as unknown[])[0] as AstNode);
       if (name === 'bind' && receiverCall) return this.costBind(n, params);
       if ((name === 'optMap' || name === 'optFlatMap') && receiverCall) return this.costOptMap(name, target!, params);
     }
@@ -191,76 +225,139 @@ class Coster {
     }
     let sum = fixed(0);
     for (const p of params) sum = add(sum, this.cost(p));
+    // `sets.contains(a, b)` is a namespaced global function in cel-go: `sets` is no operand.
+    if (target?.op === 'id' && target.checkedType?.name === SETS_NAMESPACE) return add(sum, this.functionCost(n, `sets.${name}`, undefined, params));
     if (target) sum = add(sum, this.cost(target));
     // url()'s result is sized as its string (cost.go ResultSize), for URL equality.
     if (!receiverCall && name === 'url' && params.length === 1) this.sizes.set(n, this.sizeOf(params[0]!));
-    return add(sum, this.functionCost(name, target, params));
+    return add(sum, this.functionCost(n, name, target, params));
   }
 
-  private functionCost(name: string, target: AstNode | undefined, params: AstNode[]): Estimate {
+  /**
+   * The cost of a call without its operands, and the size of its result where the estimator knows
+   * it: Kubernetes' library/cost.go EstimateCallCost first, then cel-go's own overload estimates
+   * (checker/cost.go functionCost; ext.Sets' estimateSetsCost), else 1. Results that are sized
+   * here (lowerAscii, split, join, …) bound what is done with them next, as in cel-go.
+   */
+  private functionCost(n: AstNode, name: string, target: AstNode | undefined, params: AstNode[]): Estimate {
+    const est = this.libraryCall(name, target, params);
+    if (est.size) this.sizes.set(n, est.size);
+    return est.cost;
+  }
+
+  private libraryCall(name: string, target: AstNode | undefined, params: AstNode[]): { cost: Estimate; size?: Estimate } {
     const targetSize = target ? this.sizeOf(target) : undefined;
+    const arg = (i: number): AstNode | undefined => params[i];
     switch (name) {
-      case 'startsWith':
-      case 'endsWith':
-        if (params.length === 1) return factor(this.sizeOf(params[0]!), STRING_TRAVERSAL);
-        break;
-      case 'contains':
-        if (targetSize && params.length === 1) return mul(factor(targetSize, STRING_TRAVERSAL), factor(this.sizeOf(params[0]!), STRING_TRAVERSAL));
-        break;
-      case MATCHES_FUNCTION:
-      case 'matches':
-      case 'find':
-      case 'findAll': {
-        const subject = targetSize ?? (params.length === 2 ? this.sizeOf(params[0]!) : undefined);
-        const pattern = params[target ? 0 : 1];
-        if (subject && pattern) return mul(factor(add(subject, fixed(1)), STRING_TRAVERSAL), factor(this.sizeOf(pattern), REGEX_LENGTH));
-        break;
-      }
       case 'isSorted':
       case 'sum':
       case 'min':
       case 'max':
       case 'indexOf':
-      case 'lastIndexOf':
-        if (target?.checkedType?.kind === 'list') return add(fixed(1), targetSize!);
-        if (targetSize && name.endsWith('ndexOf')) return factor(targetSize, STRING_TRAVERSAL);
+      case 'lastIndexOf': {
+        if (!target || !targetSize) break;
+        if (target.checkedType?.kind === 'list') {
+          // 1 per element compared, plus a traversal of each element that is a string or bytes.
+          let elCost = fixed(1);
+          const elemType = (target.checkedType.valueType as { name?: string } | undefined)?.name;
+          if (elemType === 'string' || elemType === 'bytes') elCost = add(elCost, factor(this.elementSize(target), STRING_TRAVERSAL));
+          return { cost: mul(targetSize, elCost) };
+        }
+        return { cost: factor(targetSize, STRING_TRAVERSAL) };
+      }
+      case 'url':
+      case 'jsonpatch.escapeKey':
+        if (!target && params.length === 1) {
+          const size = this.sizeOf(arg(0)!);
+          return { cost: factor(size, STRING_TRAVERSAL), size };
+        }
         break;
-      case 'format':
-      case 'replace':
-      case 'split':
-      case 'join':
       case 'lowerAscii':
       case 'upperAscii':
-      case 'trim':
-      case 'reverse':
       case 'substring':
-      case 'charAt':
-        if (targetSize) return add(fixed(1), factor(targetSize, STRING_TRAVERSAL));
+      case 'trim':
+        if (targetSize) return { cost: factor(targetSize, STRING_TRAVERSAL), size: targetSize };
+        break;
+      case 'replace':
+        if (targetSize && params.length >= 2) return { cost: factor(targetSize, 2 * STRING_TRAVERSAL), size: replaceResultSize(targetSize, this.sizeOf(arg(0)!), this.sizeOf(arg(1)!)) };
+        break;
+      case 'split':
+        if (targetSize) {
+          // Worst case: a "" separator returns every character; a literal limit bounds the parts.
+          const limit = arg(1)?.op === 'value' && typeof arg(1)!.args === 'bigint' ? asUint64(arg(1)!.args as bigint) : targetSize.max;
+          return { cost: factor(targetSize, 2 * STRING_TRAVERSAL), size: { min: 0, max: limit } };
+        }
+        break;
+      case 'join':
+        if (target && targetSize) {
+          let size = target.checkedType?.kind === 'list' ? mul(targetSize, this.elementSize(target)) : fixed(0);
+          if (params.length > 0) {
+            const separators = { min: targetSize.min > 0 ? targetSize.min - 1 : 0, max: targetSize.max > 0 ? targetSize.max - 1 : 0 };
+            size = add(size, mul(this.sizeOf(arg(0)!), separators));
+          }
+          return { cost: factor(size, STRING_TRAVERSAL), size };
+        }
+        break;
+      case MATCHES_FUNCTION:
+      case 'matches':
+      case 'find':
+      case 'findAll': {
+        const subject = targetSize ?? (params.length === 2 ? this.sizeOf(arg(0)!) : undefined);
+        const pattern = params[target ? 0 : 1];
+        if (!subject || !pattern) break;
+        const cost = mul(factor(add(subject, fixed(1)), STRING_TRAVERSAL), factor(this.sizeOf(pattern), REGEX_LENGTH));
+        return name === 'find' || name === 'findAll' ? { cost, size: { min: 0, max: subject.max } } : { cost };
+      }
+      // cel-go's own estimates (checker/cost.go functionCost).
+      case 'startsWith':
+      case 'endsWith':
+        if (target && params.length === 1) return { cost: factor(this.sizeOf(arg(0)!), STRING_TRAVERSAL) };
+        break;
+      case 'contains':
+        if (targetSize && params.length === 1) return { cost: mul(factor(targetSize, STRING_TRAVERSAL), factor(this.sizeOf(arg(0)!), STRING_TRAVERSAL)) };
+        break;
+      // string_format traverses the format string; strings.quote may double it.
+      case 'format':
+        if (targetSize) return { cost: factor(targetSize, STRING_TRAVERSAL) };
+        break;
+      case 'strings.quote':
+        if (!target && params.length === 1) {
+          const size = this.sizeOf(arg(0)!);
+          return { cost: factor(size, STRING_TRAVERSAL), size: { min: sat(size.min + 2), max: sat(size.max * 2 + 2) } };
+        }
+        break;
+      // ext.Sets: every element of one list against every element of the other (twice for equivalent), plus the call.
+      case 'sets.contains':
+      case 'sets.intersects':
+      case 'sets.equivalent':
+        if (!target && params.length === 2) {
+          const pairs = mul(this.sizeOf(arg(0)!), this.sizeOf(arg(1)!));
+          return { cost: add(factor(pairs, name === 'sets.equivalent' ? 2 : 1), fixed(1)) };
+        }
         break;
       // The url, ip and cidr libraries (library/cost.go): parsing traverses the string; accessors cost 1.
-      case 'url':
       case 'cidr':
       case 'isIP':
       case 'isCIDR':
-        if (!target && params.length === 1) return factor(this.sizeOf(params[0]!), STRING_TRAVERSAL);
+        if (!target && params.length === 1) return { cost: factor(this.sizeOf(arg(0)!), STRING_TRAVERSAL) };
         break;
       case 'ip':
-        if (target) return fixed(1);
-        if (params.length === 1) return factor(this.sizeOf(params[0]!), STRING_TRAVERSAL);
+        if (target) return { cost: fixed(1) };
+        if (params.length === 1) return { cost: factor(this.sizeOf(arg(0)!), STRING_TRAVERSAL) };
         break;
       // The quantity and semver libraries: parsing traverses the string; everything else costs 1.
       case 'quantity':
       case 'isQuantity':
       case 'semver':
       case 'isSemver':
-        if (!target && params.length >= 1) return factor(this.sizeOf(params[0]!), STRING_TRAVERSAL);
+        if (!target && params.length >= 1) return { cost: factor(this.sizeOf(arg(0)!), STRING_TRAVERSAL) };
         break;
       // <NamedFormat>.validate(s): a match of the largest named-format regex over s.
       case 'validate':
-        if (target && params.length >= 1) return factor(factor(this.sizeOf(params[0]!), STRING_TRAVERSAL), MAX_NAME_FORMAT_REGEX_SIZE * REGEX_LENGTH);
+        if (target && params.length >= 1) return { cost: factor(factor(this.sizeOf(arg(0)!), STRING_TRAVERSAL), MAX_NAME_FORMAT_REGEX_SIZE * REGEX_LENGTH) };
         break;
       case 'ip.isCanonical':
-        if (params.length === 1) return factor(this.sizeOf(params[0]!), 2 * STRING_TRAVERSAL);
+        if (params.length === 1) return { cost: factor(this.sizeOf(arg(0)!), 2 * STRING_TRAVERSAL) };
         break;
       case 'containsIP':
       case 'containsCIDR': {
@@ -269,11 +366,17 @@ class Coster {
         const bytes = { min: 4, max: 16 };
         let cost = factor(add(bytes, bytes), STRING_TRAVERSAL);
         if (name === 'containsCIDR') cost = add(add(cost, factor(bytes, STRING_TRAVERSAL)), fixed(1));
-        if (params[0]!.checkedType?.name === 'string') cost = add(cost, factor(this.sizeOf(params[0]!), STRING_TRAVERSAL));
-        return cost;
+        if (arg(0)!.checkedType?.name === 'string') cost = add(cost, factor(this.sizeOf(arg(0)!), STRING_TRAVERSAL));
+        return { cost };
       }
     }
-    return fixed(1);
+    return { cost: fixed(1) };
+  }
+
+  /** The size of a list's elements (library/cost.go listElementNode: the list's path plus `@items`). */
+  private elementSize(list: AstNode): Estimate {
+    const path = this.path(list);
+    return (path.length > 0 ? this.estimateByPath([...path, '@items']) : undefined) ?? UNKNOWN;
   }
 
   /** The comprehensions cel-go expands the macros to, costed as cel-go costs them. */
