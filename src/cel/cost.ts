@@ -30,6 +30,20 @@ const mul = (a: Estimate, b: Estimate): Estimate => ({ min: sat(a.min * b.min), 
 const factor = (a: Estimate, f: number): Estimate => ({ min: sat(Math.ceil(a.min * f)), max: sat(Math.ceil(a.max * f)) });
 const union = (a: Estimate, b: Estimate): Estimate => ({ min: Math.min(a.min, b.min), max: Math.max(a.max, b.max) });
 const UNKNOWN: Estimate = { min: 0, max: MAX };
+/** ext/lists.go estimateAllocatingListCall: the result's size times a factor, the call and the list. */
+function allocatingListCall(costFactor: number, size: Estimate): { cost: Estimate; size: Estimate } {
+  return { cost: add(factor(size, costFactor), fixed(1 + LIST_CREATE)), size };
+}
+
+/** ext/lists.go estimateListSortCost's factor: 2 comparisons per pair, strings and bytes traversed too. */
+const sortFactor = (elemType: unknown): number => {
+  const name = (elemType as { name?: string } | undefined)?.name;
+  return name === 'string' || name === 'bytes' ? 2 + STRING_TRAVERSAL : 2;
+};
+
+/** ext/lists.go nodeAsIntValue: an int literal's value (negative: 0), else the default. */
+const literalInt = (n: AstNode, dflt: number): number => (n.op === 'value' && typeof n.args === 'bigint' ? (n.args < 0n ? 0 : Number(n.args)) : dflt);
+
 /** A Go int64 converted to uint64, as split's literal limit is (a negative limit wraps). */
 const asUint64 = (v: bigint): number => (v < 0n ? MAX : Number(v));
 
@@ -211,12 +225,17 @@ class Coster {
     const params = (receiverCall ? args[2] : args[1]) as AstNode[];
     if (n.meta.alternate !== undefined || n.meta.macro !== undefined) {
       // `ip.isCanonical(s)` resolved to a global call (qualified-names.ts): cost that call.
-      if (receiverCall && (n.meta.alternate as AstNode | undefined)?.op === 'call') return this.costCall(n.meta.alternate as AstNode);
+      if (receiverCall && (n.meta.alternate as AstNode | undefined)?.op === 'call') {
+        const cost = this.costCall(n.meta.alternate as AstNode);
+        this.copySize(n, n.meta.alternate as AstNode);
+        return cost;
+      }
       if (receiverCall && MACROS.has(name)) return this.costMacro(n, name, target!, params);
       // base.go sets PresenceTestHasCost(false): a presence test costs its operand only.
       if (name === 'has' && !receiverCall) return this.cost((params[0]!.args as unknown[])[0] as AstNode);
       if (name === 'bind' && receiverCall) return this.costBind(n, params);
       if ((name === 'optMap' || name === 'optFlatMap') && receiverCall) return this.costOptMap(name, target!, params);
+      if (name === 'sortBy' && receiverCall) return this.costSortBy(target!, params);
     }
     if (!receiverCall && name === 'dyn' && params.length === 1) {
       const cost = add(fixed(1), this.cost(params[0]!));
@@ -308,6 +327,29 @@ class Coster {
         const cost = mul(factor(add(subject, fixed(1)), STRING_TRAVERSAL), factor(this.sizeOf(pattern), REGEX_LENGTH));
         return name === 'find' || name === 'findAll' ? { cost, size: { min: 0, max: subject.max } } : { cost };
       }
+      // ext.Lists v3 (cel-go ext/lists.go): allocating list calls, sized by their result.
+      case 'slice':
+        if (target && targetSize && params.length === 2) {
+          const start = literalInt(arg(0)!, 0);
+          const end = literalInt(arg(1)!, targetSize.max);
+          return allocatingListCall(1, fixed(end >= start ? end - start : MAX));
+        }
+        break;
+      case 'lists.range':
+        if (!target && params.length === 1) return allocatingListCall(1, fixed(literalInt(arg(0)!, MAX)));
+        break;
+      case 'reverse':
+        if (target?.checkedType?.kind === 'list' && targetSize && params.length === 0) return allocatingListCall(1, targetSize);
+        break;
+      case 'flatten':
+        if (target && targetSize && params.length <= 1) return allocatingListCall(params.length === 1 ? literalInt(arg(0)!, MAX) : 1, targetSize);
+        break;
+      case 'distinct':
+        if (target && targetSize && params.length === 0) return allocatingListCall(2, mul(targetSize, targetSize));
+        break;
+      case 'sort':
+        if (target?.checkedType?.kind === 'list' && targetSize && params.length === 0) return allocatingListCall(sortFactor(target.checkedType.valueType), mul(targetSize, targetSize));
+        break;
       // cel-go's own estimates (checker/cost.go functionCost).
       case 'startsWith':
       case 'endsWith':
@@ -443,6 +485,26 @@ class Coster {
     const bind = add(add(fixed(LIST_CREATE), add(t, fixed(1))), e);
     const present = name === 'optMap' ? add(fixed(1), bind) : bind;
     return add(add(t, fixed(1)), union(present, fixed(1)));
+  }
+
+  /**
+   * ext/lists.go sortByMacro expands `l.sortBy(e, key)` to a comprehension over `[]` whose
+   * accumulator `@__sortBy_input__` holds `l` and whose result is
+   * `@__sortBy_input__.@sortByAssociatedKeys(@__sortBy_input__.map(e, key))`. The accumulator has no
+   * field path of its own, so the size estimator sizes it from the root (its first path element is
+   * cut, as for any variable), and so the map over it and the keys list it makes.
+   */
+  private costSortBy(target: AstNode, params: AstNode[]): Estimate {
+    const ACCU = '@__sortBy_input__';
+    const targetCost = this.cost(target);
+    const rangeCnt = this.estimateByPath([ACCU]) ?? UNKNOWN;
+    const iterVar = params[0]!.args as string;
+    this.push(iterVar, { path: [ACCU, '@items'], size: undefined });
+    const keyCost = this.cost(params[1]!);
+    this.pop(iterVar);
+    const mapCost = add(fixed(1 + LIST_CREATE + 1), mul(rangeCnt, add(keyCost, fixed(12))));
+    const sortCost = allocatingListCall(sortFactor(params[1]!.checkedType), mul(rangeCnt, rangeCnt)).cost;
+    return add(add(add(fixed(LIST_CREATE), targetCost), fixed(1)), add(mapCost, sortCost));
   }
 
   private copySize(dst: AstNode, src: AstNode): void {
