@@ -222,3 +222,32 @@ describe('library functions the table does not reach (library/cost.go, cel-go ex
     expect(costOf(str(10, "'%s!'.format([self]) == 'a'"))).toBe(1 + 11 + 1);
   });
 });
+
+describe('two-variable comprehensions (cel-go ext/comprehensions.go expansions)', () => {
+  const list = (rule: string): JSONSchemaProps => ({ type: 'array', maxItems: 10, items: { type: 'integer' }, ...rules(rule) });
+  const map = (rule: string): JSONSchemaProps => ({ type: 'object', maxProperties: 10, additionalProperties: { type: 'integer' }, ...rules(rule) });
+
+  it('all(i, v, p) costs as all(v, p): 10 × (3 + p) + the result', () => {
+    // p = v > i: v 1 + i 1 + > 1
+    expect(costOf(list('self.all(i, v, v > i)'))).toBe(1 + 1 + 10 * (3 + 3));
+    expect(costOf(list('self.all(v, v > 0)'))).toBe(1 + 1 + 10 * (3 + 2));
+  });
+
+  it('exists(k, v, p) and existsOne(k, v, p) on a map', () => {
+    // p = v == 1: v 1 + == 0 (an integer is sized 0, and equality costs the smaller size × 0.1, as
+    // 'index of array with numbers' in the table shows)
+    expect(costOf(map('self.exists(k, v, v == 1)'))).toBe(1 + 1 + 10 * (4 + 1));
+    expect(costOf(map('self.existsOne(k, v, v == 1)'))).toBe(1 + 2 + 10 * (2 + 1));
+  });
+
+  it('transformList builds a list: [] 10, then 10 × (t + 12); with a filter the step is conditional', () => {
+    // t = v * 2: v 1 + * 1
+    expect(costOf(list('self.transformList(i, v, v * 2).size() > 0'))).toBe(1 + 10 + 1 + 10 * (2 + 12) + 1 + 1);
+    // filter i > 0: 2; union(t + 12, 1) = 14
+    expect(costOf(list('self.transformList(i, v, i > 0, v * 2).size() > 0'))).toBe(1 + 10 + 1 + 10 * (2 + 14) + 1 + 1);
+  });
+
+  it('transformMap builds a map: {} 30, then 10 × (t + 3)', () => {
+    expect(costOf(map('self.transformMap(k, v, v + 1).size() > 0'))).toBe(1 + 30 + 1 + 10 * (2 + 3) + 1 + 1);
+  });
+});

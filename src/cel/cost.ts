@@ -86,7 +86,9 @@ interface Local {
 
 const isNode = (v: unknown): v is AstNode => typeof v === 'object' && v !== null && 'op' in v && 'meta' in v;
 const SCALAR_KINDS = new Set(['bool', 'double', 'int', 'uint', 'google.protobuf.Duration', 'google.protobuf.Timestamp']);
-const MACROS = new Set(['all', 'exists', 'exists_one', 'map', 'filter']);
+const MACROS = new Set(['all', 'exists', 'exists_one', 'existsOne', 'map', 'filter', 'transformList', 'transformMap', 'transformMapEntry']);
+// ext.TwoVarComprehensions: the quantifiers with (index|key, value) variables, and the transforms.
+const TWO_VAR_QUANTIFIERS = new Set(['all', 'exists', 'exists_one', 'existsOne']);
 
 /** cel.EstimateCost of a checked expression; `root` is the DeclType of `self` (and `oldSelf`). */
 export function estimateCost(ast: unknown, root: DeclType): Estimate {
@@ -423,6 +425,7 @@ class Coster {
 
   /** The comprehensions cel-go expands the macros to, costed as cel-go costs them. */
   private costMacro(n: AstNode, name: string, range: AstNode, params: AstNode[]): Estimate {
+    if (name.startsWith('transform') || (TWO_VAR_QUANTIFIERS.has(name) && params.length === 3)) return this.costTwoVarMacro(n, name, range, params);
     const rangeCost = this.cost(range);
     const container = range.checkedType?.kind;
     const iterVar = params[0]!.args as string;
@@ -485,6 +488,46 @@ class Coster {
     const bind = add(add(fixed(LIST_CREATE), add(t, fixed(1))), e);
     const present = name === 'optMap' ? add(fixed(1), bind) : bind;
     return add(add(t, fixed(1)), union(present, fixed(1)));
+  }
+
+  /**
+   * cel-go ext/comprehensions.go: the two-variable macros expand as the one-variable ones do (the
+   * quantifiers cost the same), the transforms build a list (`@result + [t]`) or a map
+   * (`cel.@mapInsert(@result, k, t)`, or `(@result, entry)` for transformMapEntry). The first
+   * variable is the index (`@indices`) or key (`@keys`), the second the element (`@items`) or value
+   * (`@values`), as the coster's pushIterKey/pushIterValue place them.
+   */
+  private costTwoVarMacro(n: AstNode, name: string, range: AstNode, params: AstNode[]): Estimate {
+    const rangeCost = this.cost(range);
+    const isMap = range.checkedType?.kind === 'map';
+    const rangePath = this.path(range);
+    const [keyVar, valueVar] = [params[0]!.args as string, params[1]!.args as string];
+    this.push(keyVar, { path: [...rangePath, isMap ? '@keys' : '@indices'], size: isMap ? undefined : fixed(1) });
+    this.push(valueVar, { path: [...rangePath, isMap ? '@values' : '@items'], size: undefined });
+    const body = params.slice(2).map((p) => this.cost(p));
+    this.pop(valueVar);
+    this.pop(keyVar);
+    const rangeCnt = this.sizeOf(range);
+    let init = fixed(0);
+    let loop: Estimate;
+    let result = fixed(1);
+    if (TWO_VAR_QUANTIFIERS.has(name)) {
+      const p = body[0]!;
+      if (name === 'all') loop = add(fixed(3), p);
+      else if (name === 'exists') loop = add(fixed(4), p);
+      else {
+        loop = add(p, fixed(2));
+        result = fixed(2);
+      }
+    } else {
+      const [filter, transform] = body.length === 2 ? body : [undefined, body[0]!];
+      init = fixed(name === 'transformList' ? LIST_CREATE : MAP_CREATE);
+      const insert = name === 'transformList' ? 12 : name === 'transformMap' ? 3 : 2;
+      const step = add(transform!, fixed(insert));
+      loop = filter ? add(filter, union(step, fixed(1))) : step;
+      this.sizes.set(n, rangeCnt);
+    }
+    return add(add(add(rangeCost, init), result), mul(rangeCnt, loop));
   }
 
   /**
