@@ -178,3 +178,47 @@ describe('the runtime cost meter', () => {
     expect(withMessage.evaluate(data)).toEqual({ valid: false, message: 'bad: 3', cost: plain.evaluate(data).cost });
   });
 });
+
+describe('objects compared with null', () => {
+  // cel-go's checker assigns null to object (message) types, so `self.spec != null` compiles on a
+  // real server; an object that is present is never null.
+  const schema = { type: 'object', properties: { spec: { type: 'object', properties: { n: { type: 'integer' } } }, items: { type: 'array', items: { type: 'object', properties: { n: { type: 'integer' } } } } } };
+
+  it('compiles and answers false for ==, true for !=, on either side', () => {
+    const value = { spec: { n: 1 }, items: [{ n: 2 }] };
+    expect(check('self.spec == null', schema, value).valid).toBe(false);
+    expect(check('null == self.items[0]', schema, value).valid).toBe(false);
+    expect(check('self.spec != null && null != self.items[0]', schema, value).valid).toBe(true);
+  });
+
+  it('still reports an absent field as the error it is, not as null', () => {
+    const result = check('self.spec != null', schema, {});
+    expect(result.valid).toBe(false);
+    expect(result.error).toMatch(/no such key: spec/);
+  });
+});
+
+describe('runtime cost of library functions (library/cost.go CallCost)', () => {
+  const str = { type: 'string' };
+
+  it('lowerAscii charges a traversal of its receiver instead of 1', () => {
+    const short = check("self.lowerAscii() == 'a'", str, 'A');
+    const long = check("self.lowerAscii() == 'a'", str, 'A'.repeat(1000));
+    // 1000 runes × 0.1 = 100 for the call, where the short string's call costs 1.
+    expect(long.cost! - short.cost!).toBe(99);
+  });
+
+  it('split charges twice the traversal (it builds a result)', () => {
+    const short = check("self.split(',').size() == 1", str, 'a');
+    const long = check("self.split(',').size() == 1", str, 'a'.repeat(1000));
+    expect(long.cost! - short.cost!).toBe(199);
+  });
+
+  it('isSorted of strings charges each string by its UTF-8 bytes × 0.1, truncated', () => {
+    const list = { type: 'array', items: { type: 'string' } };
+    // ten strings of 25 bytes: 10 × floor(2.5) = 20; ten of 5 bytes: 10 × 0 (the call still costs its node)
+    const long = check('self.isSorted()', list, Array.from({ length: 10 }, (_, i) => String(i).padStart(25, '0')));
+    const short = check('self.isSorted()', list, Array.from({ length: 10 }, (_, i) => String(i).padStart(5, '0')));
+    expect(long.cost! - short.cost!).toBe(19);
+  });
+});

@@ -160,3 +160,27 @@ describe('updates', () => {
     expect(moved.metadata?.generation).toBe(2);
   });
 });
+
+describe('decoding', () => {
+  // clientConfig.caBundle is []byte: encoding/json base64-decodes it before any validation runs.
+  const withCaBundle = (caBundle: string): Json => {
+    const crd = widgetCrd();
+    crd.spec.conversion = { strategy: 'Webhook', webhook: { conversionReviewVersions: ['v1'], clientConfig: { url: 'https://convert.example.com/', caBundle } } };
+    return crd;
+  };
+
+  it('answers 400 for a conversion webhook caBundle that is not base64, and stores nothing', async () => {
+    await expectStatus(ext.createCustomResourceDefinition({ body: withCaBundle('not base64!') as k8s.V1CustomResourceDefinition }), {
+      code: 400,
+      reason: 'BadRequest',
+      message: 'CustomResourceDefinition in version "v1" cannot be handled as a CustomResourceDefinition: illegal base64 data at input byte 3',
+    });
+    await expectStatus(ext.readCustomResourceDefinition({ name: NAME }), { code: 404, reason: 'NotFound' });
+  });
+
+  it('accepts a caBundle that is base64', async () => {
+    const created = await ext.createCustomResourceDefinition({ body: withCaBundle(Buffer.from('-----BEGIN CERTIFICATE-----').toString('base64')) as k8s.V1CustomResourceDefinition });
+    expect(created.spec.conversion?.webhook?.clientConfig?.caBundle).toBe(Buffer.from('-----BEGIN CERTIFICATE-----').toString('base64'));
+    await ext.deleteCustomResourceDefinition({ name: NAME });
+  });
+});

@@ -1,5 +1,6 @@
 // Wire-level behaviour: negotiation, body limits and decoding, unknown paths, discovery.
 // Raw fetch is used only where client-node cannot express the request (it goes through the same transport).
+import { createHash } from 'node:crypto';
 import * as k8s from '@kubernetes/client-node';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createFakeCluster, type FakeCluster } from '../src/index.ts';
@@ -165,8 +166,14 @@ describe('discovery', () => {
     const res = await raw('/apis', { headers: { accept } });
     expect(res.headers.get('content-type')).toBe('application/json;g=apidiscovery.k8s.io;v=v2;as=APIGroupDiscoveryList');
     const etag = res.headers.get('etag');
-    expect(etag).toMatch(/^"[0-9a-f]{128}"$/);
-    const body = await res.json();
+    // aggregated/etag.go: %X of the SHA-512 of json.Marshal(document), which is the body without
+    // the serializer's trailing newline.
+    expect(etag).toMatch(/^"[0-9A-F]{128}"$/);
+    expect(res.headers.get('cache-control')).toBe('public');
+    const text = await res.text();
+    expect(text.endsWith('}\n')).toBe(true);
+    expect(etag).toBe(`"${createHash('sha512').update(text.slice(0, -1)).digest('hex').toUpperCase()}"`);
+    const body = JSON.parse(text);
     const apps = body.items.find((i: { metadata: { name: string } }) => i.metadata.name === 'apps');
     const deployments = apps.versions[0].resources.find((r: { resource: string }) => r.resource === 'deployments');
     expect(deployments).toMatchObject({ responseKind: { group: 'apps', version: 'v1', kind: 'Deployment' }, scope: 'Namespaced', singularResource: 'deployment' });
@@ -189,5 +196,35 @@ describe('GET with resourceVersion (not exposed by client-node read calls)', () 
     const bad = await raw('/api/v1/namespaces/default/configmaps/rv?resourceVersion=abc');
     expect(bad.status).toBe(400);
     expect((await bad.json()).message).toBe('invalid resource version: resourceVersion: Invalid value: "abc": strconv.ParseUint: parsing "abc": invalid syntax');
+  });
+});
+
+describe('JSON bytes as the Go encoder writes them', () => {
+  it('escapes <, > and & (and U+2028/2029) in strings and ends the body with a newline', async () => {
+    await core.createNamespacedConfigMap({ namespace: 'default', body: { metadata: { name: 'html' }, data: { tag: '<a href="x">&amp;</a>', ls: '\u2028\u2029' } } });
+    const text = await (await raw('/api/v1/namespaces/default/configmaps/html')).text();
+    expect(text).toContain('"tag":"\\u003ca href=\\"x\\"\\u003e\\u0026amp;\\u003c/a\\u003e"');
+    expect(text).toContain('"ls":"\\u2028\\u2029"');
+    expect(text.endsWith('}\n')).toBe(true);
+    expect(text.indexOf('\n')).toBe(text.length - 1);
+  });
+
+  it('writes a Status error the same way', async () => {
+    const res = await raw('/api/v1/namespaces/default/configmaps/%3Cnone%3E');
+    expect(res.status).toBe(404);
+    const text = await res.text();
+    expect(text).toContain('configmaps \\"\\u003cnone\\u003e\\" not found');
+    expect(text.endsWith('}\n')).toBe(true);
+  });
+
+  it('escapes inside watch events too, one event per line', async () => {
+    const ac = new AbortController();
+    const res = await raw('/api/v1/namespaces/default/configmaps?watch=true&fieldSelector=metadata.name%3Dwatched', { signal: ac.signal });
+    await core.createNamespacedConfigMap({ namespace: 'default', body: { metadata: { name: 'watched' }, data: { k: 'a<b' } } });
+    const reader = res.body!.getReader();
+    let text = '';
+    while (!text.includes('\n')) text += new TextDecoder().decode((await reader.read()).value);
+    ac.abort();
+    expect(text).toMatch(/^\{"type":"ADDED","object":\{.*"k":"a\\u003cb".*\}\}\n$/);
   });
 });

@@ -4,6 +4,7 @@
 import { FieldSet } from './fieldpath.ts';
 import type { ManagedFields } from './updater.ts';
 import { isMap } from './value.ts';
+import { marshalGoJson } from '../go/json-encode.ts';
 
 /** metav1.ManagedFieldsEntry, keys in the struct's (wire) order. */
 export interface ManagedFieldsEntry {
@@ -24,8 +25,6 @@ export interface Managed {
 
 export const emptyManaged = (): Managed => ({ fields: new Map(), times: new Map() });
 
-/** encoding/json's HTML escaping of a marshalled string. */
-const escapeHtml = (json: string) => json.replace(/[<>&\u2028\u2029]/g, (c) => '\\u' + c.charCodeAt(0).toString(16).padStart(4, '0'));
 
 /**
  * BuildManagerIdentifier: the JSON of the entry without fieldsType, fieldsV1 and time (and without
@@ -37,7 +36,7 @@ export function managerIdentifier(entry: ManagedFieldsEntry): string {
   if (entry.operation) id.operation = entry.operation;
   if (entry.apiVersion && entry.operation !== 'Apply') id.apiVersion = entry.apiVersion;
   if (entry.subresource) id.subresource = entry.subresource;
-  return escapeHtml(JSON.stringify(id));
+  return marshalGoJson(id);
 }
 
 export const parseIdentifier = (manager: string): ManagedFieldsEntry | undefined => {

@@ -77,6 +77,9 @@ function declare(env: Environment, decl: DeclType, name: string, classes: Map<De
       classes.set(decl, ctor);
       env.registerType(name, { ctor, fields });
       env.registerOperator(`${name} == ${name}`, (a: unknown, b: unknown) => celEqual(a, b));
+      // cel-go assigns null to object (message) types, so `self.spec == null` checks; an object is
+      // never null, so it is simply false (the engine's own null is the `null` type).
+      env.registerOperator(`${name} == null`, () => false);
       return name;
     }
   }

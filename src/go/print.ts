@@ -1,5 +1,6 @@
 // How Go prints the JSON values a printer column finds: jsonpath PrintResults (fmt.Fprint for
 // scalars, encoding/json for maps and slices) and fmt's %v for float64.
+import { goHtmlEscape } from '../../go/json-encode.ts';
 
 /** jsonpath PrintResults of one value: the text a `string` printer column shows. */
 export function printJsonPathValue(v: unknown): string {
@@ -49,7 +50,7 @@ export function goJsonMarshal(v: unknown): string {
 }
 
 function goJsonString(s: string): string {
-  return JSON.stringify(s).replace(/[<>&\u2028\u2029]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+  return goHtmlEscape(JSON.stringify(s));
 }
 
 /** Go sorts map keys by bytes; UTF-16 order differs only around surrogates. */

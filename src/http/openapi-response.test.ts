@@ -165,9 +165,25 @@ describe('GET /openapi/v2', () => {
     for (const ref of JSON.stringify(swagger).matchAll(/"\$ref":"#\/definitions\/([^"]+)"/g)) expect(swagger.definitions[ref[1]!], ref[1]).toBeDefined();
   });
 
-  it('is 406 for the protobuf-only Accept kubectl sends (it then falls back, as with 404)', async () => {
-    const res = get(testCatalog(), '/openapi/v2?timeout=32s', { accept: 'application/com.github.proto-openapi.spec.v2@v1.0+protobuf' });
-    expect(res.status).toBe(406);
-    expect(await res.text()).toBe('');
+  it('answers the protobuf Accept kubectl sends with the gnostic Document, under the JSON ETag', async () => {
+    const catalog = testCatalog();
+    const json = get(catalog, '/openapi/v2');
+    const res = get(catalog, '/openapi/v2?timeout=32s', { accept: 'application/com.github.proto-openapi.spec.v2@v1.0+protobuf' });
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toBe('application/com.github.proto-openapi.spec.v2.v1.0+protobuf');
+    expect(res.headers.get('etag')).toBe(json.headers.get('etag'));
+    expect(res.headers.get('vary')).toBe('Accept');
+    const bytes = new Uint8Array(await res.arrayBuffer());
+    // Document.swagger (field 1, length-delimited): "2.0"
+    expect([...bytes.subarray(0, 5)]).toEqual([0x0a, 3, 0x32, 0x2e, 0x30]);
+    const again = get(catalog, '/openapi/v2', { accept: 'application/com.github.proto-openapi.spec.v2.v1.0+protobuf', 'if-none-match': res.headers.get('etag')! });
+    expect(again.status).toBe(304);
+  });
+
+  it('takes the first acceptable clause in q order, and is 406 when none is', () => {
+    const catalog = testCatalog();
+    const preferJson = get(catalog, '/openapi/v2', { accept: 'application/com.github.proto-openapi.spec.v2@v1.0+protobuf;q=0.5, application/json' });
+    expect(preferJson.headers.get('content-type')).toBe('application/json');
+    expect(get(catalog, '/openapi/v2', { accept: 'text/html' }).status).toBe(406);
   });
 });

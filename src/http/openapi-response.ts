@@ -2,12 +2,12 @@
 // apiserver: the v3 index comes from kube-aggregator's specProxier (http.ServeContent, no ETag),
 // the documents from kube-openapi handler3/handler (ETag = hash, 301 on a stale ?hash=, immutable
 // caching on a matching one, 304 on If-None-Match, 406 when no acceptable format is asked for).
-// Protobuf renditions are not produced: a protobuf-only Accept gets 406, which kubectl tolerates
-// on /openapi/v2 as long as the v3 documents advertise fieldValidation.
+// /openapi/v2 is also served in protobuf (gnostic's openapi_v2.Document), which kubectl asks for.
 import type { ApiCatalog } from '../apis/catalog.ts';
 import { OpenAPIService, type SerializedDocument } from '../apis/openapi/service.ts';
 import { KUBERNETES_VERSION } from '../apis/version.ts';
 import { parseAccept } from './media-types.ts';
+import { swaggerToProtobuf } from './protobuf/openapi-v2.ts';
 import { sentResponse } from './sent-bodies.ts';
 
 const services = new WeakMap<ApiCatalog, OpenAPIService>();
@@ -67,19 +67,54 @@ function groupVersion(request: Request, key: string, catalog: ApiCatalog): Respo
   return serveContent(request, doc, headers);
 }
 
+/** The protobuf rendition's media type; kubectl asks for the older `@v1.0` spelling, which gets the same. */
+export const OPENAPI_V2_PROTOBUF = 'application/com.github.proto-openapi.spec.v2.v1.0+protobuf';
+const V2_FORMATS = [
+  { subtype: 'json', contentType: 'application/json' },
+  { subtype: 'com.github.proto-openapi.spec.v2@v1.0+protobuf', contentType: OPENAPI_V2_PROTOBUF },
+  { subtype: 'com.github.proto-openapi.spec.v2.v1.0+protobuf', contentType: OPENAPI_V2_PROTOBUF },
+] as const;
+
+/**
+ * kube-openapi's handler: the first format (json, then protobuf under either name) that the first
+ * matching clause of the Accept list (goautoneg order: q, then specificity) names. Both share the
+ * JSON's ETag, since Vary: Accept tells them apart.
+ */
 function swagger(request: Request, catalog: ApiCatalog): Response {
   const headers = new Headers({ 'cache-control': NO_CACHE, vary: 'Accept' });
-  if (!acceptsJson(request)) return new Response(null, { status: 406, headers });
-  const doc = serviceFor(catalog).swagger(catalog);
-  headers.set('content-type', 'application/json');
-  headers.set('etag', `"${doc.hash}"`);
-  return serveContent(request, doc, headers);
+  const header = request.headers.get('accept');
+  const clauses = goautonegOrder(parseAccept(header && header.trim() ? header : '*/*'));
+  for (const clause of clauses) {
+    if (clause.type !== 'application' && clause.type !== '*') continue;
+    const format = V2_FORMATS.find((f) => clause.subtype === f.subtype || clause.subtype === '*');
+    if (!format) continue;
+    const doc = serviceFor(catalog).swagger(catalog);
+    headers.set('content-type', format.contentType);
+    headers.set('etag', `"${doc.hash}"`);
+    return serveContent(request, format.contentType === OPENAPI_V2_PROTOBUF ? protobufOf(doc) : doc, headers);
+  }
+  return new Response(null, { status: 406, headers });
+}
+
+/** goautoneg.ParseAccept's sort: higher q first, then concrete types before wildcards. */
+function goautonegOrder(ranges: ReturnType<typeof parseAccept>): ReturnType<typeof parseAccept> {
+  const wildness = (r: { type: string; subtype: string }) => (r.type === '*' ? 2 : r.subtype === '*' ? 1 : 0);
+  return ranges.map((r, i) => ({ r, i })).sort((a, b) => b.r.q - a.r.q || wildness(a.r) - wildness(b.r) || a.i - b.i).map(({ r }) => r);
+}
+
+const protobufRenditions = new WeakMap<SerializedDocument, SerializedDocument>();
+
+/** ToProtoBinary of the JSON document, made once per document (kube-openapi caches it the same way). */
+function protobufOf(doc: SerializedDocument): SerializedDocument {
+  let proto = protobufRenditions.get(doc);
+  if (!proto) protobufRenditions.set(doc, (proto = { ...doc, body: swaggerToProtobuf(JSON.parse(doc.body as string)) }));
+  return proto;
 }
 
 /**
- * Whether some Accept clause can be answered with JSON. The real handlers walk the clauses in
- * preference order and could also answer protobuf; kubefake has only JSON, so a clause that
- * names only protobuf is skipped and an Accept with nothing else is 406.
+ * Whether some Accept clause can be answered with JSON, for the v3 documents. The real handler3
+ * could also answer protobuf (gnostic's v3 model), which no client asks for; kubefake has only
+ * JSON there, so a clause that names only protobuf is skipped and an Accept with nothing else is 406.
  */
 function acceptsJson(request: Request): boolean {
   const header = request.headers.get('accept');

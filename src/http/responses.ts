@@ -2,6 +2,7 @@
 // Status errors with HTTP status = code, and Warning headers.
 import { dump } from 'js-yaml';
 import type { Status, StatusError } from '../errors/status-error.ts';
+import { encodeGoJson } from '../go/json-encode.ts';
 import type { OutputFormat } from './media-types.ts';
 import { sentResponse } from './sent-bodies.ts';
 
@@ -20,7 +21,8 @@ export function warningHeader(text: string): string {
 
 export function objectResponse(body: unknown, options: ResponseOptions = {}): Response {
   const format = options.format ?? 'json';
-  const text = format === 'yaml' ? dump(body, { noRefs: true, lineWidth: -1 }) : JSON.stringify(body);
+  // JSON as the apiserver's serializer writes it (json.NewEncoder: HTML escaped, a trailing newline).
+  const text = format === 'yaml' ? dump(body, { noRefs: true, lineWidth: -1 }) : encodeGoJson(body);
   const headers = new Headers(options.headers);
   headers.set('content-type', options.contentType ?? (format === 'yaml' ? 'application/yaml' : 'application/json'));
   // NewWarningHeader refuses texts with control characters (a YAML strict error has newlines):

@@ -6,6 +6,7 @@ import type { KubeObject } from '../apis/object.ts';
 import type { ResourceType } from '../apis/resource-type.ts';
 import type { WatchEvent } from '../registry/watch.ts';
 import { INITIAL_EVENTS_END_ANNOTATION } from '../registry/watch.ts';
+import { marshalGoJson } from '../go/json-encode.ts';
 import { includeObjectFrom, partialObjectMetadata, toTable, type ObjectView } from './table/index.ts';
 
 export interface WatchEncoder {
@@ -21,7 +22,7 @@ const objectJson = new WeakMap<object, string>();
 function jsonOf(obj: object): string {
   let json = objectJson.get(obj);
   if (json === undefined) {
-    json = JSON.stringify(obj);
+    json = marshalGoJson(obj);
     if (Object.isFrozen(obj)) objectJson.set(obj, json);
   }
   return json;
@@ -38,7 +39,7 @@ export function watchEncoder(type: ResourceType, view: ObjectView | undefined, q
   const isStatus = (event: WatchEvent) => event.object.kind === 'Status' && event.type === 'ERROR';
   if (view.kind === 'PartialObjectMetadata' && !view.list) {
     return {
-      encode: (event) => line(event.type, isStatus(event) ? jsonOf(event.object) : JSON.stringify(partialObjectMetadata(event.object as KubeObject, view.version))),
+      encode: (event) => line(event.type, isStatus(event) ? jsonOf(event.object) : marshalGoJson(partialObjectMetadata(event.object as KubeObject, view.version))),
     };
   }
   if (view.kind === 'PartialObjectMetadata') {
@@ -61,7 +62,7 @@ export function watchEncoder(type: ResourceType, view: ObjectView | undefined, q
       if (includeObject === 'None' && object.metadata?.annotations?.[INITIAL_EVENTS_END_ANNOTATION] === 'true') {
         for (const row of table.rows as Array<Record<string, unknown>>) row.object = partialObjectMetadata(object, view.version);
       }
-      return line(event.type, JSON.stringify(table));
+      return line(event.type, marshalGoJson(table));
     },
   };
 }

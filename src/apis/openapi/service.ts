@@ -9,7 +9,7 @@ import { discoveryDocument, discoveryRoutes, groupVersionDocument, typesByGroupV
 import { swaggerDocument } from './swagger-v2.ts';
 
 export interface SerializedDocument {
-  body: string;
+  body: string | Uint8Array;
   /** Upper-case hex SHA-512 of body: the `?hash=` of serverRelativeURL and the ETag (kube-openapi computeETag). */
   hash: string;
   /** When this content was first built (Last-Modified). */

@@ -3,6 +3,7 @@
 import type { Environment } from '@marcbachmann/cel-js';
 import { registerCIDR } from './cidr.ts';
 import { registerComprehensions } from './comprehensions.ts';
+import { registerExtLists } from './ext-lists.ts';
 import { registerFormat } from './format.ts';
 import { registerIP } from './ip.ts';
 import { registerLists } from './lists.ts';
@@ -32,6 +33,7 @@ export function registerLibraries(env: Environment): void {
   registerStdFills(env);
   registerRegex(env);
   registerLists(env);
+  registerExtLists(env);
   registerStrings(env);
   registerSets(env);
   registerComprehensions(env);

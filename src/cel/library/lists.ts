@@ -3,14 +3,35 @@
 import type { Environment } from '@marcbachmann/cel-js';
 import { Duration } from '@marcbachmann/cel-js/evaluator';
 import { EvaluationError } from '@marcbachmann/cel-js';
-import { chargeCost } from '../runtime-cost.ts';
+import { chargeCall } from './ip.ts';
 import { celCompare, celEqual } from '../value-ops.ts';
 
 const COMPARABLE = ['int', 'uint', 'double', 'bool', 'string', 'bytes', 'google.protobuf.Duration', 'google.protobuf.Timestamp'];
 
+/**
+ * library/cost.go traversalCost: what isSorted, sum, min, max, indexOf and lastIndexOf charge for
+ * walking a value: strings and bytes their length × 0.1 (truncated), lists and maps the sum over
+ * their elements (keys too), anything else 1.
+ */
+function traversalCost(v: unknown): number {
+  if (typeof v === 'string') return Math.floor(Buffer.byteLength(v) * 0.1);
+  if (v instanceof Uint8Array) return Math.floor(v.length * 0.1);
+  if (Array.isArray(v) || v instanceof Set) {
+    let cost = 0;
+    for (const x of v) cost += traversalCost(x);
+    return cost;
+  }
+  if (v instanceof Map) {
+    let cost = 0;
+    for (const [k, x] of v) cost += traversalCost(k) + traversalCost(x);
+    return cost;
+  }
+  return 1;
+}
+
 const items = (l: unknown[] | Set<unknown>): unknown[] => {
   const arr = Array.isArray(l) ? l : [...l];
-  chargeCost(arr.length);
+  chargeCall(traversalCost(arr));
   return arr;
 };
 

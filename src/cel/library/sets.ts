@@ -5,6 +5,9 @@ import { celEqual } from '../value-ops.ts';
 
 class SetsNamespace {}
 
+/** The type of the `sets` constant the functions hang off (cel-go: a namespace, no value). */
+export const SETS_NAMESPACE = 'SetsNamespace';
+
 const items = (l: unknown[] | Set<unknown>): unknown[] => (Array.isArray(l) ? l : [...l]);
 const has = (l: unknown[], v: unknown): boolean => l.some((x) => celEqual(x, v));
 function contains(a: unknown[], b: unknown[]): boolean {
@@ -14,8 +17,8 @@ function contains(a: unknown[], b: unknown[]): boolean {
 }
 
 export function registerSets(env: Environment): void {
-  env.registerType('SetsNamespace', SetsNamespace);
-  env.registerConstant('sets', 'SetsNamespace', new SetsNamespace());
+  env.registerType(SETS_NAMESPACE, SetsNamespace);
+  env.registerConstant('sets', SETS_NAMESPACE, new SetsNamespace());
   env.registerFunction('SetsNamespace.contains(list<A>, list<A>): bool', (_ns: unknown, a: unknown[], b: unknown[]) => contains(a, b));
   env.registerFunction('SetsNamespace.equivalent(list<A>, list<A>): bool', (_ns: unknown, a: unknown[], b: unknown[]) => contains(a, b) && contains(b, a));
   env.registerFunction('SetsNamespace.intersects(list<A>, list<A>): bool', (_ns: unknown, a: unknown[], b: unknown[]) => {

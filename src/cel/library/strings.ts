@@ -4,15 +4,28 @@
 // casing) and error texts; join is the engine's. No reverse(): it came with version 3.
 import type { Environment } from '@marcbachmann/cel-js';
 import { EvaluationError } from '@marcbachmann/cel-js';
-import { chargeCost } from '../runtime-cost.ts';
+import { chargeCall, runeCount } from './ip.ts';
 import type { OverloadOverride } from '../overload-overrides.ts';
 import { formatString } from './string-format.ts';
 import { GO_BACKSLASH_ESCAPES } from '../../errors/go-format.ts';
 
 const codePoints = (s: string): string[] => Array.from(s);
 
+// Runtime costs (library/cost.go CallCost): lowerAscii, upperAscii, trim and substring traverse the
+// receiver; replace and split traverse it and build a result (twice the factor); indexOf and
+// lastIndexOf cost traversalCost, which truncates UTF-8 bytes × 0.1.
+const traversal = (s: string): number => runeCount(s) * 0.1;
+const building = (s: string): number => runeCount(s) * 0.2;
+const scan = (s: string): number => Math.floor(Buffer.byteLength(s) * 0.1);
+const charged =
+  <A extends unknown[], R>(cost: (s: string) => number, fn: (s: string, ...args: A) => R) =>
+  (s: string, ...args: A): R => {
+    chargeCall(cost(s));
+    return fn(s, ...args);
+  };
+
 function replace(s: string, from: string, to: string, n: bigint): string {
-  chargeCost(s.length * 0.1);
+  chargeCall(building(s));
   if (n < 0n) return s.split(from).join(to);
   let out = '';
   let rest = s;
@@ -84,24 +97,24 @@ function splitN(s: string, sep: string, n: bigint): string[] {
 
 /** The engine's own string functions, with cel-go v0.26's semantics and error texts (registered by registerLibraries). */
 export const STRING_OVERRIDES: readonly OverloadOverride[] = [
-  { signature: 'string.lowerAscii(): string', handler: (s: string) => asciiCase(s, false) },
-  { signature: 'string.upperAscii(): string', handler: (s: string) => asciiCase(s, true) },
-  { signature: 'string.trim(): string', handler: (s: string) => s.replace(TRIM, '') },
-  { signature: 'string.indexOf(string): int', handler: (s: string, sub: string) => indexOf(s, sub, 0n) },
-  { signature: 'string.indexOf(string, int): int', handler: indexOf },
+  { signature: 'string.lowerAscii(): string', handler: charged(traversal, (s: string) => asciiCase(s, false)) },
+  { signature: 'string.upperAscii(): string', handler: charged(traversal, (s: string) => asciiCase(s, true)) },
+  { signature: 'string.trim(): string', handler: charged(traversal, (s: string) => s.replace(TRIM, '')) },
+  { signature: 'string.indexOf(string): int', handler: charged(scan, (s: string, sub: string) => indexOf(s, sub, 0n)) },
+  { signature: 'string.indexOf(string, int): int', handler: charged(scan, indexOf) },
   {
     signature: 'string.lastIndexOf(string): int',
-    handler: (s: string, sub: string) => {
+    handler: charged(scan, (s: string, sub: string) => {
       if (sub === '') return BigInt(codePoints(s).length);
       if (Buffer.byteLength(s) < Buffer.byteLength(sub)) return -1n; // cel-go compares UTF-8 lengths first
       return lastIndexOf(s, sub, BigInt(codePoints(s).length - 1));
-    },
+    }),
   },
-  { signature: 'string.lastIndexOf(string, int): int', handler: lastIndexOf },
-  { signature: 'string.substring(int): string', handler: (s: string, start: bigint) => substring(s, start) },
-  { signature: 'string.substring(int, int): string', handler: substring },
-  { signature: 'string.split(string): list<string>', handler: (s: string, sep: string) => splitN(s, sep, -1n) },
-  { signature: 'string.split(string, int): list<string>', handler: splitN },
+  { signature: 'string.lastIndexOf(string, int): int', handler: charged(scan, lastIndexOf) },
+  { signature: 'string.substring(int): string', handler: charged(traversal, (s: string, start: bigint) => substring(s, start)) },
+  { signature: 'string.substring(int, int): string', handler: charged(traversal, substring) },
+  { signature: 'string.split(string): list<string>', handler: charged(building, (s: string, sep: string) => splitN(s, sep, -1n)) },
+  { signature: 'string.split(string, int): list<string>', handler: charged(building, splitN) },
 ];
 
 class StringsNamespace {}

@@ -1,0 +1,117 @@
+// The protobuf rendition of /openapi/v2, read back field by field with the project's own wire
+// reader against the numbers of gnostic's OpenAPIv2.proto (Document, Paths, PathItem, Operation,
+// Schema, Any); kubectl reading it is tested in test/openapi-kubectl.test.ts.
+import { describe, expect, it } from 'vitest';
+import { marshalYamlV3 } from '../../go/yaml-v3-marshal.ts';
+import { swaggerToProtobuf } from './openapi-v2.ts';
+import { WIRE_BYTES, WIRE_FIXED64, WIRE_VARINT, WireReader } from './wire.ts';
+
+type Fields = Map<number, Array<Uint8Array | number>>;
+
+/** Every field of one message: bytes for length-delimited ones, numbers for varints and doubles. */
+function fields(bytes: Uint8Array): Fields {
+  const r = new WireReader(bytes);
+  const out: Fields = new Map();
+  while (!r.done) {
+    const { field, wireType } = r.tag();
+    const value = wireType === WIRE_BYTES ? r.bytes() : wireType === WIRE_VARINT ? Number(r.bool()) : wireType === WIRE_FIXED64 ? r.double() : NaN;
+    out.set(field, [...(out.get(field) ?? []), value]);
+  }
+  return out;
+}
+const text = (v: Uint8Array | number | undefined) => new TextDecoder().decode(v as Uint8Array);
+const one = (f: Fields, n: number) => f.get(n)?.[0] as Uint8Array;
+const named = (f: Fields, n: number) => new Map((f.get(n) ?? []).map((pair) => [text(one(fields(pair as Uint8Array), 1)), one(fields(pair as Uint8Array), 2)]));
+
+const doc = {
+  swagger: '2.0',
+  info: { title: 'Kubernetes', version: 'v1.36.0' },
+  paths: {
+    '/api/v1/namespaces/{namespace}/configmaps': {
+      get: {
+        description: 'list or watch objects of kind ConfigMap',
+        consumes: ['*/*'],
+        produces: ['application/json'],
+        parameters: [{ uniqueItems: true, type: 'string', name: 'continue', in: 'query' }, { name: 'body', in: 'body', required: true, schema: { $ref: '#/definitions/io.k8s.api.core.v1.ConfigMap' } }],
+        responses: { '200': { description: 'OK', schema: { $ref: '#/definitions/io.k8s.api.core.v1.ConfigMapList' } }, '401': { description: 'Unauthorized' } },
+        'x-kubernetes-action': 'list',
+        'x-kubernetes-group-version-kind': { group: '', kind: 'ConfigMap', version: 'v1' },
+      },
+      parameters: [{ uniqueItems: true, type: 'string', description: 'object name and auth scope', name: 'namespace', in: 'path', required: true }],
+    },
+  },
+  definitions: {
+    'io.k8s.api.core.v1.ConfigMap': {
+      description: 'ConfigMap holds configuration data',
+      type: 'object',
+      properties: { data: { type: 'object', additionalProperties: { type: 'string', default: '' } }, immutable: { type: 'boolean' } },
+      required: ['data'],
+      'x-kubernetes-group-version-kind': [{ group: '', kind: 'ConfigMap', version: 'v1' }],
+    },
+  },
+  securityDefinitions: { BearerToken: { description: 'Bearer Token authentication', type: 'apiKey', name: 'authorization', in: 'header' } },
+  security: [{ BearerToken: [] }],
+};
+
+describe('swaggerToProtobuf', () => {
+  const document = fields(swaggerToProtobuf(doc));
+
+  it('writes Document.swagger (1), info (2), paths (8), definitions (9), security (12) and securityDefinitions (13)', () => {
+    expect(text(one(document, 1))).toBe('2.0');
+    expect(text(one(fields(one(document, 2)), 1))).toBe('Kubernetes');
+    expect([...document.keys()]).toEqual([1, 2, 8, 9, 12, 13]);
+    const apiKey = one(fields(named(fields(one(document, 13)), 1).get('BearerToken')!), 2);
+    expect(text(one(fields(apiKey), 2))).toBe('authorization');
+    expect(text(one(fields(apiKey), 3))).toBe('header');
+  });
+
+  it('writes a path item with its operation, parameters by kind and responses by code', () => {
+    const item = fields(named(fields(one(document, 8)), 2).get('/api/v1/namespaces/{namespace}/configmaps')!);
+    // PathItem.parameters (9): ParametersItem.parameter (1) → Parameter.non_body_parameter (2) → path_parameter_sub_schema (4)
+    const pathParam = fields(one(fields(one(fields(one(fields(one(item, 9)), 1)), 2)), 4));
+    expect(text(one(pathParam, 4))).toBe('namespace');
+    const get = fields(one(item, 2));
+    expect(text(one(get, 3))).toBe('list or watch objects of kind ConfigMap');
+    const [query, body] = get.get(8)!.map((p) => fields(one(fields(p as Uint8Array), 1)));
+    expect(text(one(fields(one(fields(one(query!, 2)), 3)), 4))).toBe('continue'); // non-body → query sub-schema, name
+    const bodyParam = fields(one(body!, 1)); // body_parameter
+    expect(text(one(bodyParam, 2))).toBe('body');
+    expect(bodyParam.get(4)).toEqual([1]); // required
+    expect(text(one(fields(one(bodyParam, 5)), 1))).toBe('#/definitions/io.k8s.api.core.v1.ConfigMap'); // Schema._ref
+    const responses = named(fields(one(get, 9)), 1);
+    expect([...responses.keys()]).toEqual(['200', '401']);
+    expect(text(one(fields(one(fields(responses.get('401')!), 1)), 1))).toBe('Unauthorized');
+    const extensions = named(get, 13);
+    expect(text(one(fields(extensions.get('x-kubernetes-action')!), 2))).toBe('list\n');
+    expect(text(one(fields(extensions.get('x-kubernetes-group-version-kind')!), 2))).toBe('group: ""\nkind: ConfigMap\nversion: v1\n');
+  });
+
+  it('writes schemas: type as a string array, properties, additionalProperties, required, defaults and extensions as YAML', () => {
+    const schema = fields(named(fields(one(document, 9)), 1).get('io.k8s.api.core.v1.ConfigMap')!);
+    expect(text(one(fields(one(schema, 22)), 1))).toBe('object'); // TypeItem.value
+    expect(schema.get(19)!.map(text)).toEqual(['data']); // required
+    const properties = named(fields(one(schema, 25)), 1);
+    const data = fields(properties.get('data')!);
+    const valueSchema = fields(one(fields(one(data, 21)), 1)); // AdditionalPropertiesItem.schema
+    expect(text(one(fields(one(valueSchema, 5)), 2))).toBe('""\n'); // default: Any.yaml
+    expect(text(one(schema, 4))).toBe('ConfigMap holds configuration data');
+    expect(text(one(fields(named(schema, 31).get('x-kubernetes-group-version-kind')!), 2))).toBe('- group: ""\n  kind: ConfigMap\n  version: v1\n');
+  });
+});
+
+describe('marshalYamlV3', () => {
+  it.each([
+    ['', '""\n'],
+    ['Pod', 'Pod\n'],
+    ['true', '"true"\n'],
+    ['1.5', '"1.5"\n'],
+    ['a: b', '"a: b"\n'],
+    [true, 'true\n'],
+    [3, '3\n'],
+    [{}, '{}\n'],
+    [['a', 'b'], '- a\n- b\n'],
+    [{ a: { b: ['c'] } }, 'a:\n    b:\n        - c\n'],
+  ])('%j', (value, yaml) => {
+    expect(marshalYamlV3(value)).toBe(yaml);
+  });
+});
