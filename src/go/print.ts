@@ -1,6 +1,6 @@
 // How Go prints the JSON values a printer column finds: jsonpath PrintResults (fmt.Fprint for
 // scalars, encoding/json for maps and slices) and fmt's %v for float64.
-import { goHtmlEscape } from '../../go/json-encode.ts';
+import { goHtmlEscape } from './json-encode.ts';
 
 /** jsonpath PrintResults of one value: the text a `string` printer column shows. */
 export function printJsonPathValue(v: unknown): string {
