@@ -92,10 +92,14 @@ export interface FakeClusterOptions {
 
 /** What `cluster.listen()` resolves to. */
 export interface ListenResult {
-  /** `http://127.0.0.1:<port>` */
+  /** `http://127.0.0.1:<port>`, or `https://…` with `tls`. */
   url: string;
-  /** kubeconfig YAML pointing at the listener, usable by kubectl as is. */
+  /** kubeconfig YAML pointing at the listener, usable by kubectl as is (with `tls`: the CA and the token). */
   kubeconfig: string;
+  /** With `tls`: PEM of the CA that signed the listener's serving certificate. */
+  caCert?: string;
+  /** With `tls`: the bearer token every request must carry. */
+  token?: string;
 }
 
 /** A running fake API server, made by createFakeCluster(); close it (or `await using` it) when done. */
@@ -136,7 +140,11 @@ export interface FakeCluster extends AsyncDisposable {
   get(target: ObjectTarget): KubeObject | undefined;
   /** The stored objects of a kind (copies), in key order, optionally by namespace and selectors. */
   list(kind: KindSpec, options?: DirectListOptions): KubeObject[];
-  /** Serves the cluster on a real loopback HTTP port as well (for kubectl and other languages). */
+  /**
+   * Serves the cluster on a real HTTP port as well (for kubectl and other languages): plain http
+   * on loopback by default; `{ tls: true }` serves HTTPS with a generated CA and requires a bearer
+   * token (both in the kubeconfig), and is required to bind anything but loopback. See SECURITY.md.
+   */
   listen(options?: ListenOptions): Promise<ListenResult>;
   /**
    * Resolves once the cluster's controllers (garbage collector, namespace lifecycle, CRD
@@ -263,7 +271,8 @@ export async function createFakeCluster(options: FakeClusterOptions = {}): Promi
     async listen(listenOptions) {
       const listener = await listenHttp(handle, listenOptions);
       listeners.push(listener);
-      return { url: listener.url, kubeconfig: kubeConfigYaml(listener.url) };
+      const credentials = listener.caCert && listener.token ? { caCert: listener.caCert, token: listener.token } : undefined;
+      return { url: listener.url, kubeconfig: kubeConfigYaml(listener.url, credentials), ...credentials };
     },
     settle: () => controllers.settle(),
     async compact() {
