@@ -203,6 +203,9 @@ describe('listen({ tls: true })', () => {
     const wide = await createFakeCluster();
     try {
       const { url, caCert, token } = await wide.listen({ host: '0.0.0.0', tls: true });
+      // Advertised on loopback, which the certificate names like every local address.
+      expect(url).toMatch(/^https:\/\/127\.0\.0\.1:\d+$/);
+      expect(caCert).toContain('-----BEGIN CERTIFICATE-----');
       const port = Number(new URL(url).port);
       const answer = await rawRequest({ port, ca: caCert }, 'GET', '/version', { authorization: `Bearer ${token}` });
       expect(answer.status).toBe(200);
