@@ -43,9 +43,19 @@ describe('plain http listener: every request is answered', () => {
       expect(statusOf(answer.body)).toMatchObject({ kind: 'Status', reason: 'Forbidden', code: 403 });
       expect(statusOf(answer.body).message).toContain(`Host ${JSON.stringify(host)} does not name this kubefake listener`);
     }
-    // An empty or absent Host is no browser's (Go's net/http accepts an empty one).
+    // An empty or absent Host is no browser's (Go's net/http accepts an empty one, and none over HTTP/1.0).
     expect((await rawRequest(target, 'GET', '/api/v1/namespaces', { host: '' })).status).toBe(200);
     expect((await rawExchange(target, 'GET /api/v1/namespaces HTTP/1.0')).status).toBe(200);
+    // What net/http itself refuses while reading the request, before any handler.
+    for (const [head, text] of [
+      ['GET /version HTTP/1.1', '400 Bad Request: missing required Host header'],
+      [`GET /version HTTP/1.1\r\nHost: 127.0.0.1:${target.port}\r\nHost: attacker.example`, '400 Bad Request: too many Host headers'],
+      ['GET /version HTTP/1.1\r\nHost: a"b', '400 Bad Request: malformed Host header'],
+    ]) {
+      const answer = await rawExchange(target, head!);
+      expect(answer, head).toMatchObject({ status: 400, body: text });
+      expect(answer.headers['content-type']).toBe('text/plain; charset=utf-8');
+    }
     for (const host of [`localhost:${target.port}`, `LOCALHOST:${target.port}`, `[::1]:${target.port}`]) {
       expect((await rawRequest(target, 'GET', '/version', { host })).status, host).toBe(200);
     }

@@ -4,7 +4,7 @@
 // origin; `tls: true` serves HTTPS with a generated CA and requires a bearer token. Whatever a
 // request holds, it gets an answer: conversion errors are answered, never thrown at the server.
 import { randomBytes, timingSafeEqual } from 'node:crypto';
-import { createServer as createHttpServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { createServer as createHttpServer, STATUS_CODES, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { createServer as createHttpsServer } from 'node:https';
 import { isIP, type AddressInfo, type Socket } from 'node:net';
 import { hostname, networkInterfaces } from 'node:os';
@@ -77,6 +77,25 @@ function certificateHosts(host: string): string[] {
 function loopbackAuthorities(host: string, port: number): Set<string> {
   const names = new Set(['127.0.0.1', 'localhost', '[::1]', urlHost(host).toLowerCase()]);
   return new Set([...names].map((n) => `${n}:${port}`));
+}
+
+/** httpguts.ValidHostHeader: the bytes a Host header may hold (no check of its form). */
+const VALID_HOST = /^[A-Za-z0-9!$%&'()*+,\-.:;=[\]_~]*$/;
+
+/** net/http's readRequest checks of Host, with the text its 400 carries; undefined when it passes. */
+function hostHeaderError(req: IncomingMessage): string | undefined {
+  const hosts = req.headersDistinct.host ?? [];
+  if (hosts.length === 0 && req.httpVersionMajor === 1 && req.httpVersionMinor >= 1) return 'missing required Host header';
+  if (hosts.length > 1) return 'too many Host headers';
+  if (hosts.length === 1 && !VALID_HOST.test(hosts[0]!)) return 'malformed Host header';
+  return undefined;
+}
+
+/** What net/http writes for a request it refuses while reading it: plain text, then it closes the connection. */
+function plainRefusal(res: ServerResponse, code: number, text: string): void {
+  const body = `${code} ${STATUS_CODES[code]}${text ? ': ' + text : ''}`;
+  res.writeHead(code, { 'content-type': 'text/plain; charset=utf-8', connection: 'close' });
+  res.end(body);
 }
 
 /** The token of an `Authorization: Bearer <token>` header, read as apiserver's bearertoken authenticator does. */
@@ -193,6 +212,12 @@ export async function listen(handler: RequestHandlerFn, options: ListenOptions =
   const onRequest = (req: IncomingMessage, res: ServerResponse): void => {
     let answer: Promise<Response>;
     try {
+      const hostError = hostHeaderError(req);
+      if (hostError) {
+        req.resume();
+        plainRefusal(res, 400, hostError);
+        return;
+      }
       const refused = refusal(req);
       if (refused) {
         req.resume();
@@ -217,7 +242,8 @@ export async function listen(handler: RequestHandlerFn, options: ListenOptions =
       });
   };
 
-  const serverOptions = { maxHeaderSize: MAX_HEADER_BYTES };
+  // Host is checked by hostHeaderError, which answers with net/http's texts.
+  const serverOptions = { maxHeaderSize: MAX_HEADER_BYTES, requireHostHeader: false };
   const server: Server = certs ? createHttpsServer({ ...serverOptions, cert: certs.cert, key: certs.key }, onRequest) : createHttpServer(serverOptions, onRequest);
   server.on('clientError', refuseUnparsable);
   // CONNECT never reaches the request handler in Node; net/http would route it to go-restful.
