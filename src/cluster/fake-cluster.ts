@@ -154,7 +154,11 @@ export interface FakeCluster extends AsyncDisposable {
   settle(): Promise<void>;
   /** Drops the watch history now, so older resourceVersions and continue tokens get 410 Expired. */
   compact(): Promise<void>;
-  /** Answers one request directly, without any transport (what both transports call). */
+  /**
+   * Answers one request directly, without any transport (what both transports call). A `Request`'s
+   * URL is WHATWG-parsed: dot segments (`..`, `%2e%2e`) are resolved before the cluster sees it,
+   * as for any server reached through `fetch`; the listener reads the raw request line instead.
+   */
   handle(request: Request): Promise<Response>;
   /**
    * Answers the webhook at `target` (a `clientConfig.url`, or a service reference
