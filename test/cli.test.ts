@@ -1,10 +1,11 @@
 // `kubefake serve`: starts, applies manifests, writes a kubeconfig, answers, stops cleanly on SIGTERM.
 import * as k8s from '@kubernetes/client-node';
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { kubectlAvailable, kubectlRunner } from './support/kubectl.ts';
 
 const root = new URL('..', import.meta.url).pathname;
 
@@ -63,5 +64,46 @@ describe('kubefake serve', () => {
     const unknown = serve(['frobnicate']);
     expect(await unknown.exited).toBe(2);
     expect(unknown.output().stderr).toContain('Usage: kubefake serve');
+  });
+
+  it('refuses plain http on a non-loopback --host before starting anything', async () => {
+    const wide = serve(['serve', '--host', '0.0.0.0']);
+    expect(await wide.exited).toBe(2);
+    expect(wide.output().stderr).toContain('kubefake: refusing to serve plain http on 0.0.0.0');
+    expect(wide.output().stdout).toBe('');
+  });
+
+  it.skipIf(!kubectlAvailable)('serves HTTPS with --tls: a 0600 kubeconfig with the CA and token that kubectl uses, and a loud warning for 0.0.0.0', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'kubefake-cli-'));
+    const kubeconfig = join(dir, 'config');
+    writeFileSync(kubeconfig, 'stale, world-readable', { mode: 0o644 });
+    const run = serve(['serve', '--tls', '--host', '0.0.0.0', '--kubeconfig', kubeconfig]);
+    await run.ready;
+    try {
+      expect(run.output().stderr).toContain('kubefake: WARNING: serving on 0.0.0.0, reachable from other machines.');
+      expect(run.output().stdout).toMatch(/serving Kubernetes v1\.36 at https:\/\/127\.0\.0\.1:\d+/);
+      expect(statSync(kubeconfig).mode & 0o777).toBe(0o600);
+      const text = readFileSync(kubeconfig, 'utf8');
+      expect(text).toContain('certificate-authority-data:');
+      expect(text).not.toContain('insecure-skip-tls-verify');
+      const kubectl = kubectlRunner(text);
+      expect(await kubectl(['get', 'namespace', 'default', '-o', 'name'])).toMatchObject({ code: 0, stdout: 'namespace/default\n' });
+      const anonymous = await kubectl(['get', 'namespaces', '--token', 'guess']);
+      expect(anonymous.stderr).toContain('(Unauthorized)');
+    } finally {
+      run.child.kill('SIGTERM');
+      expect(await run.exited).toBe(0);
+    }
+  });
+
+  it('never writes the kubeconfig through a symlink', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'kubefake-cli-'));
+    const elsewhere = join(dir, 'elsewhere');
+    writeFileSync(elsewhere, 'not yours');
+    symlinkSync(elsewhere, join(dir, 'config'));
+    const run = serve(['serve', '--kubeconfig', join(dir, 'config')]);
+    expect(await run.exited).toBe(1);
+    expect(run.output().stderr).toContain(`kubefake: refusing to write ${join(dir, 'config')}: it is a symbolic link`);
+    expect(readFileSync(elsewhere, 'utf8')).toBe('not yours');
   });
 });

@@ -14,6 +14,7 @@ import { FieldManager } from './field-manager.ts';
 import { FieldSet, type Path } from './fieldpath.ts';
 import { DEDUCED } from './smd-schema.ts';
 import { isMap } from './value.ts';
+import { setOwn } from '../util/own-property.ts';
 
 const managers = new WeakMap<ResourceType, FieldManager>();
 
@@ -122,7 +123,7 @@ function dropNulls(v: unknown): unknown {
   if (Array.isArray(v)) return v.map(dropNulls);
   if (!isMap(v)) return v;
   const out: Record<string, unknown> = {};
-  for (const [k, x] of Object.entries(v)) if (x !== null) out[k] = dropNulls(x);
+  for (const [k, x] of Object.entries(v)) if (x !== null) setOwn(out, k, dropNulls(x));
   return out;
 }
 

@@ -5,6 +5,7 @@ import { FieldSet, keyElement, peString, type KeyField, type PathElement } from 
 import { DEDUCED, deduceAtom, fieldType, sameAtom, type Atom, type ListType, type MapType, type ScalarKind } from './smd-schema.ts';
 import { compareStrings, isMap, valuesEqual } from './value.ts';
 import { goQuote } from '../errors/go-format.ts';
+import { setOwn } from '../util/own-property.ts';
 
 export interface ValidationError {
   path: string;
@@ -256,7 +257,7 @@ function mergeMap(t: MapType, lhsV: unknown, rhsV: unknown, state: { leaf: boole
     const r = rhs && Object.hasOwn(rhs, key) ? rhs[key] : undefined;
     const child = merge(fieldType(t, key) ?? DEDUCED, l, r);
     errs.push(...prefixed(child.errs, '.' + key));
-    if (child.out !== undefined) out[key] = child.out;
+    if (child.out !== undefined) setOwn(out, key, child.out);
   }
   if (Object.keys(out).length > 0) state.out = out;
   return errs;
@@ -475,7 +476,7 @@ export function removeItems(atom: Atom, value: unknown, toRemove: FieldSet): unk
       if (toRemove.has([pe])) continue;
       const subset = toRemove.withPrefix(pe);
       const t = fieldType(a.map, k) ?? DEDUCED;
-      out[k] = subset.empty() ? v : removeItems(t, v, subset) ?? null;
+      setOwn(out, k, subset.empty() ? v : removeItems(t, v, subset) ?? null);
     }
     return Object.keys(out).length ? out : undefined;
   }

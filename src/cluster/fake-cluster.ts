@@ -93,10 +93,14 @@ export interface FakeClusterOptions {
 
 /** What `cluster.listen()` resolves to. */
 export interface ListenResult {
-  /** `http://127.0.0.1:<port>` */
+  /** `http://127.0.0.1:<port>`, or `https://…` with `tls`. */
   url: string;
-  /** kubeconfig YAML pointing at the listener, usable by kubectl as is. */
+  /** kubeconfig YAML pointing at the listener, usable by kubectl as is (with `tls`: the CA and the token). */
   kubeconfig: string;
+  /** With `tls`: PEM of the CA that signed the listener's serving certificate. */
+  caCert?: string;
+  /** With `tls`: the bearer token every request must carry. */
+  token?: string;
 }
 
 /** A running fake API server, made by createFakeCluster(); close it (or `await using` it) when done. */
@@ -137,7 +141,11 @@ export interface FakeCluster extends AsyncDisposable {
   get(target: ObjectTarget): KubeObject | undefined;
   /** The stored objects of a kind (copies), in key order, optionally by namespace and selectors. */
   list(kind: KindSpec, options?: DirectListOptions): KubeObject[];
-  /** Serves the cluster on a real loopback HTTP port as well (for kubectl and other languages). */
+  /**
+   * Serves the cluster on a real HTTP port as well (for kubectl and other languages): plain http
+   * on loopback by default; `{ tls: true }` serves HTTPS with a generated CA and requires a bearer
+   * token (both in the kubeconfig), and is required to bind anything but loopback. See SECURITY.md.
+   */
   listen(options?: ListenOptions): Promise<ListenResult>;
   /**
    * Resolves once the cluster's controllers (garbage collector, namespace lifecycle, CRD
@@ -147,7 +155,11 @@ export interface FakeCluster extends AsyncDisposable {
   settle(): Promise<void>;
   /** Drops the watch history now, so older resourceVersions and continue tokens get 410 Expired. */
   compact(): Promise<void>;
-  /** Answers one request directly, without any transport (what both transports call). */
+  /**
+   * Answers one request directly, without any transport (what both transports call). A `Request`'s
+   * URL is WHATWG-parsed: dot segments (`..`, `%2e%2e`) are resolved before the cluster sees it,
+   * as for any server reached through `fetch`; the listener reads the raw request line instead.
+   */
   handle(request: Request): Promise<Response>;
   /**
    * Answers the webhook at `target` (a `clientConfig.url`, or a service reference
@@ -264,7 +276,8 @@ export async function createFakeCluster(options: FakeClusterOptions = {}): Promi
     async listen(listenOptions) {
       const listener = await listenHttp(handle, listenOptions);
       listeners.push(listener);
-      return { url: listener.url, kubeconfig: kubeConfigYaml(listener.url) };
+      const credentials = listener.caCert && listener.token ? { caCert: listener.caCert, token: listener.token } : undefined;
+      return { url: listener.url, kubeconfig: kubeConfigYaml(listener.url, credentials), ...credentials };
     },
     settle: () => controllers.settle(),
     async compact() {

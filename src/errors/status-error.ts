@@ -240,6 +240,16 @@ export function serviceUnavailable(message: string): StatusError {
   return new StatusError({ message, reason: 'ServiceUnavailable', code: 503 });
 }
 
+/** go-restful's answer for a method no route serves. */
+export function methodNotAllowed(): StatusError {
+  return new StatusError({ message: '405: Method Not Allowed', reason: 'MethodNotAllowed', details: {}, code: 405 });
+}
+
+/** The authentication filter's answer for a request without valid credentials (responsewriters.Unauthorized). */
+export function unauthorized(): StatusError {
+  return new StatusError({ message: 'Unauthorized', reason: 'Unauthorized', code: 401 });
+}
+
 /** go-restful's generic 404 for an unknown sub-path under a served group version. */
 export function unknownPath(): StatusError {
   return new StatusError({ message: 'the server could not find the requested resource', reason: 'NotFound', details: {}, code: 404 });

@@ -145,6 +145,11 @@ export class GoURL {
     return fromBytes(escape(username, 'userPassword') + (password === undefined ? '' : ':' + escape(password, 'userPassword')));
   }
 
+  /** URL.Path: the path unescaped (invalid UTF-8 bytes read as U+FFFD). */
+  getPath(): string {
+    return fromBytes(this.path);
+  }
+
   getRawQuery(): string {
     return fromBytes(this.rawQuery);
   }

@@ -3,6 +3,7 @@
 // request logs and fault rules select requests with.
 import { isWatchRequest } from '../http/query-options.ts';
 import { parseRequestPath } from '../http/request-info.ts';
+import { rawRequestTarget, requestTargetOf } from '../http/request-target.ts';
 
 /** A Kubernetes verb as RBAC and audit logs name it. */
 export type RequestVerb = 'get' | 'list' | 'watch' | 'create' | 'update' | 'patch' | 'delete' | 'deletecollection';
@@ -53,13 +54,14 @@ export interface RequestMatch {
 }
 
 export function requestAttributes(request: Request): RequestAttributes {
-  const url = new URL(request.url);
   const method = request.method.toUpperCase();
-  const base = { method, path: url.pathname + url.search, userAgent: request.headers.get('user-agent') ?? undefined };
-  const info = parseRequestPath(url.pathname);
-  if (info.kind === 'non-resource') return { ...base, verb: method.toLowerCase(), isResourceRequest: false };
+  const base = { method, path: rawRequestTarget(request), userAgent: request.headers.get('user-agent') ?? undefined };
+  // A target net/http refuses (an invalid escape) is no resource request.
+  const target = requestTargetOf(request);
+  const info = target ? parseRequestPath(target.path) : undefined;
+  if (!target || !info || info.kind === 'non-resource') return { ...base, verb: method.toLowerCase(), isResourceRequest: false };
   const { group, version, resource, namespace, name, subresource } = info;
-  return { ...base, verb: resourceVerb(method, name !== undefined, info.watchPrefix, url.searchParams), isResourceRequest: true, group, version, resource, namespace, name, subresource };
+  return { ...base, verb: resourceVerb(method, name !== undefined, info.watchPrefix, target.query), isResourceRequest: true, group, version, resource, namespace, name, subresource };
 }
 
 /** RequestInfoFactory's verb: GET of a collection is list or watch, DELETE of one is deletecollection. */

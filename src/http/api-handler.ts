@@ -10,7 +10,7 @@ import {
 } from '../apis/discovery.ts';
 import { apiVersionOf } from '../apis/object.ts';
 import type { ResourceType } from '../apis/resource-type.ts';
-import { StatusError, toStatusError, unknownPath, type Status } from '../errors/status-error.ts';
+import { badRequest, methodNotAllowed, toStatusError, unknownPath, type Status } from '../errors/status-error.ts';
 import type { GenericRegistry } from '../registry/generic-registry.ts';
 import type { Clock } from '../util/clock-and-random.ts';
 import type { ListResult } from '../registry/list.ts';
@@ -23,7 +23,10 @@ import { patchContentTypeOf, patcherFor } from './patch-request.ts';
 import { watchResponse, type WatchStreamTuning } from './watch-stream.ts';
 import type { ServedWatches } from './served-watches.ts';
 import { parseRequestPath, type ResourceRequest } from './request-info.ts';
-import { errorResponse, objectResponse, plainNotFound, statusResponse } from './responses.ts';
+import { errorResponse, objectResponse, plainBadRequest, plainNotFound, statusResponse } from './responses.ts';
+import { requestTargetOf } from './request-target.ts';
+import { isPathSegmentName } from '../validation/names.ts';
+import { goQuote } from '../errors/go-format.ts';
 import { notAcceptable } from '../errors/status-error.ts';
 import { discoveryResponse } from './discovery-response.ts';
 import { openapiResponse } from './openapi-response.ts';
@@ -62,11 +65,12 @@ export class ApiHandler {
   }
 
   async handle(request: Request): Promise<Response> {
-    const url = new URL(request.url);
     try {
-      const info = parseRequestPath(url.pathname);
+      const target = requestTargetOf(request);
+      if (!target) return plainBadRequest();
+      const info = parseRequestPath(target.path);
       if (info.kind === 'non-resource') return this.nonResource(info.path, request);
-      return await this.resource(info, request, url.searchParams);
+      return await this.resource(info, request, target.query);
     } catch (err) {
       return errorResponse(toStatusError(err));
     }
@@ -122,6 +126,7 @@ export class ApiHandler {
     if (!negotiated) throw notAcceptable(SERVED_MEDIA_TYPES);
     const { format, view } = negotiated;
     try {
+      if (info.name !== undefined) requireValidName(info.name);
       if (info.subresource !== undefined) {
         const { registryFor } = this.deps;
         const target = { ...info, name: info.name!, subresource: info.subresource };
@@ -226,7 +231,11 @@ export class ApiHandler {
 
 const isStatus = (body: unknown): body is Status => (body as { kind?: string }).kind === 'Status' && (body as { apiVersion?: string }).apiVersion === 'v1';
 
-/** go-restful's answer for a method with no route. */
-function methodNotAllowed(): StatusError {
-  return new StatusError({ message: '405: Method Not Allowed', reason: 'MethodNotAllowed', details: {}, code: 405 });
+/**
+ * The storage key functions' check (registry/generic/registry/store.go NamespaceKeyFunc): a name
+ * in the path can never be `.`, `..` or hold `/` or `%`, so it addresses no other object.
+ */
+function requireValidName(name: string): void {
+  const msgs = isPathSegmentName(name);
+  if (msgs.length) throw badRequest(`Name parameter invalid: ${goQuote(name)}: ${msgs.join(';')}`);
 }

@@ -1,4 +1,5 @@
 // Content negotiation: which representation a client asked for (Accept) and sent (Content-Type).
+import { parseMediaType } from '../go/mime.ts';
 
 export interface MediaRange {
   type: string;
@@ -53,9 +54,13 @@ export function negotiateObjectFormat(ranges: MediaRange[]): OutputFormat | unde
   return undefined;
 }
 
-/** The essence (`type/subtype`) of a Content-Type header, lower-cased, without parameters. */
+/**
+ * The media type (`type/subtype`, lower-cased, without parameters) of a Content-Type header;
+ * undefined when there is none, which the decoders read as the first served type (JSON), as
+ * NegotiateInputSerializerForMediaType does. A header Go's mime.ParseMediaType refuses (`;;;`) is
+ * returned whole: it matches no media type, so it is answered 415.
+ */
 export function contentTypeEssence(header: string | null): string | undefined {
   if (!header) return undefined;
-  const essence = header.split(';')[0]!.trim().toLowerCase();
-  return essence || undefined;
+  return parseMediaType(header)?.mediaType ?? header;
 }

@@ -1,19 +1,26 @@
 // Query parameters decoded into registry options. Decoding failures are 400s with the
 // parameter codec's text; the registry validates the decoded values.
+import { goQuote } from '../errors/go-format.ts';
 import { badRequest } from '../errors/status-error.ts';
+import { parseInt64 as goParseInt64 } from '../selectors/go-strings.ts';
 import type { DeleteOptions, GetOptions, ListOptions, WriteOptions } from '../apis/options.ts';
 import type { WatchStreamOptions } from './watch-stream.ts';
 
-/** strconv.ParseBool, which the parameter codec uses. */
+/**
+ * runtime.Convert_Slice_string_To_bool (and _Pointer_bool), which the parameter codec uses for
+ * every boolean parameter: only `0` and `false` (any case) are false; anything else, `maybe` and
+ * the empty string included, is true.
+ */
 function parseBool(value: string): boolean {
-  if (['1', 't', 'T', 'true', 'TRUE', 'True'].includes(value)) return true;
-  if (['0', 'f', 'F', 'false', 'FALSE', 'False'].includes(value)) return false;
-  throw badRequest(`strconv.ParseBool: parsing ${JSON.stringify(value)}: invalid syntax`);
+  return !(value === '0' || value.toLowerCase() === 'false');
 }
 
+/** runtime.Convert_Slice_string_To_int64: strconv.ParseInt(s, 10, 64), whose error the handlers answer as a 400. */
 function parseInt64(value: string): number {
-  if (!/^[+-]?\d+$/.test(value)) throw badRequest(`strconv.ParseInt: parsing ${JSON.stringify(value)}: invalid syntax`);
-  return Number(value);
+  const n = goParseInt64(value);
+  if (n !== undefined) return Number(n);
+  const reason = /^[+-]?[0-9]+$/.test(value) ? 'value out of range' : 'invalid syntax';
+  throw badRequest(`strconv.ParseInt: parsing ${goQuote(value)}: ${reason}`);
 }
 
 const optional = <T>(q: URLSearchParams, name: string, parse: (v: string) => T): T | undefined => {
@@ -42,9 +49,10 @@ export function listOptionsFrom(q: URLSearchParams): ListOptions {
   };
 }
 
+/** RequestInfoFactory: a collection GET is a watch when `watch` decodes true (`?watch=` and `?watch=maybe` do). */
 export function isWatchRequest(q: URLSearchParams): boolean {
   const v = q.get('watch');
-  return v !== null && v !== '' && parseBool(v);
+  return v !== null && parseBool(v);
 }
 
 export function writeOptionsFrom(q: URLSearchParams): WriteOptions {

@@ -22,9 +22,13 @@ export type RequestInfo = ResourceRequest | NonResourceRequest;
 /** Subresources of namespaces that must not be read as a namespaced resource name. */
 const NAMESPACE_SUBRESOURCES = new Set(['status', 'finalize']);
 
-export function parseRequestPath(rawPath: string): RequestInfo {
-  const path = rawPath.replace(/\/{2,}/g, '/');
-  const parts = path.split('/').filter((p) => p !== '').map(decodeURIComponent);
+/**
+ * `path` is the decoded URL.Path (see requestTargetOf): like RequestInfoFactory, the path is
+ * split after decoding, so `%2F` separates segments and `..` stays a segment of its own.
+ */
+export function parseRequestPath(decodedPath: string): RequestInfo {
+  const path = decodedPath.replace(/\/{2,}/g, '/');
+  const parts = path.split('/').filter((p) => p !== '');
   let rest: string[];
   let group: string;
   let version: string;

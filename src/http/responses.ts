@@ -46,3 +46,8 @@ export function errorResponse(err: StatusError, format: OutputFormat = 'json'): 
 export function plainNotFound(): Response {
   return sentResponse('404 page not found\n', { status: 404, headers: { 'content-type': 'text/plain; charset=utf-8', 'x-content-type-options': 'nosniff' } });
 }
+
+/** What Go's net/http answers a request it cannot parse (an invalid escape in the request-target). */
+export function plainBadRequest(): Response {
+  return sentResponse('400 Bad Request', { status: 400, headers: { 'content-type': 'text/plain; charset=utf-8', connection: 'close' } });
+}

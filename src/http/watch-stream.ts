@@ -128,7 +128,10 @@ export function watchResponse(
           return;
         }
         if (context.servedWatches) forget = context.servedWatches.add(close);
-        if (options.timeoutSeconds !== undefined && options.timeoutSeconds > 0) timeoutTimer = setTimeout(close, options.timeoutSeconds * 1000);
+        // get.go: timeoutSeconds becomes a timer; a negative one fires at once, ending the watch as
+        // it starts. Beyond setTimeout's range (~24.8 days) it never fires in a test's lifetime.
+        const timeoutMs = (options.timeoutSeconds ?? 0) * 1000;
+        if (timeoutMs !== 0 && timeoutMs <= 0x7fffffff) timeoutTimer = setTimeout(close, Math.max(0, timeoutMs));
         if (options.allowWatchBookmarks) {
           const tick = () => {
             handle?.bookmark();

@@ -4,6 +4,7 @@
 // fmt's %v, so the patch engines need the distinction and Go's formatting.
 import { goFloat } from '../errors/go-format.ts';
 import { decodeGoUtf8 } from '../go/json.ts';
+import { setOwn } from '../util/own-property.ts';
 
 /** A float64 (a JS number is taken as int64). */
 export class GoFloat {
@@ -115,7 +116,7 @@ export function toGoValue(v: unknown): GoValue {
   if (typeof v === 'string' || typeof v === 'boolean') return v;
   if (v instanceof GoFloat) return v;
   const out: GoMap = {};
-  for (const [k, x] of Object.entries(v as Record<string, unknown>)) if (x !== undefined) out[k] = toGoValue(x);
+  for (const [k, x] of Object.entries(v as Record<string, unknown>)) if (x !== undefined) setOwn(out, k, toGoValue(x));
   return out;
 }
 
@@ -125,7 +126,7 @@ export function fromGoValue(v: GoValue): unknown {
   if (v instanceof GoFloat) return v.value;
   if (Array.isArray(v)) return v.map(fromGoValue);
   const out: Record<string, unknown> = {};
-  for (const [k, x] of Object.entries(v)) out[k] = fromGoValue(x);
+  for (const [k, x] of Object.entries(v)) setOwn(out, k, fromGoValue(x));
   return out;
 }
 

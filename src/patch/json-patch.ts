@@ -8,6 +8,7 @@
 import { goQuote } from '../errors/go-format.ts';
 import { decodeGoUtf8 } from '../go/json.ts';
 import { GoPanic } from './go-value.ts';
+import { setOwn } from '../util/own-property.ts';
 
 /** patch.go maxJSONPatchOperations. */
 export const MAX_JSON_PATCH_OPERATIONS = 10000;
@@ -105,7 +106,7 @@ export function valueFromNode(n: Node | null): unknown {
       return n.ary.map(valueFromNode);
     case 'doc': {
       const out: Record<string, unknown> = {};
-      for (const [k, x] of n.doc) out[k] = valueFromNode(x);
+      for (const [k, x] of n.doc) setOwn(out, k, valueFromNode(x));
       return out;
     }
   }

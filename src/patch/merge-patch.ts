@@ -4,6 +4,7 @@
 // null or not an object), pruneNulls drops null members of objects at any depth, including objects
 // inside arrays ({"a":[{"x":null}]} yields a: [{}]); RFC 7386 keeps array contents verbatim.
 import { isPlainObject } from '../apis/object.ts';
+import { getOwn, setOwn } from '../util/own-property.ts';
 
 type Json = Record<string, unknown>;
 
@@ -15,7 +16,7 @@ export function applyMergePatch(target: unknown, patch: unknown): unknown {
   const out: Record<string, unknown> = isPlainObject(target) ? { ...target } : {};
   for (const [key, value] of Object.entries(patch)) {
     if (value === null) delete out[key];
-    else out[key] = applyMergePatch(out[key], value);
+    else setOwn(out, key, applyMergePatch(getOwn(out, key), value));
   }
   return out;
 }
@@ -28,11 +29,11 @@ export function evanphxMergePatch(doc: Json, patch: Json): Json {
 function evanphxPatch(cur: Json, patch: Json): Json {
   const out: Json = {};
   for (const [k, v] of Object.entries(patch)) {
-    const c = cur[k];
-    if (v === null) out[k] = null;
-    else if (!isObject(c)) out[k] = pruneNulls(v);
-    else if (isObject(v)) out[k] = evanphxPatch(c, v);
-    else out[k] = v; // merge(): an object replaced by a non-object patch value keeps it raw
+    const c = getOwn(cur, k);
+    if (v === null) setOwn(out, k, null);
+    else if (!isObject(c)) setOwn(out, k, pruneNulls(v));
+    else if (isObject(v)) setOwn(out, k, evanphxPatch(c, v));
+    else setOwn(out, k, v); // merge(): an object replaced by a non-object patch value keeps it raw
   }
   return out;
 }
@@ -41,6 +42,6 @@ function pruneNulls(v: unknown): unknown {
   if (Array.isArray(v)) return v.map((x) => (x === null ? null : pruneNulls(x)));
   if (!isObject(v)) return v;
   const out: Json = {};
-  for (const [k, x] of Object.entries(v)) if (x !== null) out[k] = pruneNulls(x);
+  for (const [k, x] of Object.entries(v)) if (x !== null) setOwn(out, k, pruneNulls(x));
   return out;
 }

@@ -17,6 +17,7 @@ import {
   type GoValue,
 } from './go-value.ts';
 import { lookupField, type StructSchema } from './smp-schema.ts';
+import { setOwn } from '../util/own-property.ts';
 
 const DIRECTIVE_MARKER = '$patch';
 const DELETE_DIRECTIVE = 'delete';
@@ -210,7 +211,7 @@ function removeDirectives(obj: GoValue): [GoValue, boolean] {
     if (has(obj, DIRECTIVE_MARKER)) return [null, false];
     for (const k of Object.keys(obj)) {
       const [v, keep] = removeDirectives(obj[k]!);
-      if (keep) obj[k] = v;
+      if (keep) setOwn(obj, k, v);
       else delete obj[k];
     }
     return [obj, true];
@@ -258,14 +259,14 @@ function mergeMap(original: GoMap | null, patch: GoMap, schema: StructSchema | u
     if (originalKind === 'map') {
       const { schema: subschema, meta } = lookupField(schema, k);
       const strategy = extractRetainKeysPatchStrategy(meta.strategies);
-      orig[k] = strategy !== REPLACE_DIRECTIVE ? mergeMap(orig[k] as GoMap, patchV as GoMap, subschema) : patchV;
+      setOwn(orig, k, strategy !== REPLACE_DIRECTIVE ? mergeMap(orig[k] as GoMap, patchV as GoMap, subschema) : patchV);
     } else if (originalKind === 'slice') {
       const { schema: subschema, meta } = lookupField(schema, k);
       const strategy = extractRetainKeysPatchStrategy(meta.strategies);
-      orig[k] = mergeSliceHandler(orig[k] as GoValue[], patchV as GoValue[], subschema, strategy, meta.mergeKey, isDeleteList);
+      setOwn(orig, k, mergeSliceHandler(orig[k] as GoValue[], patchV as GoValue[], subschema, strategy, meta.mergeKey, isDeleteList));
     } else {
       const [v, keep] = removeDirectives(patchV);
-      if (keep) orig[k] = v;
+      if (keep) setOwn(orig, k, v);
       else delete orig[k];
     }
   }
@@ -276,7 +277,7 @@ function mergeMap(original: GoMap | null, patch: GoMap, schema: StructSchema | u
 function setFromPatch(orig: GoMap, k: string, patchV: GoValue): void {
   discardNullValuesFromPatch(patchV);
   const [v, keep] = removeDirectives(patchV);
-  if (keep) orig[k] = v;
+  if (keep) setOwn(orig, k, v);
   else delete orig[k];
 }
 

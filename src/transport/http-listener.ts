@@ -1,36 +1,133 @@
-// A real HTTP listener on loopback that serves the same handler as the in-process transport,
-// for kubectl and clients in other languages.
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+// A real HTTP(S) listener that serves the same handler as the in-process transport, for kubectl
+// and clients in other languages. Safe by default: plain http only on loopback, and there only
+// for requests that name the listener in `Host` (no DNS rebinding) and come from no other web
+// origin; `tls: true` serves HTTPS with a generated CA and requires a bearer token. Whatever a
+// request holds, it gets an answer: conversion errors are answered, never thrown at the server.
+import { randomBytes, timingSafeEqual } from 'node:crypto';
+import { createServer as createHttpServer, STATUS_CODES, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { createServer as createHttpsServer } from 'node:https';
+import { isIP, type AddressInfo, type Socket } from 'node:net';
+import { hostname, networkInterfaces } from 'node:os';
 import { Readable } from 'node:stream';
+import { forbidden, internalError, methodNotAllowed, toStatusError, unauthorized, type StatusError } from '../errors/status-error.ts';
+import { rememberRequestTarget } from '../http/request-target.ts';
+import { errorResponse } from '../http/responses.ts';
 import type { RequestHandlerFn } from './msw-network.ts';
+import { createServingCertificates } from './serving-certs.ts';
 
 /** Where `cluster.listen()` serves. */
 export interface ListenOptions {
   /** TCP port; default 0 (any free port). */
   port?: number;
-  /** Address to bind; default `127.0.0.1` (loopback only). */
+  /**
+   * Address to bind; default `127.0.0.1`. Plain http is refused on anything but a loopback
+   * address: other hosts (`0.0.0.0`, `::`) need `tls`.
+   */
   host?: string;
+  /**
+   * Serve HTTPS with a CA generated for this listener, and require the bearer token the
+   * kubeconfig carries (401 Unauthorized otherwise, as kube-apiserver).
+   */
+  tls?: boolean;
 }
 
 export interface Listener {
   url: string;
+  /** PEM of the CA that signed the serving certificate (`tls` only). */
+  caCert?: string;
+  /** The bearer token every request must carry (`tls` only). */
+  token?: string;
   close(): Promise<void>;
 }
 
-function toRequest(req: IncomingMessage, origin: string): Request {
+/**
+ * net/http's limit on the request line and headers: kube-apiserver's MaxHeaderBytes (1 MiB, Go's
+ * DefaultMaxHeaderBytes) plus the 4096 bytes of bufio slop conn.readRequest allows. Node's
+ * default (16 KiB) would refuse URLs the real server serves, such as long label selectors.
+ */
+export const MAX_HEADER_BYTES = (1 << 20) + 4096;
+
+/** How long a connection refused at parse time stays open for the client to read the answer (Go's rstAvoidanceDelay). */
+const REFUSED_LINGER_MS = 500;
+
+/** Methods a WHATWG Request cannot carry. */
+const FORBIDDEN_METHODS = new Set(['CONNECT', 'TRACE', 'TRACK']);
+
+export function isLoopbackHost(host: string): boolean {
+  const h = host.toLowerCase().replace(/^\[|\]$/g, '');
+  if (h === 'localhost' || h === '::1') return true;
+  const v4 = h.startsWith('::ffff:') ? h.slice(7) : h;
+  return isIP(v4) === 4 && v4.startsWith('127.');
+}
+
+const isWildcardHost = (host: string): boolean => host === '0.0.0.0' || host === '::' || host === '';
+
+/** `host` as it appears in a URL or a Host header: IPv6 in brackets. */
+const urlHost = (host: string): string => (host.includes(':') ? `[${host}]` : host);
+
+/** The names a TLS client may dial this listener by, for the serving certificate. */
+function certificateHosts(host: string): string[] {
+  const hosts = ['127.0.0.1', '::1', 'localhost'];
+  if (!isWildcardHost(host)) return [...hosts, host];
+  for (const addrs of Object.values(networkInterfaces())) for (const a of addrs ?? []) if (!a.address.includes('%')) hosts.push(a.address);
+  return [...hosts, hostname()];
+}
+
+/** The Host header values that name a plain-http loopback listener on `port`. */
+function loopbackAuthorities(host: string, port: number): Set<string> {
+  const names = new Set(['127.0.0.1', 'localhost', '[::1]', urlHost(host).toLowerCase()]);
+  return new Set([...names].map((n) => `${n}:${port}`));
+}
+
+/** httpguts.ValidHostHeader: the bytes a Host header may hold (no check of its form). */
+const VALID_HOST = /^[A-Za-z0-9!$%&'()*+,\-.:;=[\]_~]*$/;
+
+/** net/http's readRequest checks of Host, with the text its 400 carries; undefined when it passes. */
+function hostHeaderError(req: IncomingMessage): string | undefined {
+  const hosts = req.headersDistinct.host ?? [];
+  if (hosts.length === 0 && req.httpVersionMajor === 1 && req.httpVersionMinor >= 1) return 'missing required Host header';
+  if (hosts.length > 1) return 'too many Host headers';
+  if (hosts.length === 1 && !VALID_HOST.test(hosts[0]!)) return 'malformed Host header';
+  return undefined;
+}
+
+/** What net/http writes for a request it refuses while reading it: plain text, then it closes the connection. */
+function plainRefusal(res: ServerResponse, code: number, text: string): void {
+  const body = `${code} ${STATUS_CODES[code]}${text ? ': ' + text : ''}`;
+  res.writeHead(code, { 'content-type': 'text/plain; charset=utf-8', connection: 'close' });
+  res.end(body);
+}
+
+/** The token of an `Authorization: Bearer <token>` header, read as apiserver's bearertoken authenticator does. */
+function bearerToken(header: string | undefined): Buffer | undefined {
+  const parts = (header ?? '').trim().split(' ');
+  if (parts.length < 2 || parts[0]!.toLowerCase() !== 'bearer' || parts[1] === '') return undefined;
+  return Buffer.from(parts[1]!);
+}
+
+function statusAnswer(res: ServerResponse, err: StatusError): void {
+  const body = JSON.stringify(err.status);
+  res.writeHead(err.code, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) });
+  res.end(body);
+}
+
+function toRequest(req: IncomingMessage, origin: string, target: string): Request {
   const headers = new Headers();
   for (const [key, value] of Object.entries(req.headers)) {
     if (Array.isArray(value)) value.forEach((v) => headers.append(key, v));
     else if (value !== undefined) headers.set(key, value);
   }
   const hasBody = req.method !== 'GET' && req.method !== 'HEAD';
-  return new Request(new URL(req.url ?? '/', origin), {
+  // The URL is only the Request's address: the handler reads the target as sent (see
+  // request-target.ts), as WHATWG parsing resolves `..` and would read `//x` as a host.
+  const request = new Request(origin + (target.startsWith('/') ? '' : '/') + target.replace(/^\/+/, '/'), {
     method: req.method,
     headers,
     body: hasBody ? (Readable.toWeb(req) as ReadableStream<Uint8Array>) : undefined,
     duplex: 'half',
   } as RequestInit);
+  rememberRequestTarget(request, target);
+  return request;
 }
 
 async function writeResponse(response: Response, res: ServerResponse): Promise<void> {
@@ -59,25 +156,113 @@ async function writeResponse(response: Response, res: ServerResponse): Promise<v
   res.end();
 }
 
+/**
+ * What net/http writes for a request it cannot parse (conn.serve): a plain-text status line,
+ * then the connection is closed after the client had time to read it (no reset).
+ */
+function refuseUnparsable(err: NodeJS.ErrnoException & { bytesParsed?: number }, socket: Socket): void {
+  if (!socket.writable) {
+    socket.destroy();
+    return;
+  }
+  const status = err.code === 'HPE_HEADER_OVERFLOW' ? '431 Request Header Fields Too Large' : '400 Bad Request';
+  socket.end(`HTTP/1.1 ${status}\r\nContent-Type: text/plain; charset=utf-8\r\nConnection: close\r\n\r\n${status}`);
+  // Keep reading what the client still sends, so closing does not reset the connection.
+  socket.on('data', () => undefined);
+  socket.on('error', () => undefined);
+  setTimeout(() => socket.destroy(), REFUSED_LINGER_MS).unref();
+}
+
 export async function listen(handler: RequestHandlerFn, options: ListenOptions = {}): Promise<Listener> {
   const host = options.host ?? '127.0.0.1';
-  const server: Server = createServer((req, res) => {
-    const origin = `http://${req.headers.host ?? host}`;
-    handler(toRequest(req, origin))
+  const tls = options.tls ?? false;
+  if (!tls && !isLoopbackHost(host)) {
+    throw new Error(
+      `kubefake refuses to serve plain http on ${host}: anyone who reaches it could read and change the cluster. ` +
+        'Bind a loopback address (127.0.0.1), or serve HTTPS with a bearer token: listen({ tls: true }) / kubefake serve --tls.',
+    );
+  }
+  const certs = tls ? await createServingCertificates(certificateHosts(host)) : undefined;
+  const token = tls ? randomBytes(32).toString('base64url') : undefined;
+  const expectedToken = token === undefined ? undefined : Buffer.from(token);
+  let authorities = new Set<string>();
+  let origin = '';
+
+  /** An answer that refuses the request before the handler sees it, or undefined to serve it. */
+  const refusal = (req: IncomingMessage): StatusError | undefined => {
+    if (expectedToken) {
+      // The authentication filter comes first; the token is compared in constant time.
+      const sent = bearerToken(req.headers.authorization);
+      return sent && sent.length === expectedToken.length && timingSafeEqual(sent, expectedToken) ? undefined : unauthorized();
+    }
+    // Plain http on loopback: a browser page must not reach it, neither through a name that
+    // resolves to 127.0.0.1 (DNS rebinding: Host is that name) nor cross-origin (Origin is set;
+    // no client kubefake serves sends one). A request with no Host is no browser's.
+    const hostHeader = req.headers.host?.toLowerCase();
+    if (hostHeader && !authorities.has(hostHeader)) {
+      return forbidden(null, '', `Host ${JSON.stringify(req.headers.host)} does not name this kubefake listener (${[...authorities].join(', ')}); plain http is refused for other hosts, against DNS rebinding`);
+    }
+    const requestOrigin = req.headers.origin;
+    if (requestOrigin !== undefined && !authorities.has(requestOrigin.toLowerCase().replace(/^http:\/\//, ''))) {
+      return forbidden(null, '', `cross-origin requests (Origin ${JSON.stringify(requestOrigin)}) are refused by this kubefake listener`);
+    }
+    return undefined;
+  };
+
+  const onRequest = (req: IncomingMessage, res: ServerResponse): void => {
+    let answer: Promise<Response>;
+    try {
+      const hostError = hostHeaderError(req);
+      if (hostError) {
+        req.resume();
+        plainRefusal(res, 400, hostError);
+        return;
+      }
+      const refused = refusal(req);
+      if (refused) {
+        req.resume();
+        statusAnswer(res, refused);
+        return;
+      }
+      // go-restful has no route for these methods; a WHATWG Request cannot even carry them.
+      if (FORBIDDEN_METHODS.has(req.method ?? '')) {
+        req.resume();
+        statusAnswer(res, methodNotAllowed());
+        return;
+      }
+      answer = handler(toRequest(req, origin, req.url ?? '/'));
+    } catch (err) {
+      answer = Promise.resolve(errorResponse(toStatusError(err)));
+    }
+    answer
       .then((response) => writeResponse(response, res))
       .catch((err: unknown) => {
-        if (!res.headersSent) res.writeHead(500, { 'content-type': 'text/plain' });
-        res.end(String(err));
+        if (res.headersSent) res.end();
+        else statusAnswer(res, internalError(String(err)));
       });
+  };
+
+  // Host is checked by hostHeaderError, which answers with net/http's texts.
+  const serverOptions = { maxHeaderSize: MAX_HEADER_BYTES, requireHostHeader: false };
+  const server: Server = certs ? createHttpsServer({ ...serverOptions, cert: certs.cert, key: certs.key }, onRequest) : createHttpServer(serverOptions, onRequest);
+  server.on('clientError', refuseUnparsable);
+  // CONNECT never reaches the request handler in Node; net/http would route it to go-restful.
+  server.on('connect', (_req: IncomingMessage, socket: Socket) => {
+    const body = JSON.stringify(methodNotAllowed().status);
+    socket.end(`HTTP/1.1 405 Method Not Allowed\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
   });
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(options.port ?? 0, host, () => resolve());
   });
   const { port } = server.address() as AddressInfo;
-  const urlHost = host.includes(':') ? `[${host}]` : host;
+  authorities = loopbackAuthorities(host, port);
+  const advertised = isWildcardHost(host) ? '127.0.0.1' : host;
+  origin = `${tls ? 'https' : 'http'}://${urlHost(advertised)}:${port}`;
   return {
-    url: `http://${urlHost}:${port}`,
+    url: origin,
+    caCert: certs?.caCert,
+    token,
     close: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections();

@@ -290,7 +290,7 @@ function validateConfigMap(obj: KubeObject): FieldError[] {
   let total = 0;
   for (const key of sortedKeys(data)) {
     for (const msg of isConfigMapKey(key)) errs.push(fieldError.invalid(fieldPath.key('data', key), key, msg));
-    if (key in binaryData) errs.push(fieldError.invalid(fieldPath.key('data', key), key, 'duplicate of key present in binaryData'));
+    if (Object.hasOwn(binaryData, key)) errs.push(fieldError.invalid(fieldPath.key('data', key), key, 'duplicate of key present in binaryData'));
     total += valueBytes(data[key]);
   }
   for (const key of sortedKeys(binaryData)) {
