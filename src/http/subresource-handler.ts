@@ -8,6 +8,7 @@ import { badRequest, methodNotSupported, notFound, StatusError, unknownPath } fr
 import { PATCH_CONTENT_TYPES, applyPatch } from '../patch/index.ts';
 import type { GenericRegistry } from '../registry/generic-registry.ts';
 import { fieldValidationMode } from '../apis/options.ts';
+import { bindPod } from '../registry/subresources/pod-binding.ts';
 import { POD_CONNECT_METHODS, POD_CONNECT_SUBRESOURCES, podConnect, type PodConnectSubresource } from '../registry/subresources/pod-connect.ts';
 import { ScaleRegistry, scaleTypeOf } from '../registry/subresources/scale.ts';
 import { statusTypeOf } from '../registry/subresources/status.ts';
@@ -42,6 +43,16 @@ export interface SubresourceRequest {
 export const isPodConnect = (type: ResourceType, subresource: string): subresource is PodConnectSubresource =>
   type.group === '' && type.plural === 'pods' && POD_CONNECT_SUBRESOURCES.has(subresource);
 
+/** pods/binding (POST only, as a create). */
+export const isPodBinding = (type: ResourceType, subresource: string): boolean => type.group === '' && type.plural === 'pods' && subresource === 'binding';
+
+async function servePodBinding(r: SubresourceRequest): Promise<Response> {
+  if (r.request.method.toUpperCase() !== 'POST' || r.info.watchPrefix) throw r.info.watchPrefix ? unknownPath() : r.methodNotAllowed();
+  const { body, options } = await readWriteRequest(r.request, r.query, { apiVersion: 'v1', kind: 'Binding', protobuf: false });
+  const status = bindPod(r.registryFor(r.type), r.info.namespace, r.info.name, body, r.now(), (options.dryRun ?? []).length > 0);
+  return objectResponse(status, { status: 201, format: r.format });
+}
+
 /**
  * The pod connecters: the pod and its container resolved as the REST storage does, then what a
  * server without kubelets answers (pod-connect.ts). `pods/<name>:<port>/proxy` names a port.
@@ -75,6 +86,7 @@ function verbOf(method: string, watchPrefix: boolean): string {
 export async function serveSubresource(r: SubresourceRequest): Promise<Response> {
   const { type, info } = r;
   if (isPodConnect(type, info.subresource)) return servePodConnect(r, info.subresource);
+  if (isPodBinding(type, info.subresource)) return servePodBinding(r);
   const served = (info.subresource === 'status' && type.statusStrategy) || (info.subresource === 'scale' && type.scale);
   if (!served) throw type.unstructured ? notFound({ group: type.group, resource: type.plural }, info.name) : unknownPath();
   const method = r.request.method.toUpperCase();
