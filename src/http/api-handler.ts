@@ -27,7 +27,7 @@ import { errorResponse, objectResponse, plainNotFound, statusResponse } from './
 import { notAcceptable } from '../errors/status-error.ts';
 import { discoveryResponse } from './discovery-response.ts';
 import { openapiResponse } from './openapi-response.ts';
-import { isPodBinding, isPodConnect, serveSubresource } from './subresource-handler.ts';
+import { isPodBinding, isPodConnect, isServiceAccountToken, serveSubresource } from './subresource-handler.ts';
 
 export interface VersionInfo {
   major: string;
@@ -117,7 +117,7 @@ export class ApiHandler {
       throw unknownPath();
     }
     // go-restful has no route for a subresource a built-in does not serve.
-    if (info.subresource !== undefined && !type.unstructured && !type.subresources.includes(info.subresource) && !isPodConnect(type, info.subresource) && !isPodBinding(type, info.subresource)) throw unknownPath();
+    if (info.subresource !== undefined && !type.unstructured && !type.subresources.includes(info.subresource) && !isPodConnect(type, info.subresource) && !isPodBinding(type, info.subresource) && !isServiceAccountToken(type, info.subresource)) throw unknownPath();
     const negotiated = negotiateView(request.headers.get('accept'));
     if (!negotiated) throw notAcceptable(SERVED_MEDIA_TYPES);
     const { format, view } = negotiated;

@@ -9,6 +9,7 @@ import { PATCH_CONTENT_TYPES, applyPatch } from '../patch/index.ts';
 import type { GenericRegistry } from '../registry/generic-registry.ts';
 import { fieldValidationMode } from '../apis/options.ts';
 import { bindPod } from '../registry/subresources/pod-binding.ts';
+import { requestToken } from '../registry/subresources/serviceaccount-token.ts';
 import { POD_CONNECT_METHODS, POD_CONNECT_SUBRESOURCES, podConnect, type PodConnectSubresource } from '../registry/subresources/pod-connect.ts';
 import { ScaleRegistry, scaleTypeOf } from '../registry/subresources/scale.ts';
 import { statusTypeOf } from '../registry/subresources/status.ts';
@@ -53,6 +54,26 @@ async function servePodBinding(r: SubresourceRequest): Promise<Response> {
   return objectResponse(status, { status: 201, format: r.format });
 }
 
+/** serviceaccounts/token (TokenRequest; POST only, as a create). */
+export const isServiceAccountToken = (type: ResourceType, subresource: string): boolean => type.group === '' && type.plural === 'serviceaccounts' && subresource === 'token';
+
+async function serveTokenRequest(r: SubresourceRequest): Promise<Response> {
+  if (r.request.method.toUpperCase() !== 'POST' || r.info.watchPrefix) throw r.info.watchPrefix ? unknownPath() : r.methodNotAllowed();
+  const { body } = await readWriteRequest(r.request, r.query, { apiVersion: 'authentication.k8s.io/v1', kind: 'TokenRequest', protobuf: false });
+  const out = await requestToken(body, {
+    serviceAccounts: r.registryFor(r.type),
+    namespace: r.info.namespace ?? '',
+    name: r.info.name,
+    now: r.now(),
+    boundObject: async (kind, name) => {
+      const type = r.coreType(kind === 'Pod' ? 'pods' : kind === 'Secret' ? 'secrets' : 'nodes');
+      if (!type) throw notFound({ group: '', resource: kind.toLowerCase() + 's' }, name);
+      return r.registryFor(type).get(type.namespaced ? r.info.namespace : undefined, name);
+    },
+  });
+  return objectResponse(out, { status: 201, format: r.format });
+}
+
 /**
  * The pod connecters: the pod and its container resolved as the REST storage does, then what a
  * server without kubelets answers (pod-connect.ts). `pods/<name>:<port>/proxy` names a port.
@@ -87,6 +108,7 @@ export async function serveSubresource(r: SubresourceRequest): Promise<Response>
   const { type, info } = r;
   if (isPodConnect(type, info.subresource)) return servePodConnect(r, info.subresource);
   if (isPodBinding(type, info.subresource)) return servePodBinding(r);
+  if (isServiceAccountToken(type, info.subresource)) return serveTokenRequest(r);
   const served = (info.subresource === 'status' && type.statusStrategy) || (info.subresource === 'scale' && type.scale);
   if (!served) throw type.unstructured ? notFound({ group: type.group, resource: type.plural }, info.name) : unknownPath();
   const method = r.request.method.toUpperCase();
