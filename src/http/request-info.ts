@@ -55,6 +55,7 @@ export function parseRequestPath(decodedPath: string): RequestInfo {
     namespace = rest[1];
     rest = rest.slice(2);
   }
-  if (rest.length === 0 || rest.length > 3) return { kind: 'non-resource', path };
+  // A proxy subresource carries the path to proxy to after it (requestinfo.go keeps it in Parts).
+  if (rest.length === 0 || (rest.length > 3 && rest[2] !== 'proxy')) return { kind: 'non-resource', path };
   return { kind: 'resource', group, version, namespace, resource: rest[0]!, name: rest[1], subresource: rest[2], watchPrefix };
 }

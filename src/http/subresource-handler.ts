@@ -4,10 +4,13 @@
 // for a path or method it has no route for.
 import type { KubeObject } from '../apis/object.ts';
 import type { ResourceType } from '../apis/resource-type.ts';
-import { methodNotSupported, notFound, StatusError, unknownPath } from '../errors/status-error.ts';
+import { badRequest, methodNotSupported, notFound, StatusError, unknownPath } from '../errors/status-error.ts';
 import { PATCH_CONTENT_TYPES, applyPatch } from '../patch/index.ts';
 import type { GenericRegistry } from '../registry/generic-registry.ts';
 import { fieldValidationMode } from '../apis/options.ts';
+import { bindPod } from '../registry/subresources/pod-binding.ts';
+import { requestToken } from '../registry/subresources/serviceaccount-token.ts';
+import { POD_CONNECT_METHODS, POD_CONNECT_SUBRESOURCES, podConnect, type PodConnectSubresource } from '../registry/subresources/pod-connect.ts';
 import { ScaleRegistry, scaleTypeOf } from '../registry/subresources/scale.ts';
 import { statusTypeOf } from '../registry/subresources/status.ts';
 import { bodyTarget, readBody, readWriteRequest } from './body.ts';
@@ -33,6 +36,66 @@ export interface SubresourceRequest {
   now(): Date;
   /** go-restful's 405 for a method without a route (built-ins). */
   methodNotAllowed(): StatusError;
+  /** Another served resource of the legacy group (`nodes`), for subresources that consult one. */
+  coreType(resource: string): ResourceType | undefined;
+}
+
+/** Whether `subresource` of `type` is one of the pod connecters (log, exec, attach, portforward, proxy). */
+export const isPodConnect = (type: ResourceType, subresource: string): subresource is PodConnectSubresource =>
+  type.group === '' && type.plural === 'pods' && POD_CONNECT_SUBRESOURCES.has(subresource);
+
+/** pods/binding (POST only, as a create). */
+export const isPodBinding = (type: ResourceType, subresource: string): boolean => type.group === '' && type.plural === 'pods' && subresource === 'binding';
+
+async function servePodBinding(r: SubresourceRequest): Promise<Response> {
+  if (r.request.method.toUpperCase() !== 'POST' || r.info.watchPrefix) throw r.info.watchPrefix ? unknownPath() : r.methodNotAllowed();
+  const { body, options } = await readWriteRequest(r.request, r.query, { apiVersion: 'v1', kind: 'Binding', protobuf: false });
+  const status = bindPod(r.registryFor(r.type), r.info.namespace, r.info.name, body, r.now(), (options.dryRun ?? []).length > 0);
+  return objectResponse(status, { status: 201, format: r.format });
+}
+
+/** serviceaccounts/token (TokenRequest; POST only, as a create). */
+export const isServiceAccountToken = (type: ResourceType, subresource: string): boolean => type.group === '' && type.plural === 'serviceaccounts' && subresource === 'token';
+
+async function serveTokenRequest(r: SubresourceRequest): Promise<Response> {
+  if (r.request.method.toUpperCase() !== 'POST' || r.info.watchPrefix) throw r.info.watchPrefix ? unknownPath() : r.methodNotAllowed();
+  const { body } = await readWriteRequest(r.request, r.query, { apiVersion: 'authentication.k8s.io/v1', kind: 'TokenRequest', protobuf: false });
+  const out = await requestToken(body, {
+    serviceAccounts: r.registryFor(r.type),
+    namespace: r.info.namespace ?? '',
+    name: r.info.name,
+    now: r.now(),
+    boundObject: async (kind, name) => {
+      const type = r.coreType(kind === 'Pod' ? 'pods' : kind === 'Secret' ? 'secrets' : 'nodes');
+      if (!type) throw notFound({ group: '', resource: kind.toLowerCase() + 's' }, name);
+      return r.registryFor(type).get(type.namespaced ? r.info.namespace : undefined, name);
+    },
+  });
+  return objectResponse(out, { status: 201, format: r.format });
+}
+
+/**
+ * The pod connecters: the pod and its container resolved as the REST storage does, then what a
+ * server without kubelets answers (pod-connect.ts). `pods/<name>:<port>/proxy` names a port.
+ */
+async function servePodConnect(r: SubresourceRequest, subresource: PodConnectSubresource): Promise<Response> {
+  if (!POD_CONNECT_METHODS[subresource].includes(r.request.method.toUpperCase()) || r.info.watchPrefix) throw r.info.watchPrefix ? unknownPath() : r.methodNotAllowed();
+  // utilnet.SplitSchemeNamePort: name, name:port or scheme:name:port.
+  const idParts = r.info.name.split(':');
+  const [name, port] = subresource === 'proxy' && idParts.length > 1 ? (idParts.length === 3 ? [idParts[1]!, idParts[2]!] : [idParts[0]!, idParts[1]!]) : [r.info.name, undefined];
+  if (subresource === 'proxy' && (idParts.length > 3 || name === '')) throw badRequest(`invalid pod request ${JSON.stringify(r.info.name)}`);
+  const pod = await r.registryFor(r.type).get(r.info.namespace, name, {});
+  const nodes = r.coreType('nodes');
+  const outcome = podConnect({
+    subresource,
+    pod,
+    container: r.query.get('container') ?? '',
+    port,
+    nodeExists: (node) => nodes !== undefined && r.registryFor(nodes).peek(undefined, node) !== undefined,
+  });
+  // StreamObject: a nil stream is 204 No Content.
+  if (outcome.kind === 'no-content') return new Response(null, { status: 204 });
+  throw new Error(`unreachable pod connect outcome ${String(outcome)}`);
 }
 
 /** requestInfo.Verb of a request for a named object. */
@@ -43,6 +106,9 @@ function verbOf(method: string, watchPrefix: boolean): string {
 
 export async function serveSubresource(r: SubresourceRequest): Promise<Response> {
   const { type, info } = r;
+  if (isPodConnect(type, info.subresource)) return servePodConnect(r, info.subresource);
+  if (isPodBinding(type, info.subresource)) return servePodBinding(r);
+  if (isServiceAccountToken(type, info.subresource)) return serveTokenRequest(r);
   const served = (info.subresource === 'status' && type.statusStrategy) || (info.subresource === 'scale' && type.scale);
   if (!served) throw type.unstructured ? notFound({ group: type.group, resource: type.plural }, info.name) : unknownPath();
   const method = r.request.method.toUpperCase();

@@ -1,0 +1,70 @@
+// pods/binding: what a scheduler writes to put a pod on a node (pkg/registry/core/pod/storage/
+// storage.go BindingREST.Create and setPodNodeNameAndMetadata): a storage-level update that sets
+// spec.nodeName, merges the Binding's annotations and marks the pod PodScheduled, past the pod
+// strategy (its generation does not move).
+import type { KubeObject } from '../../apis/object.ts';
+import { badRequest, conflict, notFound, StatusError } from '../../errors/status-error.ts';
+import { formatTimestamp } from '../../go/time.ts';
+import type { GenericRegistry } from '../generic-registry.ts';
+
+const PODS = { group: '', resource: 'pods' };
+const BINDINGS = { group: '', resource: 'pods/binding' };
+
+interface Binding {
+  metadata?: { name?: string; uid?: string; resourceVersion?: string; annotations?: Record<string, string> };
+  target?: { kind?: string; name?: string };
+}
+
+/** validation.ValidatePodBinding; BindingREST returns its aggregate as a plain error (a 500 with its text). */
+function validateBinding(binding: Binding): void {
+  const errors: string[] = [];
+  const kind = binding.target?.kind ?? '';
+  if (kind !== '' && kind !== 'Node') errors.push(`target.kind: Unsupported value: ${JSON.stringify(kind)}: supported values: "Node", "<empty>"`);
+  if (!binding.target?.name) errors.push('target.name: Required value');
+  if (errors.length > 0) throw new StatusError({ message: errors.length === 1 ? errors[0]! : `[${errors.join(', ')}]`, code: 500 });
+}
+
+/** BindingREST.Create: binds the pod, answers the Status it returns (written with 201). */
+export function bindPod(registry: GenericRegistry, namespace: string | undefined, name: string, binding: Binding, now: Date, dryRun: boolean): Record<string, unknown> {
+  if (binding.metadata?.name !== name) throw badRequest('name in URL does not match name in Binding object');
+  validateBinding(binding);
+  const existing = registry.peek(namespace, name);
+  if (!existing) throw notFound(PODS, name);
+  const { uid, resourceVersion } = binding.metadata;
+  // storage.Preconditions of the Binding's uid and resourceVersion (InterpretUpdateError: 409).
+  if (uid && existing.metadata.uid !== uid) {
+    throw conflict(PODS, name, `Precondition failed: UID in precondition: ${uid}, UID in object meta: ${existing.metadata.uid}`);
+  }
+  if (resourceVersion && existing.metadata.resourceVersion !== resourceVersion) {
+    throw conflict(PODS, name, `Precondition failed: ResourceVersion in precondition: ${resourceVersion}, ResourceVersion in object meta: ${existing.metadata.resourceVersion}`);
+  }
+  const spec = (existing.spec ?? {}) as { nodeName?: string; schedulingGates?: unknown[] };
+  // Plain errors of the update function become a Conflict on pods/binding.
+  if (existing.metadata.deletionTimestamp) throw conflict(BINDINGS, name, `pod ${name} is being deleted, cannot be assigned to a host`);
+  if (spec.nodeName) throw conflict(BINDINGS, name, `pod ${name} is already assigned to node ${JSON.stringify(spec.nodeName)}`);
+  if (spec.schedulingGates?.length) throw conflict(BINDINGS, name, `pod ${name} has non-empty .spec.schedulingGates`);
+  if (!dryRun) {
+    registry.systemUpdate(namespace, name, (pod) => {
+      assign(pod, binding, now);
+      return true;
+    });
+  }
+  return { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Success' };
+}
+
+function assign(pod: KubeObject, binding: Binding, now: Date): void {
+  (pod.spec as Record<string, unknown>).nodeName = binding.target!.name;
+  if (binding.metadata?.annotations && Object.keys(binding.metadata.annotations).length > 0) {
+    pod.metadata!.annotations = { ...pod.metadata!.annotations, ...binding.metadata.annotations };
+  }
+  // podutil.UpdatePodCondition: the transition time moves only when the status changes.
+  const status = (pod.status ??= {}) as { conditions?: Array<Record<string, unknown>> };
+  const conditions = (status.conditions ??= []);
+  const scheduled = conditions.find((c) => c.type === 'PodScheduled');
+  if (!scheduled) conditions.push({ type: 'PodScheduled', status: 'True', lastProbeTime: null, lastTransitionTime: formatTimestamp(now) });
+  else if (scheduled.status !== 'True') {
+    Object.assign(scheduled, { status: 'True', lastTransitionTime: formatTimestamp(now) });
+    delete scheduled.reason;
+    delete scheduled.message;
+  }
+}

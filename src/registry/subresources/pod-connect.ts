@@ -1,0 +1,103 @@
+// pods/log, exec, attach, portforward and proxy as kube-apiserver answers them when it cannot reach
+// a kubelet: kubefake runs none, so a pod without spec.nodeName gets exactly what a real server
+// says (pkg/registry/core/pod/strategy.go LogLocation, streamLocation, PortForwardLocation,
+// ResourceLocation), and a pod bound to a node gets the error of a kubelet that does not answer.
+import type { KubeObject } from '../../apis/object.ts';
+import { badRequest, notFound, serviceUnavailable, StatusError } from '../../errors/status-error.ts';
+
+export type PodConnectSubresource = 'log' | 'exec' | 'attach' | 'portforward' | 'proxy';
+export const POD_CONNECT_SUBRESOURCES: ReadonlySet<string> = new Set<PodConnectSubresource>(['log', 'exec', 'attach', 'portforward', 'proxy']);
+
+/** The HTTP methods each one is installed for (the connecters' ConnectMethods; log is a GET). */
+export const POD_CONNECT_METHODS: Readonly<Record<PodConnectSubresource, readonly string[]>> = {
+  log: ['GET'],
+  exec: ['GET', 'POST'],
+  attach: ['GET', 'POST'],
+  portforward: ['GET', 'POST'],
+  proxy: ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'],
+};
+
+interface Container {
+  name?: string;
+  ports?: Array<{ containerPort?: number }>;
+}
+
+const containersOf = (pod: KubeObject, key: string): Container[] => {
+  const list = (pod.spec as Record<string, unknown> | undefined)?.[key];
+  return Array.isArray(list) ? (list as Container[]) : [];
+};
+
+/** podutil.VisitContainers order: init containers, containers, ephemeral containers. */
+const allContainerNames = (pod: KubeObject): string[] =>
+  ['initContainers', 'containers', 'ephemeralContainers'].flatMap((key) => containersOf(pod, key).map((c) => c.name ?? ''));
+
+/** strategy.go validateContainer: the named container, or the only one. */
+function validateContainer(container: string, pod: KubeObject): string {
+  const name = pod.metadata?.name ?? '';
+  if (container === '') {
+    const containers = containersOf(pod, 'containers');
+    if (containers.length === 1) return containers[0]!.name ?? '';
+    if (containers.length === 0) throw badRequest(`a container name must be specified for pod ${name}`);
+    // fmt's %s of a []string: [a b c]
+    throw badRequest(`a container name must be specified for pod ${name}, choose one of: [${allContainerNames(pod).join(' ')}]`);
+  }
+  if (!allContainerNames(pod).includes(container)) throw badRequest(`container ${container} is not valid for pod ${name}`);
+  return container;
+}
+
+/** What answers a connect request: nothing to stream (log of an unscheduled pod: 204), or an error thrown. */
+export type PodConnectOutcome = { kind: 'no-content' };
+
+export interface PodConnectRequest {
+  subresource: PodConnectSubresource;
+  pod: KubeObject;
+  /** The `container` query parameter. */
+  container: string;
+  /** For proxy: the port named in the URL (`pods/<name>:<port>/proxy`), if any. */
+  port?: string;
+  /** Whether the node a pod is bound to exists. */
+  nodeExists(name: string): boolean;
+}
+
+export function podConnect(r: PodConnectRequest): PodConnectOutcome {
+  const { pod } = r;
+  const name = pod.metadata?.name ?? '';
+  const spec = (pod.spec ?? {}) as { nodeName?: string };
+  if (r.subresource === 'proxy') return proxy(r);
+  const container = r.subresource === 'portforward' ? '' : validateContainer(r.container, pod);
+  const nodeName = spec.nodeName ?? '';
+  if (nodeName === '') {
+    // LogLocation: "If pod has not been assigned a host, return an empty location" (a null stream).
+    if (r.subresource === 'log') return { kind: 'no-content' };
+    throw badRequest(`pod ${name} does not have a host assigned`);
+  }
+  // client.ConnectionInfoGetter looks the node up first.
+  if (!r.nodeExists(nodeName)) throw notFound({ group: '', resource: 'nodes' }, nodeName);
+  const path = r.subresource === 'log' ? 'containerLogs' : r.subresource === 'portforward' ? 'portForward' : r.subresource;
+  const target = `https://${nodeName}:10250/${path}/${pod.metadata?.namespace}/${name}${container ? `/${container}` : ''}`;
+  // A transport error is not an APIStatus: ErrorToAPIStatus makes it a 500 with its text and no reason.
+  throw new StatusError({ message: `Get "${target}": dial tcp: lookup ${nodeName}: no such host (kubefake runs no kubelet)`, code: 500 });
+}
+
+/** strategy.go ResourceLocation: the pod's first IP and a port; an unusable address is refused. */
+function proxy(r: PodConnectRequest): PodConnectOutcome {
+  const status = (r.pod.status ?? {}) as { podIPs?: Array<{ ip?: string }> };
+  const ip = status.podIPs?.[0]?.ip ?? '';
+  if (!isGlobalUnicast(ip)) throw badRequest('address not allowed');
+  const port = r.port || String(containersOf(r.pod, 'containers').find((c) => c.ports?.length)?.ports?.[0]?.containerPort ?? '');
+  const host = ip.includes(':') ? `[${ip}]` : ip;
+  throw serviceUnavailable(`error trying to reach service: dial tcp ${port ? `${host}:${port}` : host}: connect: connection refused`);
+}
+
+/** net.IP.IsGlobalUnicast of a parsed address (ParseIPSloppy): not unspecified, loopback, link-local or multicast. */
+function isGlobalUnicast(ip: string): boolean {
+  const v4 = /^(\d{1,3})\.(\d{1,3})\.(\d{1,3})\.(\d{1,3})$/.exec(ip);
+  if (v4) {
+    const [a, b] = [Number(v4[1]), Number(v4[2])];
+    if (v4.slice(1).some((o) => Number(o) > 255)) return false;
+    return !(a === 0 || a === 127 || (a === 169 && b === 254) || a >= 224);
+  }
+  if (!ip.includes(':')) return false;
+  const lower = ip.toLowerCase();
+  return !(lower === '::' || lower === '::1' || lower.startsWith('fe8') || lower.startsWith('fe9') || lower.startsWith('fea') || lower.startsWith('feb') || lower.startsWith('ff'));
+}

@@ -1,0 +1,116 @@
+// serviceaccounts/token: TokenRequest (pkg/registry/core/serviceaccount/storage/token.go
+// TokenREST.Create, pkg/serviceaccount/claims.go): a JWT for the service account, signed RS256 with
+// a key of the cluster's own (its `kid` is the base64url SHA-256 of the public key's DER, as
+// keyIDFromPublicKey computes it), with the claims kube-apiserver issues: iss, sub
+// `system:serviceaccount:<ns>:<name>`, aud, iat/nbf/exp, jti and `kubernetes.io` (namespace,
+// serviceaccount and the bound object).
+import { createHash, createSign, generateKeyPairSync, randomUUID, type KeyObject } from 'node:crypto';
+import type { KubeObject } from '../../apis/object.ts';
+import { fieldError, type FieldError } from '../../errors/field-error.ts';
+import { badRequest, conflict, invalid } from '../../errors/status-error.ts';
+import { formatTimestamp } from '../../go/time.ts';
+import type { GenericRegistry } from '../generic-registry.ts';
+
+/** --service-account-issuer of a kind or kubeadm cluster; --api-audiences defaults to it. */
+export const SERVICE_ACCOUNT_ISSUER = 'https://kubernetes.default.svc.cluster.local';
+const TOKEN_REQUEST = { group: 'authentication.k8s.io', kind: 'TokenRequest' };
+
+interface Signer {
+  privateKey: KeyObject;
+  kid: string;
+}
+
+// One signing key per cluster (keyed by its serviceaccounts registry), made on the first request.
+const signers = new WeakMap<GenericRegistry, Signer>();
+
+function signerFor(registry: GenericRegistry): Signer {
+  let signer = signers.get(registry);
+  if (!signer) {
+    const { privateKey, publicKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
+    const kid = createHash('sha256').update(publicKey.export({ type: 'spki', format: 'der' })).digest('base64url');
+    signers.set(registry, (signer = { privateKey, kid }));
+  }
+  return signer;
+}
+
+const b64url = (v: unknown): string => Buffer.from(JSON.stringify(v)).toString('base64url');
+
+/** go-jose signs the claims as a Go map: keys sorted. */
+const sortedKeys = (o: Record<string, unknown>): Record<string, unknown> => Object.fromEntries(Object.entries(o).sort(([a], [b]) => (a < b ? -1 : 1)));
+
+function signJwt(signer: Signer, claims: Record<string, unknown>): string {
+  const input = `${b64url({ alg: 'RS256', kid: signer.kid })}.${b64url(sortedKeys(claims))}`;
+  return `${input}.${createSign('RSA-SHA256').update(input).sign(signer.privateKey).toString('base64url')}`;
+}
+
+export interface TokenRequestBody {
+  metadata?: { name?: string; namespace?: string };
+  spec?: { audiences?: string[] | null; expirationSeconds?: number; boundObjectRef?: { kind?: string; apiVersion?: string; name?: string; uid?: string } | null };
+}
+
+export interface TokenRequestContext {
+  serviceAccounts: GenericRegistry;
+  namespace: string;
+  name: string;
+  now: Date;
+  /** The bound object's registry and object, for Pod, Secret and Node references (404 when missing). */
+  boundObject(kind: 'Pod' | 'Secret' | 'Node', name: string): Promise<KubeObject>;
+}
+
+/** TokenREST.Create: the TokenRequest with its status (token, expirationTimestamp). */
+export async function requestToken(body: TokenRequestBody, r: TokenRequestContext): Promise<Record<string, unknown>> {
+  const metadata = body.metadata ?? {};
+  // Name and namespace in the body must match the URL where given.
+  if (metadata.name && metadata.name !== r.name) throw invalid(TOKEN_REQUEST, r.name, [fieldError.invalid('metadata.name', metadata.name, 'must match the service account name if specified')]);
+  if (metadata.namespace && metadata.namespace !== r.namespace) {
+    throw invalid(TOKEN_REQUEST, r.name, [fieldError.invalid('metadata.namespace', metadata.namespace, 'must match the service account namespace if specified')]);
+  }
+  // v1 defaulting: expirationSeconds 3600 (SetDefaults_TokenRequestSpec).
+  const expirationSeconds = body.spec?.expirationSeconds ?? 3600;
+  const errors: FieldError[] = [];
+  if (expirationSeconds < 600) errors.push(fieldError.invalid('spec.expirationSeconds', expirationSeconds, 'may not specify a duration less than 10 minutes'));
+  if (expirationSeconds > 2 ** 32) errors.push(fieldError.invalid('spec.expirationSeconds', expirationSeconds, 'may not specify a duration larger than 2^32 seconds'));
+  if (errors.length > 0) throw invalid(TOKEN_REQUEST, '', errors);
+  const sa = await r.serviceAccounts.get(r.namespace, r.name);
+  const audiences = body.spec?.audiences?.length ? body.spec.audiences : [SERVICE_ACCOUNT_ISSUER];
+  const bound = await boundClaim(body.spec?.boundObjectRef ?? undefined, r);
+  const iat = Math.floor(r.now.getTime() / 1000);
+  const kubernetes: Record<string, unknown> = { namespace: r.namespace, serviceaccount: { name: r.name, uid: sa.metadata?.uid } };
+  if (bound) kubernetes[bound.claim] = { name: bound.name, uid: bound.uid };
+  const token = signJwt(signerFor(r.serviceAccounts), {
+    aud: audiences,
+    exp: iat + expirationSeconds,
+    iat,
+    iss: SERVICE_ACCOUNT_ISSUER,
+    jti: randomUUID(),
+    'kubernetes.io': sortedKeys(kubernetes),
+    nbf: iat,
+    sub: `system:serviceaccount:${r.namespace}:${r.name}`,
+  });
+  return {
+    kind: 'TokenRequest',
+    apiVersion: 'authentication.k8s.io/v1',
+    metadata: { name: r.name, namespace: r.namespace, creationTimestamp: formatTimestamp(r.now) },
+    spec: { audiences, expirationSeconds, boundObjectRef: body.spec?.boundObjectRef ?? null },
+    status: { token, expirationTimestamp: formatTimestamp(new Date(r.now.getTime() + expirationSeconds * 1000)) },
+  };
+}
+
+async function boundClaim(ref: NonNullable<TokenRequestBody['spec']>['boundObjectRef'] | undefined, r: TokenRequestContext): Promise<{ claim: string; name: string; uid: string } | undefined> {
+  if (!ref) return undefined;
+  const [group, version] = (ref.apiVersion ?? '').includes('/') ? ref.apiVersion!.split('/') : ['', ref.apiVersion ?? ''];
+  const kind = ref.kind ?? '';
+  if (group !== '' || (kind !== 'Pod' && kind !== 'Secret' && kind !== 'Node')) {
+    // schema.GroupVersionKind.String()
+    throw badRequest(`cannot bind token to object of type ${group ? `${group}/${version}` : version}, Kind=${kind}`);
+  }
+  const obj = await r.boundObject(kind, ref.name ?? '');
+  if (kind === 'Pod' && ((obj.spec as { serviceAccountName?: string } | undefined)?.serviceAccountName ?? '') !== r.name) {
+    throw badRequest(`cannot bind token for serviceaccount ${JSON.stringify(r.name)} to pod running with different serviceaccount name.`);
+  }
+  const uid = obj.metadata?.uid ?? '';
+  if (ref.uid && ref.uid !== uid) {
+    throw conflict({ group: '', resource: kind }, ref.name ?? '', `the UID in the bound object reference (${ref.uid}) does not match the UID in record. The object might have been deleted and then recreated`);
+  }
+  return { claim: kind.toLowerCase(), name: ref.name ?? '', uid };
+}
