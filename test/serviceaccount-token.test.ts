@@ -25,7 +25,7 @@ describe('TokenRequest', () => {
     const out = await requestToken({ audiences: [] });
     expect(out.metadata).toMatchObject({ name: 'builder', namespace: 'default' });
     expect(out.spec).toMatchObject({ audiences: ['https://kubernetes.default.svc.cluster.local'], expirationSeconds: 3600 });
-    const [header, payload, signature] = out.status!.token.split('.');
+    const [header, payload, signature] = out.status!.token!.split('.');
     expect(decode(header!)).toEqual({ alg: 'RS256', kid: expect.stringMatching(/^[A-Za-z0-9_-]{43}$/) });
     const claims = decode(payload!);
     expect(Object.keys(claims)).toEqual(['aud', 'exp', 'iat', 'iss', 'jti', 'kubernetes.io', 'nbf', 'sub']);
@@ -37,22 +37,22 @@ describe('TokenRequest', () => {
     });
     expect(claims.iat).toBeGreaterThanOrEqual(before);
     expect(claims.exp).toBe((claims.iat as number) + 3600);
-    expect(Math.floor(out.status!.expirationTimestamp.getTime() / 1000)).toBe(claims.exp);
+    expect(Math.floor(out.status!.expirationTimestamp!.getTime() / 1000)).toBe(claims.exp);
     expect(Buffer.from(signature!, 'base64url')).toHaveLength(256); // RS256 over a 2048-bit key
   });
 
   it('signs every token of a cluster with one key, and keeps requested audiences', async () => {
     const a = await requestToken({ audiences: ['vault'], expirationSeconds: 7200 });
     const b = await requestToken({ audiences: ['vault'] });
-    expect(decode(a.status!.token.split('.')[0]!).kid).toBe(decode(b.status!.token.split('.')[0]!).kid);
-    expect(decode(a.status!.token.split('.')[1]!)).toMatchObject({ aud: ['vault'] });
-    expect(a.spec.expirationSeconds).toBe(7200);
+    expect(decode(a.status!.token!.split('.')[0]!).kid).toBe(decode(b.status!.token!.split('.')[0]!).kid);
+    expect(decode(a.status!.token!.split('.')[1]!)).toMatchObject({ aud: ['vault'] });
+    expect(a.spec!.expirationSeconds).toBe(7200);
   });
 
   it('binds the token to a pod that runs as the service account', async () => {
     const pod = await core.createNamespacedPod({ namespace: 'default', body: { metadata: { name: 'job' }, spec: { serviceAccountName: 'builder', containers: [{ name: 'c', image: 'busybox' }] } } });
     const out = await requestToken({ audiences: [], boundObjectRef: { kind: 'Pod', apiVersion: 'v1', name: 'job', uid: pod.metadata!.uid } });
-    expect(decode(out.status!.token.split('.')[1]!)['kubernetes.io']).toMatchObject({ pod: { name: 'job', uid: pod.metadata!.uid } });
+    expect(decode(out.status!.token!.split('.')[1]!)['kubernetes.io']).toMatchObject({ pod: { name: 'job', uid: pod.metadata!.uid } });
     await expectStatus(requestToken({ audiences: [], boundObjectRef: { kind: 'Pod', apiVersion: 'v1', name: 'job', uid: 'stale' } }), {
       code: 409,
       reason: 'Conflict',
