@@ -85,8 +85,10 @@ describe('create', () => {
       message: 'configmaps "dup" already exists',
       details: { name: 'dup', kind: 'configmaps' },
     });
-    await apps.createNamespacedDeployment({ namespace: 'default', body: { metadata: { name: 'd' }, spec: { selector: {}, template: {} } } });
-    await expectStatus(apps.createNamespacedDeployment({ namespace: 'default', body: { metadata: { name: 'd' }, spec: { selector: {}, template: {} } } }), {
+    // A valid Deployment: validation runs before storage, so an invalid one would get 422 instead.
+    const deployment = { metadata: { name: 'd' }, spec: { selector: { matchLabels: { app: 'd' } }, template: { metadata: { labels: { app: 'd' } }, spec: { containers: [{ name: 'c', image: 'nginx' }] } } } };
+    await apps.createNamespacedDeployment({ namespace: 'default', body: deployment });
+    await expectStatus(apps.createNamespacedDeployment({ namespace: 'default', body: deployment }), {
       code: 409,
       reason: 'AlreadyExists',
       message: 'deployments.apps "d" already exists',

@@ -1,7 +1,8 @@
 // apps/v1: discovery data from api/discovery/apis__apps__v1.json, strategies from
 // pkg/registry/apps/<resource>/strategy.go, defaults from pkg/apis/apps/v1/defaults.go. apps/v1
 // registers no field-label conversion function, so every kind uses the default one.
-import type { ResourceType } from '../resource-type.ts';
+import type { ResourceType, Strategy } from '../resource-type.ts';
+import { immutableSelector, validateDaemonSet, validateDeployment, validateReplicaSet, validateStatefulSet } from './workload-validation.ts';
 import type { KubeObject } from '../object.ts';
 import type { FieldError } from '../../errors/field-error.ts';
 import { isPlainObject } from '../object.ts';
@@ -26,6 +27,12 @@ import {
 
 const apps = (def: Parameters<typeof builtin>[2]) => builtin('apps', 'v1', def);
 
+/** A workload's spec validation on create and update, and (apps/v1) its immutable selector. */
+const validation = (validate: (obj: KubeObject) => FieldError[]): Strategy => ({
+  validate,
+  validateUpdate: (obj, old) => [...validate(obj), ...immutableSelector(obj, old)],
+});
+
 /** Every apps/v1 workload: PUT needs no resourceVersion, never creates, DELETE answers a Status. */
 const workload = { allowUnconditionalUpdate: true, allowCreateOnUpdate: false, returnDeletedObject: false, namespaced: true } as const;
 
@@ -43,6 +50,7 @@ export function appsV1ResourceTypes(): ResourceType[] {
         statusSubresource(),
         // Annotation changes bump too: they are copied to the ReplicaSets.
         generation((obj) => [obj.spec, obj.metadata?.annotations ?? {}]),
+        validation(validateDeployment),
       ),
       statusStrategy: composeStrategy(defaulting(defaultDeployment), keepFromStored('spec', 'metadata.labels'), validateStatus(validateDeploymentStatus)),
       scale: builtinScale('apps', 'deployments', ['v1beta1', 'v1beta2', 'v1']),
@@ -54,7 +62,7 @@ export function appsV1ResourceTypes(): ResourceType[] {
       shortNames: ['sts'],
       categories: ['all'],
       subresources: ['scale', 'status'],
-      strategy: composeStrategy(defaulting(defaultStatefulSet), statusSubresource(), generation(), defaulting(statefulSetStatusShape)),
+      strategy: composeStrategy(defaulting(defaultStatefulSet), statusSubresource(), generation(), defaulting(statefulSetStatusShape), validation(validateStatefulSet)),
       statusStrategy: composeStrategy(defaulting(defaultStatefulSet), keepFromStored('spec'), defaulting(statefulSetStatusShape), validateStatus(validateStatefulSetStatus)),
       scale: builtinScale('apps', 'statefulsets', ['v1beta1', 'v1beta2', 'v1']),
     }),
@@ -71,6 +79,7 @@ export function appsV1ResourceTypes(): ResourceType[] {
         generation(),
         daemonSetTemplateGeneration,
         defaulting(daemonSetStatusShape),
+        validation(validateDaemonSet),
       ),
       // The template generation annotation is the internal spec.templateGeneration: kept with the spec.
       statusStrategy: composeStrategy(
@@ -88,7 +97,7 @@ export function appsV1ResourceTypes(): ResourceType[] {
       shortNames: ['rs'],
       categories: ['all'],
       subresources: ['scale', 'status'],
-      strategy: composeStrategy(defaulting(defaultReplicaSet), statusSubresource(), generation(), defaulting(replicaSetStatusShape)),
+      strategy: composeStrategy(defaulting(defaultReplicaSet), statusSubresource(), generation(), defaulting(replicaSetStatusShape), validation(validateReplicaSet)),
       statusStrategy: composeStrategy(defaulting(defaultReplicaSet), keepFromStored('spec'), defaulting(replicaSetStatusShape), validateStatus(validateReplicaSetStatus)),
       scale: builtinScale('apps', 'replicasets', ['v1beta2', 'v1']),
     }),

@@ -8,6 +8,7 @@ import type { KubeObject } from '../object.ts';
 import { isPlainObject } from '../object.ts';
 import { defaultPodTemplate } from './pod-spec.ts';
 import { keepFromStored, nonNegativeStatus, validateStatus } from './status-strategies.ts';
+import { validateJob } from './workload-validation.ts';
 import {
   arrAt,
   builtin,
@@ -67,6 +68,7 @@ export function batchV1ResourceTypes(): ResourceType[] {
         // Defaulting runs again when the stored object is read back: the Job then takes the
         // template labels generateSelector added as its own labels.
         defaulting(defaultJob),
+        { validate: validateJob },
       ),
       // ValidateJobUpdateStatus's transition rules (JobManagedBy) are not ported; the counters are.
       statusStrategy: composeStrategy(

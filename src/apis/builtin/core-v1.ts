@@ -14,6 +14,7 @@ import type { Strategy } from '../resource-type.ts';
 import type { BuiltinContext } from './context.ts';
 import { decodedLength, decodeGoBase64 } from './go-base64.ts';
 import { defaultPersistentVolumeClaimSpec, defaultPodOnly, defaultPodSpec, initialPodStatus } from './pod-spec.ts';
+import { validatePodSpec } from './pod-validation.ts';
 import { defaultService, serviceStatusShape, serviceStrategy } from './service.ts';
 import { keepFromStored, validateNamespaceStatus, validateStatus } from './status-strategies.ts';
 import {
@@ -421,6 +422,8 @@ function podStrategy(ctx: BuiltinContext): Strategy {
     },
     // updatePodGeneration: any PodSpec change bumps generation (no feature gate in 1.36).
     generation(),
+    // ValidatePodCreate's spec part; ValidatePodUpdate's immutability rules are not ported.
+    { validate: (obj) => validatePodSpec(obj.spec, 'spec') },
   );
 }
 

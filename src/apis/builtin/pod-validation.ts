@@ -1,0 +1,194 @@
+// Pod and PodTemplateSpec validation: the common part of pkg/apis/core/validation/validation.go
+// (v1.36) that a controller's objects run into — ValidatePodSpec's containers, init containers,
+// ports, env, volumes and mounts, restartPolicy, dnsPolicy and the scalar fields, with the Go texts
+// and field paths. Runs after defaulting, as the registry runs it (so protocol, pull policy and
+// the termination message policy are set). Not ported: security contexts, affinity, topology
+// spread, resource claims, DNS config, ephemeral containers and host-port conflicts.
+import { fieldError, type FieldError } from '../../errors/field-error.ts';
+import { isDNS1123Label, isDNS1123Subdomain } from '../../validation/names.ts';
+import { validateAnnotations, validateLabels } from '../../validation/meta-fields.ts';
+import { isPlainObject } from '../object.ts';
+
+type Json = Record<string, unknown>;
+const obj = (v: unknown): Json | undefined => (isPlainObject(v) ? v : undefined);
+const list = (v: unknown): Json[] => (Array.isArray(v) ? v.filter(isPlainObject) : []);
+const str = (v: unknown): string => (typeof v === 'string' ? v : '');
+
+const INCLUSIVE_PORT_RANGE = 'must be between 1 and 65535, inclusive';
+const SUPPORTED_PROTOCOLS = ['SCTP', 'TCP', 'UDP'];
+const RESTART_POLICIES = ['Always', 'OnFailure', 'Never'];
+const DNS_POLICIES = ['ClusterFirstWithHostNet', 'ClusterFirst', 'Default', 'None'];
+const PULL_POLICIES = ['Always', 'IfNotPresent', 'Never'];
+const TERMINATION_MESSAGE_POLICIES = ['File', 'FallbackToLogsOnError'];
+// The volume sources of core.VolumeSource (one must be set).
+const VOLUME_SOURCES = [
+  'hostPath', 'emptyDir', 'gcePersistentDisk', 'awsElasticBlockStore', 'gitRepo', 'secret', 'nfs', 'iscsi', 'glusterfs',
+  'persistentVolumeClaim', 'rbd', 'flexVolume', 'cinder', 'cephfs', 'flocker', 'downwardAPI', 'fc', 'azureFile', 'configMap',
+  'vsphereVolume', 'quobyte', 'azureDisk', 'photonPersistentDisk', 'projected', 'portworxVolume', 'scaleIO', 'storageos', 'csi',
+  'ephemeral', 'image',
+];
+
+/** validation.IsValidPortName (an IANA_SVC_NAME). */
+export function isValidPortName(port: string): string[] {
+  const errs: string[] = [];
+  if (port.length > 15) errs.push('must be no more than 15 characters');
+  if (!/^[-a-z0-9]+$/.test(port)) errs.push('must contain only alpha-numeric characters (a-z, 0-9), and hyphens (-)');
+  if (!/[a-z]/.test(port)) errs.push('must contain at least one letter (a-z)');
+  if (port.includes('--')) errs.push('must not contain consecutive hyphens');
+  if (port.length > 0 && (port.startsWith('-') || port.endsWith('-'))) errs.push('must not begin or end with a hyphen');
+  return errs;
+}
+
+const isValidPortNum = (port: number): boolean => port >= 1 && port <= 65535;
+
+/** ValidateDNS1123Label on a field. */
+const dnsLabel = (value: string, path: string): FieldError[] => isDNS1123Label(value).map((msg) => fieldError.invalid(path, value, msg));
+
+function supported(value: string, path: string, values: readonly string[]): FieldError[] {
+  if (value === '') return [fieldError.required(path)];
+  return values.includes(value) ? [] : [fieldError.notSupported(path, value, values)];
+}
+
+/** ValidateVolumes: names, uniqueness and exactly one source; answers the names that are valid. */
+function validateVolumes(volumes: Json[], path: string): { names: Set<string>; errors: FieldError[] } {
+  const names = new Set<string>();
+  const errors: FieldError[] = [];
+  volumes.forEach((v, i) => {
+    const idx = `${path}[${i}]`;
+    const name = str(v.name);
+    const sources = VOLUME_SOURCES.filter((s) => v[s] !== undefined && v[s] !== null);
+    const own: FieldError[] = [];
+    if (sources.length === 0) own.push(fieldError.required(idx, 'must specify a volume type'));
+    else if (sources.length > 1) own.push(fieldError.forbidden(`${idx}.${sources[1]}`, 'may not specify more than 1 volume type'));
+    if (name === '') own.push(fieldError.required(`${idx}.name`));
+    else own.push(...dnsLabel(name, `${idx}.name`));
+    if (names.has(name)) own.push(fieldError.duplicate(`${idx}.name`, name));
+    // Only a volume without errors can be mounted (a mount of the others is NotFound).
+    if (own.length === 0) names.add(name);
+    errors.push(...own);
+  });
+  return { names, errors };
+}
+
+function validatePorts(ports: Json[], path: string): FieldError[] {
+  const errs: FieldError[] = [];
+  const names = new Set<string>();
+  ports.forEach((p, i) => {
+    const idx = `${path}[${i}]`;
+    const name = str(p.name);
+    if (name !== '') {
+      const msgs = isValidPortName(name);
+      if (msgs.length) errs.push(...msgs.map((m) => fieldError.invalid(`${idx}.name`, name, m)));
+      else if (names.has(name)) errs.push(fieldError.duplicate(`${idx}.name`, name));
+      else names.add(name);
+    }
+    const containerPort = typeof p.containerPort === 'number' ? p.containerPort : 0;
+    if (containerPort === 0) errs.push(fieldError.required(`${idx}.containerPort`));
+    else if (!isValidPortNum(containerPort)) errs.push(fieldError.invalid(`${idx}.containerPort`, containerPort, INCLUSIVE_PORT_RANGE));
+    const hostPort = typeof p.hostPort === 'number' ? p.hostPort : 0;
+    if (hostPort !== 0 && !isValidPortNum(hostPort)) errs.push(fieldError.invalid(`${idx}.hostPort`, hostPort, INCLUSIVE_PORT_RANGE));
+    errs.push(...supported(str(p.protocol), `${idx}.protocol`, SUPPORTED_PROTOCOLS));
+  });
+  return errs;
+}
+
+/** ValidateEnv with RelaxedEnvironmentVariableValidation (on since 1.34): printable ASCII but '='. */
+function validateEnv(env: Json[], path: string): FieldError[] {
+  const errs: FieldError[] = [];
+  env.forEach((e, i) => {
+    const idx = `${path}[${i}]`;
+    const name = str(e.name);
+    if (name === '') errs.push(fieldError.required(`${idx}.name`));
+    else if (!/^[ -<>-~]+$/.test(name)) errs.push(fieldError.invalid(`${idx}.name`, name, "a valid environment variable name must consist only of printable ASCII characters other than '='"));
+    const from = obj(e.valueFrom);
+    if (from) {
+      const sources = ['fieldRef', 'resourceFieldRef', 'configMapKeyRef', 'secretKeyRef', 'fileKeyRef'].filter((k) => from[k] !== undefined && from[k] !== null);
+      if (sources.length === 0) errs.push(fieldError.invalid(`${idx}.valueFrom`, '', 'must specify one of: `fieldRef`, `resourceFieldRef`, `configMapKeyRef` or `secretKeyRef`'));
+      else if (str(e.value) !== '') errs.push(fieldError.invalid(`${idx}.valueFrom`, '', 'may not be specified when `value` is not empty'));
+      else if (sources.length > 1) errs.push(fieldError.invalid(`${idx}.valueFrom`, '', 'may not have more than one field specified at a time'));
+    }
+  });
+  return errs;
+}
+
+function validateVolumeMounts(mounts: Json[], volumes: Set<string>, path: string): FieldError[] {
+  const errs: FieldError[] = [];
+  const mountPoints = new Set<string>();
+  mounts.forEach((m, i) => {
+    const idx = `${path}[${i}]`;
+    const name = str(m.name);
+    if (name === '') errs.push(fieldError.required(`${idx}.name`));
+    if (!volumes.has(name)) errs.push(fieldError.notFound(`${idx}.name`, name));
+    const mountPath = str(m.mountPath);
+    if (mountPath === '') errs.push(fieldError.required(`${idx}.mountPath`));
+    if (mountPoints.has(mountPath)) errs.push(fieldError.invalid(`${idx}.mountPath`, mountPath, 'must be unique'));
+    mountPoints.add(mountPath);
+  });
+  return errs;
+}
+
+/** validateContainerCommon plus the name uniqueness validateContainers checks across containers. */
+function validateContainerList(containers: Json[], volumes: Set<string>, path: string, seen: Set<string>): FieldError[] {
+  const errs: FieldError[] = [];
+  containers.forEach((c, i) => {
+    const idx = `${path}[${i}]`;
+    const name = str(c.name);
+    if (name === '') errs.push(fieldError.required(`${idx}.name`));
+    else errs.push(...dnsLabel(name, `${idx}.name`));
+    if (str(c.image) === '') errs.push(fieldError.required(`${idx}.image`));
+    errs.push(...supported(str(c.terminationMessagePolicy), `${idx}.terminationMessagePolicy`, TERMINATION_MESSAGE_POLICIES));
+    errs.push(...validatePorts(list(c.ports), `${idx}.ports`));
+    errs.push(...validateEnv(list(c.env), `${idx}.env`));
+    errs.push(...validateVolumeMounts(list(c.volumeMounts), volumes, `${idx}.volumeMounts`));
+    errs.push(...supported(str(c.imagePullPolicy), `${idx}.imagePullPolicy`, PULL_POLICIES));
+    if (seen.has(name)) errs.push(fieldError.duplicate(`${idx}.name`, name));
+    else seen.add(name);
+  });
+  return errs;
+}
+
+/** ValidatePodSpec (the part ported): `path` is `spec` or `spec.template.spec`. */
+export function validatePodSpec(spec: unknown, path: string): FieldError[] {
+  const s = obj(spec) ?? {};
+  const errs: FieldError[] = [];
+  const { names: volumes, errors: volumeErrors } = validateVolumes(list(s.volumes), `${path}.volumes`);
+  errs.push(...volumeErrors);
+  const containers = list(s.containers);
+  const seen = new Set<string>();
+  if (containers.length === 0) errs.push(fieldError.required(`${path}.containers`));
+  else errs.push(...validateContainerList(containers, volumes, `${path}.containers`, seen));
+  // Init container names must not collide with the app containers' either.
+  errs.push(...validateContainerList(list(s.initContainers), volumes, `${path}.initContainers`, seen));
+  errs.push(...supported(str(s.restartPolicy), `${path}.restartPolicy`, RESTART_POLICIES));
+  errs.push(...supported(str(s.dnsPolicy), `${path}.dnsPolicy`, DNS_POLICIES));
+  const nodeSelector = obj(s.nodeSelector);
+  if (nodeSelector) errs.push(...validateLabels(nodeSelector as Record<string, string>, `${path}.nodeSelector`));
+  const sa = str(s.serviceAccountName);
+  if (sa !== '') errs.push(...isDNS1123Subdomain(sa).map((m) => fieldError.invalid(`${path}.serviceAccountName`, sa, m)));
+  const nodeName = str(s.nodeName);
+  if (nodeName !== '') errs.push(...isDNS1123Subdomain(nodeName).map((m) => fieldError.invalid(`${path}.nodeName`, nodeName, m)));
+  if (typeof s.activeDeadlineSeconds === 'number' && (s.activeDeadlineSeconds < 1 || s.activeDeadlineSeconds > 2147483647)) {
+    errs.push(fieldError.invalid(`${path}.activeDeadlineSeconds`, s.activeDeadlineSeconds, 'must be between 1 and 2147483647, inclusive'));
+  }
+  for (const key of ['hostname', 'subdomain'] as const) {
+    const v = str(s[key]);
+    if (v !== '') errs.push(...dnsLabel(v, `${path}.${key}`));
+  }
+  return errs;
+}
+
+/**
+ * ValidatePodTemplateSpec: the template's labels and annotations (metadata is validated as a
+ * template's, without name rules) and its spec. `path` is `spec.template`.
+ */
+export function validatePodTemplateSpec(template: unknown, path: string): FieldError[] {
+  const t = obj(template) ?? {};
+  const meta = obj(t.metadata) ?? {};
+  const errs: FieldError[] = [];
+  const labels = obj(meta.labels);
+  if (labels) errs.push(...validateLabels(labels as Record<string, string>, `${path}.labels`));
+  const annotations = obj(meta.annotations);
+  if (annotations) errs.push(...validateAnnotations(annotations as Record<string, string>, `${path}.annotations`));
+  errs.push(...validatePodSpec(t.spec, `${path}.spec`));
+  return errs;
+}

@@ -1,0 +1,216 @@
+// Spec validation of the workload kinds (pkg/apis/apps/validation/validation.go and
+// pkg/apis/batch/validation/validation.go, v1.36): the selector is required and must select the
+// template's labels, replicas and the other counts are non-negative, the template is a valid pod
+// template whose restartPolicy suits the kind, and the apps/v1 selectors are immutable
+// (the strategies' ValidateUpdate). Texts and paths as in Go.
+import { fieldError, type FieldError } from '../../errors/field-error.ts';
+import { FIELD_IMMUTABLE_ERROR_MSG, invalidWithJson, validateAnnotations, validateLabelName, validateLabels, validateNonnegativeField } from '../../validation/meta-fields.ts';
+import { isValidLabelValue } from '../../validation/names.ts';
+import { formatLabelSelector } from '../../selectors/format-label-selector.ts';
+import { parseLabelSelector } from '../../selectors/label-selector.ts';
+import { deepEqual } from '../../util/deep-equal.ts';
+import { isPlainObject, type KubeObject } from '../object.ts';
+import { validatePodTemplateSpec } from './pod-validation.ts';
+
+type Json = Record<string, unknown>;
+const obj = (v: unknown): Json | undefined => (isPlainObject(v) ? v : undefined);
+const num = (v: unknown): number => (typeof v === 'number' ? v : 0);
+
+/** A metav1.LabelSelector as encoding/json writes the struct (field order, omitempty). */
+export function labelSelectorJson(selector: unknown): string {
+  const s = obj(selector);
+  if (!s) return 'null';
+  const parts: string[] = [];
+  const labels = obj(s.matchLabels);
+  if (labels && Object.keys(labels).length) parts.push(`"matchLabels":${JSON.stringify(Object.fromEntries(Object.entries(labels).sort(([a], [b]) => (a < b ? -1 : 1))))}`);
+  const exprs = Array.isArray(s.matchExpressions) ? s.matchExpressions : [];
+  if (exprs.length) {
+    const items = exprs.map((e) => {
+      const r = obj(e) ?? {};
+      const values = Array.isArray(r.values) && r.values.length ? `,"values":${JSON.stringify(r.values)}` : '';
+      return `{"key":${JSON.stringify(r.key ?? '')},"operator":${JSON.stringify(r.operator ?? '')}${values}}`;
+    });
+    parts.push(`"matchExpressions":[${items.join(',')}]`);
+  }
+  return `{${parts.join(',')}}`;
+}
+
+/** unversionedvalidation.ValidateLabelSelector (label values must be valid). */
+export function validateLabelSelector(selector: unknown, path: string): FieldError[] {
+  const s = obj(selector);
+  if (!s) return [];
+  const errs: FieldError[] = [];
+  const labels = obj(s.matchLabels);
+  if (labels) errs.push(...validateLabels(labels as Record<string, string>, `${path}.matchLabels`));
+  const exprs = Array.isArray(s.matchExpressions) ? s.matchExpressions : [];
+  exprs.forEach((e, i) => {
+    const r = obj(e) ?? {};
+    const idx = `${path}.matchExpressions[${i}]`;
+    const values = Array.isArray(r.values) ? (r.values as unknown[]).map(String) : [];
+    switch (r.operator) {
+      case 'In':
+      case 'NotIn':
+        if (values.length === 0) errs.push(fieldError.required(`${idx}.values`, "must be specified when `operator` is 'In' or 'NotIn'"));
+        break;
+      case 'Exists':
+      case 'DoesNotExist':
+        if (values.length > 0) errs.push(fieldError.forbidden(`${idx}.values`, "may not be specified when `operator` is 'Exists' or 'DoesNotExist'"));
+        break;
+      default:
+        errs.push(fieldError.invalid(`${idx}.operator`, r.operator ?? '', 'not a valid selector operator'));
+    }
+    errs.push(...validateLabelName(typeof r.key === 'string' ? r.key : '', `${idx}.key`));
+    values.forEach((v, j) => errs.push(...isValidLabelValue(v).map((msg) => fieldError.invalid(`${idx}.values[${j}]`, v, msg))));
+  });
+  return errs;
+}
+
+/**
+ * metav1.LabelSelectorAsSelector: undefined where it fails (an unknown operator, In/NotIn without
+ * values, a bad key or value), else the selector; a nil selector is labels.Nothing().
+ */
+function asSelector(selector: unknown): { matches(labels: Record<string, string> | undefined): boolean } | undefined {
+  if (!obj(selector)) return { matches: () => false };
+  const text = formatLabelSelector(selector);
+  if (text === '<invalid>') return undefined;
+  // labels.NewRequirement: "for 'in', 'notin' operators, values set can't be empty".
+  const exprs = Array.isArray((selector as Json).matchExpressions) ? ((selector as Json).matchExpressions as unknown[]) : [];
+  if (exprs.some((e) => ['In', 'NotIn'].includes(String(obj(e)?.operator)) && !(Array.isArray(obj(e)?.values) && (obj(e)!.values as unknown[]).length))) return undefined;
+  try {
+    return parseLabelSelector(text);
+  } catch {
+    return undefined;
+  }
+}
+
+/** Whether the selector selects the labels; undefined when the selector cannot be built. */
+const selects = (selector: unknown, labels: unknown): boolean | undefined => asSelector(selector)?.matches(obj(labels) as Record<string, string> | undefined);
+
+const templateLabels = (template: unknown): unknown => obj(obj(template)?.metadata)?.labels ?? {};
+const templateSpec = (template: unknown): Json => obj(obj(template)?.spec) ?? {};
+
+/** The selector part every workload shares: required, valid, not empty. */
+function validateSelector(selector: unknown, kindWord: string, required: boolean): FieldError[] {
+  if (selector === undefined || selector === null) return required ? [fieldError.required('spec.selector')] : [];
+  const errs = validateLabelSelector(selector, 'spec.selector');
+  const s = obj(selector) ?? {};
+  const count = Object.keys(obj(s.matchLabels) ?? {}).length + (Array.isArray(s.matchExpressions) ? s.matchExpressions.length : 0);
+  if (count === 0) errs.push(invalidWithJson('spec.selector', s, labelSelectorJson(s), `empty selector is invalid for ${kindWord}`));
+  return errs;
+}
+
+/** The template must carry labels the selector selects. */
+function selectorMatchesTemplate(selector: unknown, template: unknown): FieldError[] {
+  const labels = templateLabels(template);
+  return selects(selector, labels) === false
+    ? [invalidWithJson('spec.template.metadata.labels', labels, JSON.stringify(sortedMap(labels)), '`selector` does not match template `labels`')]
+    : [];
+}
+
+const sortedMap = (v: unknown): Json => Object.fromEntries(Object.entries(obj(v) ?? {}).sort(([a], [b]) => (a < b ? -1 : 1)));
+
+/** A template whose pods must restart always (Deployment, ReplicaSet, StatefulSet, DaemonSet). */
+function alwaysRestart(template: unknown, kindWord: string): FieldError[] {
+  const spec = templateSpec(template);
+  const errs: FieldError[] = [];
+  const policy = typeof spec.restartPolicy === 'string' ? spec.restartPolicy : '';
+  if (policy !== 'Always') errs.push(fieldError.notSupported('spec.template.spec.restartPolicy', policy, ['Always']));
+  if (spec.activeDeadlineSeconds !== undefined && spec.activeDeadlineSeconds !== null) {
+    errs.push(fieldError.forbidden('spec.template.spec.activeDeadlineSeconds', `activeDeadlineSeconds in ${kindWord} is not Supported`));
+  }
+  return errs;
+}
+
+/** ValidateDeploymentSpec and ValidateReplicaSetSpec (both say "deployment" for an empty selector). */
+function validateReplicatedSpec(spec: Json, extra: FieldError[]): FieldError[] {
+  const errs: FieldError[] = [...validateNonnegativeField(num(spec.replicas), 'spec.replicas')];
+  errs.push(...extra);
+  errs.push(...validateSelector(spec.selector, 'deployment', true));
+  if (!asSelector(spec.selector)) errs.push(invalidWithJson('spec.selector', spec.selector, labelSelectorJson(spec.selector), 'invalid label selector'));
+  else {
+    errs.push(...selectorMatchesTemplate(spec.selector, spec.template));
+    errs.push(...validatePodTemplateSpec(spec.template, 'spec.template'));
+    errs.push(...alwaysRestart(spec.template, 'ReplicaSet'));
+  }
+  return errs;
+}
+
+export function validateDeployment(d: KubeObject): FieldError[] {
+  const spec = obj(d.spec) ?? {};
+  const errs = validateReplicatedSpec(spec, []);
+  errs.push(...validateNonnegativeField(num(spec.minReadySeconds), 'spec.minReadySeconds'));
+  if (typeof spec.revisionHistoryLimit === 'number') errs.push(...validateNonnegativeField(spec.revisionHistoryLimit, 'spec.revisionHistoryLimit'));
+  if (typeof spec.progressDeadlineSeconds === 'number') {
+    errs.push(...validateNonnegativeField(spec.progressDeadlineSeconds, 'spec.progressDeadlineSeconds'));
+    if (spec.progressDeadlineSeconds <= num(spec.minReadySeconds)) errs.push(fieldError.invalid('spec.progressDeadlineSeconds', spec.progressDeadlineSeconds, 'must be greater than minReadySeconds'));
+  }
+  return errs;
+}
+
+export function validateReplicaSet(rs: KubeObject): FieldError[] {
+  const spec = obj(rs.spec) ?? {};
+  return validateReplicatedSpec(spec, validateNonnegativeField(num(spec.minReadySeconds), 'spec.minReadySeconds'));
+}
+
+export function validateStatefulSet(sts: KubeObject): FieldError[] {
+  const spec = obj(sts.spec) ?? {};
+  const errs: FieldError[] = [];
+  const policy = typeof spec.podManagementPolicy === 'string' ? spec.podManagementPolicy : '';
+  if (policy === '') errs.push(fieldError.required('spec.podManagementPolicy'));
+  else if (policy !== 'OrderedReady' && policy !== 'Parallel') errs.push(fieldError.notSupported('spec.podManagementPolicy', policy, ['OrderedReady', 'Parallel']));
+  errs.push(...validateNonnegativeField(num(spec.replicas), 'spec.replicas'));
+  errs.push(...validateNonnegativeField(num(spec.minReadySeconds), 'spec.minReadySeconds'));
+  errs.push(...validateSelector(spec.selector, 'statefulset', true));
+  if (!asSelector(spec.selector)) errs.push(invalidWithJson('spec.selector', spec.selector, labelSelectorJson(spec.selector), ''));
+  else {
+    // ValidatePodTemplateSpecForStatefulSet: labels and annotations of the template, not its pod
+    // spec (its volumes may come from volumeClaimTemplates).
+    errs.push(...selectorMatchesTemplate(spec.selector, spec.template));
+    const meta = obj(obj(spec.template)?.metadata) ?? {};
+    if (obj(meta.labels)) errs.push(...validateLabels(meta.labels as Record<string, string>, 'spec.template.labels'));
+    if (obj(meta.annotations)) errs.push(...validateAnnotations(meta.annotations as Record<string, string>, 'spec.template.annotations'));
+  }
+  errs.push(...alwaysRestart(spec.template, 'StatefulSet'));
+  return errs;
+}
+
+export function validateDaemonSet(ds: KubeObject): FieldError[] {
+  const spec = obj(ds.spec) ?? {};
+  const errs: FieldError[] = [];
+  if (spec.selector === undefined || spec.selector === null) errs.push(fieldError.required('spec.selector'));
+  else errs.push(...validateLabelSelector(spec.selector, 'spec.selector'));
+  errs.push(...selectorMatchesTemplate(spec.selector, spec.template));
+  const s = obj(spec.selector);
+  if (s && Object.keys(obj(s.matchLabels) ?? {}).length + (Array.isArray(s.matchExpressions) ? s.matchExpressions.length : 0) === 0) {
+    errs.push(invalidWithJson('spec.selector', s, labelSelectorJson(s), 'empty selector is invalid for daemonset'));
+  }
+  errs.push(...validatePodTemplateSpec(spec.template, 'spec.template'));
+  errs.push(...alwaysRestart(spec.template, 'DaemonSet'));
+  errs.push(...validateNonnegativeField(num(spec.minReadySeconds), 'spec.minReadySeconds'));
+  return errs;
+}
+
+/** The apps/v1 strategies' ValidateUpdate: spec.selector may not change. */
+export function immutableSelector(obj: KubeObject, old: KubeObject): FieldError[] {
+  const selector = (obj.spec as Json | undefined)?.selector;
+  const oldSelector = (old.spec as Json | undefined)?.selector;
+  return deepEqual(selector ?? null, oldSelector ?? null) ? [] : [invalidWithJson('spec.selector', selector, labelSelectorJson(selector), FIELD_IMMUTABLE_ERROR_MSG)];
+}
+
+/** ValidateJobSpec (the counts, the selector it generates, and the template's restart policy). */
+export function validateJob(job: KubeObject): FieldError[] {
+  const spec = obj(job.spec) ?? {};
+  const errs: FieldError[] = [];
+  for (const key of ['parallelism', 'completions', 'activeDeadlineSeconds', 'backoffLimit', 'ttlSecondsAfterFinished'] as const) {
+    if (typeof spec[key] === 'number') errs.push(...validateNonnegativeField(spec[key], `spec.${key}`));
+  }
+  if (spec.selector === undefined || spec.selector === null) errs.push(fieldError.required('spec.selector'));
+  else {
+    errs.push(...validateLabelSelector(spec.selector, 'spec.selector'));
+    errs.push(...selectorMatchesTemplate(spec.selector, spec.template));
+  }
+  errs.push(...validatePodTemplateSpec(spec.template, 'spec.template'));
+  const policy = templateSpec(spec.template).restartPolicy;
+  if (policy !== 'OnFailure' && policy !== 'Never') errs.push(fieldError.notSupported('spec.template.spec.restartPolicy', policy ?? '', ['OnFailure', 'Never']));
+  return errs;
+}
