@@ -61,6 +61,19 @@ export interface ResourceType {
   verbs: string[];
   /** Subresources this kubefake serves for the resource (`status`, `scale`). */
   subresources: string[];
+  /**
+   * Built-ins: every subresource discovery lists for the resource, served or not (the generated
+   * catalogue's data); custom resources derive theirs from `subresources`.
+   */
+  discoverySubresources?: DiscoverySubresource[];
+  /** Built-ins: the storage version hash discovery reports (generated, checked against upstream). */
+  storageVersionHash?: string;
+  /**
+   * A resource whose only verb is create and which stores nothing (TokenReview, the access
+   * reviews): answers the object a create returns, after the registry's decoding. May throw a
+   * StatusError for a request the real REST storage refuses.
+   */
+  createOnly?: (obj: KubeObject, ctx: CreateOnlyContext) => KubeObject;
   nameRule: NameRule;
   /**
    * Every field-selector key the kind's conversion function accepts (metadata keys included),
@@ -123,6 +136,22 @@ export interface ResourceType {
    * care (managedFields' `subresource`) can tell; undefined for the resource itself.
    */
   subresource?: string;
+}
+
+/** One subresource as discovery lists it (APIResource of `<resource>/<name>`). */
+export interface DiscoverySubresource {
+  name: string;
+  /** Set when the subresource answers another group version's kind (autoscaling/v1 Scale). */
+  group?: string;
+  version?: string;
+  kind: string;
+  verbs: string[];
+}
+
+export interface CreateOnlyContext {
+  /** The request's namespace (LocalSubjectAccessReview). */
+  namespace: string | undefined;
+  now: Date;
 }
 
 /** apiextensions.k8s.io/v1 CustomResourceColumnDefinition. */

@@ -10,7 +10,7 @@ import {
 } from '../apis/discovery.ts';
 import { apiVersionOf } from '../apis/object.ts';
 import type { ResourceType } from '../apis/resource-type.ts';
-import { StatusError, toStatusError, unknownPath, type Status } from '../errors/status-error.ts';
+import { methodNotSupported, StatusError, toStatusError, unknownPath, type Status } from '../errors/status-error.ts';
 import type { GenericRegistry } from '../registry/generic-registry.ts';
 import type { Clock } from '../registry/context.ts';
 import type { ListResult } from '../registry/list.ts';
@@ -118,6 +118,7 @@ export class ApiHandler {
     }
     // go-restful has no route for a subresource a built-in does not serve.
     if (info.subresource !== undefined && !type.unstructured && !type.subresources.includes(info.subresource)) throw unknownPath();
+    if (info.subresource === undefined && !type.unstructured) checkRoute(type, info, request.method.toUpperCase(), query);
     const negotiated = negotiateView(request.headers.get('accept'));
     if (!negotiated) throw notAcceptable(SERVED_MEDIA_TYPES);
     const { format, view } = negotiated;
@@ -225,6 +226,31 @@ export class ApiHandler {
 }
 
 const isStatus = (body: unknown): body is Status => (body as { kind?: string }).kind === 'Status' && (body as { apiVersion?: string }).apiVersion === 'v1';
+
+const COLLECTION_VERBS: Record<string, string> = { GET: 'list', POST: 'create', DELETE: 'deletecollection' };
+const OBJECT_VERBS: Record<string, string> = { GET: 'get', PUT: 'update', PATCH: 'patch', DELETE: 'delete' };
+
+/**
+ * The routes the apiserver's installer registers for a built-in are its discovery verbs: a
+ * method with no route at a path that has others is go-restful's 405, a path with no route at
+ * all its 404. A list route without watch support answers a watch with MethodNotSupported
+ * (ListResource, for storage that is no rest.Watcher).
+ */
+function checkRoute(type: ResourceType, info: ResourceRequest, method: string, query: URLSearchParams): void {
+  const verbs = new Set(type.verbs);
+  if (info.watchPrefix) {
+    if (!verbs.has('watch')) throw unknownPath();
+    return;
+  }
+  const routes = info.name === undefined ? COLLECTION_VERBS : OBJECT_VERBS;
+  const verb = routes[method];
+  if (verb === 'list' && isWatchRequest(query) && !verbs.has('watch') && verbs.has('list')) {
+    throw methodNotSupported({ group: type.group, resource: type.plural }, 'watch');
+  }
+  if (verb !== undefined && verbs.has(verb)) return;
+  if (Object.values(routes).some((v) => verbs.has(v))) throw methodNotAllowed();
+  throw unknownPath();
+}
 
 /** go-restful's answer for a method with no route. */
 function methodNotAllowed(): StatusError {

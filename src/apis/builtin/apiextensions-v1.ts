@@ -26,8 +26,6 @@ export function apiextensionsV1ResourceTypes(): ResourceType[] {
       kind: 'CustomResourceDefinition',
       plural: 'customresourcedefinitions',
       namespaced: false,
-      shortNames: ['crd', 'crds'],
-      categories: ['api-extensions'],
       subresources: ['status'],
       allowUnconditionalUpdate: false,
       allowCreateOnUpdate: false,

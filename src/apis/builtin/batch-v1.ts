@@ -35,8 +35,6 @@ export function batchV1ResourceTypes(): ResourceType[] {
       kind: 'CronJob',
       plural: 'cronjobs',
       namespaced: true,
-      shortNames: ['cj'],
-      categories: ['all'],
       subresources: ['status'],
       allowUnconditionalUpdate: true,
       allowCreateOnUpdate: false,
@@ -48,7 +46,6 @@ export function batchV1ResourceTypes(): ResourceType[] {
       kind: 'Job',
       plural: 'jobs',
       namespaced: true,
-      categories: ['all'],
       subresources: ['status'],
       fieldSelectors: {
         'metadata.name': metadataName,

@@ -1,4 +1,4 @@
-// core/v1 (the legacy group): REST mapping and discovery data from api/discovery/api__v1.json,
+// core/v1 (the legacy group): discovery data from the generated catalogue (api/discovery/api__v1.json),
 // behaviour from pkg/registry/core/<resource>/{strategy.go,storage/storage.go}, field selectors
 // from pkg/apis/core/v1/conversion.go, defaults from pkg/apis/core/v1/defaults.go.
 import type { ResourceType } from '../resource-type.ts';
@@ -12,6 +12,7 @@ import type { KubeObject, StoredObject } from '../object.ts';
 import { isPlainObject } from '../object.ts';
 import type { Strategy } from '../resource-type.ts';
 import type { BuiltinContext } from './context.ts';
+import { moreCoreV1ResourceTypes } from './core-v1-more.ts';
 import { decodedLength, decodeGoBase64 } from './go-base64.ts';
 import { defaultPersistentVolumeClaimSpec, defaultPodOnly, defaultPodSpec, initialPodStatus } from './pod-spec.ts';
 import { defaultService, serviceStatusShape, serviceStrategy } from './service.ts';
@@ -47,13 +48,11 @@ export const MAX_SECRET_SIZE = 1 * 1024 * 1024;
 
 export function coreV1ResourceTypes(ctx: BuiltinContext): ResourceType[] {
   return [
+    ...moreCoreV1ResourceTypes(ctx),
     core({
       kind: 'Namespace',
       plural: 'namespaces',
       namespaced: false,
-      shortNames: ['ns'],
-      // The namespace REST wraps the store without DeleteCollection.
-      verbs: ['create', 'delete', 'get', 'list', 'patch', 'update', 'watch'],
       subresources: ['status'],
       nameRule: 'dns1123-label',
       fieldSelectors: {
@@ -70,7 +69,6 @@ export function coreV1ResourceTypes(ctx: BuiltinContext): ResourceType[] {
       kind: 'ConfigMap',
       plural: 'configmaps',
       namespaced: true,
-      shortNames: ['cm'],
       allowUnconditionalUpdate: true,
       allowCreateOnUpdate: false,
       returnDeletedObject: false,
@@ -96,8 +94,6 @@ export function coreV1ResourceTypes(ctx: BuiltinContext): ResourceType[] {
       kind: 'Pod',
       plural: 'pods',
       namespaced: true,
-      shortNames: ['po'],
-      categories: ['all'],
       subresources: ['status'],
       fieldSelectors: podFieldSelectors,
       allowUnconditionalUpdate: true,
@@ -110,8 +106,6 @@ export function coreV1ResourceTypes(ctx: BuiltinContext): ResourceType[] {
       kind: 'Service',
       plural: 'services',
       namespaced: true,
-      shortNames: ['svc'],
-      categories: ['all'],
       subresources: ['status'],
       nameRule: 'dns1035-label',
       fieldSelectors: {
@@ -130,7 +124,6 @@ export function coreV1ResourceTypes(ctx: BuiltinContext): ResourceType[] {
       kind: 'ServiceAccount',
       plural: 'serviceaccounts',
       namespaced: true,
-      shortNames: ['sa'],
       allowUnconditionalUpdate: true,
       allowCreateOnUpdate: false,
       returnDeletedObject: true,
@@ -140,7 +133,6 @@ export function coreV1ResourceTypes(ctx: BuiltinContext): ResourceType[] {
       kind: 'Endpoints',
       plural: 'endpoints',
       namespaced: true,
-      shortNames: ['ep'],
       allowUnconditionalUpdate: true,
       allowCreateOnUpdate: true,
       returnDeletedObject: false,
@@ -151,7 +143,6 @@ export function coreV1ResourceTypes(ctx: BuiltinContext): ResourceType[] {
       kind: 'Event',
       plural: 'events',
       namespaced: true,
-      shortNames: ['ev'],
       // ValidateEventCreate runs no name function for v1 requests, leaving the generic path-segment rule.
       nameRule: 'path-segment',
       fieldSelectors: coreEventFieldSelectors,
@@ -164,7 +155,6 @@ export function coreV1ResourceTypes(ctx: BuiltinContext): ResourceType[] {
       kind: 'Node',
       plural: 'nodes',
       namespaced: false,
-      shortNames: ['no'],
       subresources: ['status'],
       fieldSelectors: {
         'metadata.name': metadataName,
@@ -181,7 +171,6 @@ export function coreV1ResourceTypes(ctx: BuiltinContext): ResourceType[] {
       kind: 'PersistentVolumeClaim',
       plural: 'persistentvolumeclaims',
       namespaced: true,
-      shortNames: ['pvc'],
       subresources: ['status'],
       allowUnconditionalUpdate: true,
       allowCreateOnUpdate: false,

@@ -18,7 +18,6 @@ export function eventsV1ResourceTypes(): ResourceType[] {
       kind: 'Event',
       plural: 'events',
       namespaced: true,
-      shortNames: ['ev'],
       fieldSelectors: eventsFieldSelectors,
       allowUnconditionalUpdate: true,
       allowCreateOnUpdate: true,
