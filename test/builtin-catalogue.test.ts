@@ -60,7 +60,7 @@ describe('the generated catalogue', () => {
 describe.each(crud.map((r) => [keyOf(r), r] as const))('%s', (_key, r) => {
   it('answers create, get, patch, update, list, watch and delete', async () => {
     const sample = sampleOf(r);
-    const ref = { apiVersion: sample.apiVersion, kind: sample.kind, metadata: { name: sample.metadata!.name, namespace: sample.metadata!.namespace } };
+    const ref = { apiVersion: sample.apiVersion!, kind: sample.kind!, metadata: { name: sample.metadata!.name!, namespace: sample.metadata!.namespace } };
     const before = await api.list(sample.apiVersion!, sample.kind!, r.namespaced ? NS : undefined);
     const events: { type: string; name: string; rv: string }[] = [];
     const watch = await watcher.watch(
@@ -77,10 +77,10 @@ describe.each(crud.map((r) => [keyOf(r), r] as const))('%s', (_key, r) => {
       const read = await api.read(ref);
       expect(read.metadata?.uid).toBe(created.metadata?.uid);
 
-      const patched = await api.patch({ ...ref, metadata: { ...ref.metadata, labels: { catalogue: 'patched' } } }, undefined, undefined, undefined, undefined, k8s.PatchStrategy.MergePatch);
+      const patched: k8s.KubernetesObject = await api.patch({ ...ref, metadata: { ...ref.metadata, labels: { catalogue: 'patched' } } }, undefined, undefined, undefined, undefined, k8s.PatchStrategy.MergePatch);
       expect(patched.metadata?.labels?.catalogue).toBe('patched');
 
-      const replaced = await api.replace({ ...patched, metadata: { ...patched.metadata, annotations: { catalogue: 'replaced' } } });
+      const replaced: k8s.KubernetesObject = await api.replace({ ...patched, metadata: { ...patched.metadata, annotations: { catalogue: 'replaced' } } });
       expect(replaced.metadata?.annotations?.catalogue).toBe('replaced');
       expect(Number(replaced.metadata?.resourceVersion)).toBeGreaterThan(Number(patched.metadata?.resourceVersion));
 
@@ -89,7 +89,7 @@ describe.each(crud.map((r) => [keyOf(r), r] as const))('%s', (_key, r) => {
 
       await api.delete(ref);
       // Gone, or (namespaces, graceful pods) on its way out with a deletionTimestamp.
-      const after = await api.read(ref).catch((err: { code?: number }) => err.code);
+      const after = await api.read(ref).catch((err: { code?: number }) => err.code ?? -1);
       if (typeof after === 'number') expect(after).toBe(404);
       else expect(after.metadata?.deletionTimestamp).toBeTruthy();
 

@@ -11,6 +11,7 @@ import { apiextensionsV1ResourceTypes } from './apiextensions-v1.ts';
 import { appsV1ResourceTypes } from './apps-v1.ts';
 import { authenticationV1ResourceTypes } from './authentication-v1.ts';
 import { authorizationV1ResourceTypes } from './authorization-v1.ts';
+import { autoscalingResourceTypes } from './autoscaling.ts';
 import { batchV1ResourceTypes } from './batch-v1.ts';
 import { certificatesV1ResourceTypes } from './certificates-v1.ts';
 import { type BuiltinContext, createBuiltinContext } from './context.ts';
@@ -38,6 +39,7 @@ export function builtinResourceTypes(ctx: BuiltinContext = createBuiltinContext(
     ...eventsV1ResourceTypes(),
     ...authenticationV1ResourceTypes(),
     ...authorizationV1ResourceTypes(),
+    ...autoscalingResourceTypes(),
     ...batchV1ResourceTypes(),
     ...certificatesV1ResourceTypes(),
     ...networkingV1ResourceTypes(),
