@@ -21,7 +21,8 @@
 //     kinds a stable version has: a kind a stable version registers but the documents list only at
 //     a prerelease version of the group (a resource that went GA after the newest document) takes
 //     that entry; a stable resource whose kind the release no longer registers is an error.
-//  4. storageVersionHash (apiserver/pkg/endpoints/discovery/storageversionhash.go): base64 of the
+//  4. storageVersionHash (apiserver/pkg/endpoints/discovery/storageversionhash.go), for resources
+//     with storage (those that serve watch; checked against the legacy documents): base64 of the
 //     first 8 bytes of sha256("<group>/<version>/<Kind>") of the version the resource is stored
 //     at: the group's preferred version, except resources that cohabit with another group's
 //     (pkg/kubeapiserver/default_storage_factory_builder.go: events.k8s.io events are stored as
@@ -73,6 +74,7 @@ function legacyToAggregated(list) {
     if (r.shortNames?.length) entry.shortNames = r.shortNames;
     if (r.categories?.length) entry.categories = r.categories;
     if (r.storageVersionHash) entry.upstreamStorageVersionHash = r.storageVersionHash;
+    entry.fromLegacy = true;
     resources.push(entry);
     byName.set(r.name, entry);
   }
@@ -156,7 +158,12 @@ function main() {
           group,
           version: entries.find((e) => e.resources.some((x) => x.resource === r.resource)).version,
         };
-        const hash = storageVersionHash(storage.group, storage.version, kind);
+        // Only resources backed by a store report a hash (the installer asks rest.StorageVersionProvider);
+        // every store serves watch, the storage-less APIs (reviews, bindings, componentstatuses) do not.
+        const hash = r.verbs.includes('watch') ? storageVersionHash(storage.group, storage.version, kind) : undefined;
+        if (r.fromLegacy && (hash === undefined) !== (r.upstreamStorageVersionHash === undefined)) {
+          throw new Error(`${group}/${version} ${r.resource}: upstream ${r.upstreamStorageVersionHash ? 'lists' : 'has no'} storageVersionHash, the watch rule says otherwise`);
+        }
         if (r.upstreamStorageVersionHash !== undefined) {
           if (r.upstreamStorageVersionHash !== hash) {
             throw new Error(`${group}/${version} ${r.resource}: computed storageVersionHash ${hash} (${storage.group}/${storage.version}/${kind}), upstream lists ${r.upstreamStorageVersionHash}`);
@@ -173,7 +180,7 @@ function main() {
           shortNames: r.shortNames ?? [],
           categories: r.categories ?? [],
           verbs: r.verbs,
-          storageVersionHash: hash,
+          ...(hash ? { storageVersionHash: hash } : {}),
           subresources: (r.subresources ?? []).map((s) => {
             const sub = { name: s.subresource, kind: s.responseKind.kind, verbs: s.verbs };
             if (s.responseKind.group !== '' || s.responseKind.version !== '') Object.assign(sub, { group: s.responseKind.group, version: s.responseKind.version });
@@ -213,7 +220,8 @@ export interface BuiltinResourceFacts {
   shortNames: readonly string[];
   categories: readonly string[];
   verbs: readonly string[];
-  storageVersionHash: string;
+  /** Absent for APIs without storage (reviews, bindings, componentstatuses). */
+  storageVersionHash?: string;
   subresources: readonly BuiltinSubresourceFacts[];
   /** The prerelease version whose entry this stable resource took (newer than the documents). */
   listedUpstreamAt?: string;
