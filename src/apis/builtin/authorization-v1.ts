@@ -7,7 +7,7 @@
 // The invalid texts name an empty kind (`.authorization.k8s.io "" is invalid`): the REST storage
 // builds them from the decoded internal object, whose TypeMeta the conversion to the internal
 // version clears.
-import { type FieldError, fieldError, OMIT_VALUE } from '../../errors/field-error.ts';
+import { type FieldError, fieldError } from '../../errors/field-error.ts';
 import { badRequest, invalid } from '../../errors/status-error.ts';
 import { invalidWithJson } from '../../validation/meta-fields.ts';
 import type { KubeObject } from '../object.ts';
@@ -125,12 +125,16 @@ function validateAccessReviewSpec(obj: KubeObject): FieldError[] {
   return errs;
 }
 
+/** ObjectMeta's JSON keys in Go field order (json.Marshal of the struct). */
+const OBJECT_META_ORDER = ['name', 'generateName', 'namespace', 'selfLink', 'uid', 'resourceVersion', 'generation', 'creationTimestamp', 'deletionTimestamp', 'deletionGracePeriodSeconds', 'labels', 'annotations', 'ownerReferences', 'finalizers', 'managedFields'];
+
 /** The review's ObjectMeta must be the zero value (managedFields and, for the local review, namespace aside). */
 function metadataEmpty(obj: KubeObject, detail: string, exceptNamespace = false): FieldError[] {
-  const m = isPlainObject(obj.metadata) ? { ...obj.metadata } : {};
-  delete m.managedFields;
-  if (exceptNamespace) delete m.namespace;
-  const set = Object.entries(m).filter(([, v]) => v !== undefined && v !== null && v !== '' && !(Array.isArray(v) && v.length === 0) && !(isPlainObject(v) && Object.keys(v).length === 0));
-  if (set.length === 0) return [];
-  return [{ type: 'FieldValueInvalid', field: 'metadata', value: OMIT_VALUE, detail }];
+  const meta: Record<string, unknown> = isPlainObject(obj.metadata) ? obj.metadata : {};
+  const isZero = (v: unknown) => v === undefined || v === null || v === '' || v === 0 || (Array.isArray(v) && v.length === 0) || (isPlainObject(v) && Object.keys(v).length === 0);
+  const compared = OBJECT_META_ORDER.filter((k) => k !== 'managedFields' && !(exceptNamespace && k === 'namespace'));
+  if (compared.every((k) => isZero(meta[k]))) return [];
+  // The value printed is the whole ObjectMeta as sent, zero fields omitted.
+  const shown = Object.fromEntries(OBJECT_META_ORDER.filter((k) => !isZero(meta[k])).map((k) => [k, meta[k]]));
+  return [invalidWithJson('metadata', shown, JSON.stringify(shown), detail)];
 }
