@@ -116,7 +116,10 @@ export function apiResourceList(catalog: ApiCatalog, group: string, version: str
 function discoveryResource(t: ResourceType) {
   // Built-ins answer their own group version's kind with group and version left empty, as the
   // installer's APIResource does (api/discovery/aggregated_v2.json); the CRD handler fills them in.
-  const kindOf = (group: string, version: string, kind: string) => (t.unstructured ? { group, version, kind } : { group: group === t.group && version === t.version ? '' : group, version: group === t.group && version === t.version ? '' : version, kind });
+  const kindOf = (group: string, version: string, kind: string) => {
+    const own = !t.unstructured && group === t.group && version === t.version;
+    return own ? { group: '', version: '', kind } : { group, version, kind };
+  };
   const out: Record<string, unknown> = {
     resource: t.plural,
     responseKind: kindOf(t.group, t.version, t.kind),

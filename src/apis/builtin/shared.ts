@@ -154,8 +154,6 @@ export function sortedKeys(obj: JsonObject): string[] {
   return Object.keys(obj).sort();
 }
 
-export const ALL_VERBS = ['create', 'delete', 'deletecollection', 'get', 'list', 'patch', 'update', 'watch'];
-
 /** Field-selector extractors for the two ObjectMeta keys generic.ObjectMetaFieldsSet provides. */
 export const metadataName = (obj: KubeObject): string => goString(obj.metadata?.name);
 export const metadataNamespace = (obj: KubeObject): string => goString(obj.metadata?.namespace);
