@@ -4,6 +4,7 @@
 // from pkg/apis/core/v1/conversion.go.
 import { methodNotSupported } from '../../errors/status-error.ts';
 import { formatTimestamp } from '../../registry/context.ts';
+import { builtinScale } from '../scale.ts';
 import type { KubeObject } from '../object.ts';
 import type { ResourceType } from '../resource-type.ts';
 import type { BuiltinContext } from './context.ts';
@@ -76,6 +77,8 @@ export function moreCoreV1ResourceTypes(ctx: BuiltinContext): ResourceType[] {
     }),
     core({
       ...generic('replicationcontrollers'),
+      subresources: ['scale', 'status'],
+      scale: builtinScale('', 'replicationcontrollers', ['v1'], true),
       fieldSelectors: {
         'metadata.name': metadataName,
         'metadata.namespace': metadataNamespace,

@@ -45,7 +45,7 @@ describe('builtinResourceTypes', () => {
 
   it('includes the kinds every controller writes and the create-only reviews', () => {
     const type = typesFor();
-    expect(type('', 'replicationcontrollers')).toMatchObject({ kind: 'ReplicationController', shortNames: ['rc'], categories: ['all'], subresources: ['status'] });
+    expect(type('', 'replicationcontrollers')).toMatchObject({ kind: 'ReplicationController', shortNames: ['rc'], categories: ['all'], subresources: ['scale', 'status'] });
     expect(type('', 'persistentvolumes')).toMatchObject({ kind: 'PersistentVolume', namespaced: false, shortNames: ['pv'] });
     expect(type('', 'limitranges')).toMatchObject({ shortNames: ['limits'] });
     expect(type('', 'resourcequotas')).toMatchObject({ shortNames: ['quota'], subresources: ['status'] });
