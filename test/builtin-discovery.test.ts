@@ -129,3 +129,14 @@ describe('the default-enabled set', () => {
     });
   });
 });
+
+describe('OpenAPI of the new kinds', () => {
+  it('describes them in /openapi/v3 and /openapi/v2 with their group version kind', async () => {
+    const v3 = (await get('/openapi/v3/apis/networking.k8s.io/v1')).body as { components: { schemas: Record<string, { 'x-kubernetes-group-version-kind'?: unknown }> } };
+    expect(v3.components.schemas['io.k8s.api.networking.v1.Ingress']?.['x-kubernetes-group-version-kind']).toEqual([{ group: 'networking.k8s.io', kind: 'Ingress', version: 'v1' }]);
+    const v2 = (await get('/openapi/v2')).body as { definitions: Record<string, { 'x-kubernetes-group-version-kind'?: unknown }>; paths: Record<string, unknown> };
+    expect(v2.definitions['io.k8s.api.policy.v1.PodDisruptionBudget']?.['x-kubernetes-group-version-kind']).toEqual([{ group: 'policy', kind: 'PodDisruptionBudget', version: 'v1' }]);
+    expect(Object.keys(v2.paths)).toContain('/apis/authorization.k8s.io/v1/selfsubjectaccessreviews');
+    expect(Object.keys(v2.paths)).toContain('/api/v1/namespaces/{namespace}/replicationcontrollers/{name}/scale');
+  });
+});
