@@ -5,7 +5,10 @@
 // scripts/upstream/<version>/ (see the README there). A later Kubernetes version is a new
 // directory of inputs and a rerun:
 //
-//   node scripts/gen-builtin-catalogue.mjs [scripts/upstream/v1.36]
+//   node scripts/gen-builtin-catalogue.mjs [scripts/upstream/v1.36] [--out <file>]
+//
+// (--out writes elsewhere than src/generated/builtin-catalogue.ts; a test regenerates into a
+// temporary file and compares, so the committed output never drifts from its inputs.)
 //
 // Steps, each the upstream rule it follows:
 //  1. Discovery entries from api/discovery/aggregated_v2.json (/apis), replaced group version by
@@ -33,8 +36,11 @@ import { basename, dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
-const inputDir = resolve(root, process.argv[2] ?? 'scripts/upstream/v1.36');
-const outFile = join(root, 'src/generated/builtin-catalogue.ts');
+const args = process.argv.slice(2);
+const outAt = args.indexOf('--out');
+const outFile = outAt >= 0 ? resolve(args[outAt + 1]) : join(root, 'src/generated/builtin-catalogue.ts');
+const positional = args.filter((_, i) => i !== outAt && i !== outAt + 1);
+const inputDir = resolve(root, positional[0] ?? 'scripts/upstream/v1.36');
 const readJson = (name) => JSON.parse(readFileSync(join(inputDir, name), 'utf8'));
 
 /** Kubernetes version priority (apimachinery version.CompareKubeAwareVersionStrings): GA > beta > alpha, higher first. */
@@ -235,7 +241,7 @@ ${out.map((e) => `  ${JSON.stringify(e)},`).join('\n')}
 `;
   mkdirSync(dirname(outFile), { recursive: true });
   writeFileSync(outFile, text);
-  console.log(`wrote ${relative(root, outFile)}: ${out.length} resources in ${served.length} groups; ${checked.length} hashes checked`);
+  console.log(`wrote ${relative(root, outFile) || outFile}: ${out.length} resources in ${served.length} groups; ${checked.length} hashes checked`);
 }
 
 main();
