@@ -1,4 +1,4 @@
-// apps/v1: discovery data from api/discovery/apis__apps__v1.json, strategies from
+// apps/v1: discovery data from the generated catalogue (src/generated), strategies from
 // pkg/registry/apps/<resource>/strategy.go, defaults from pkg/apis/apps/v1/defaults.go. apps/v1
 // registers no field-label conversion function, so every kind uses the default one.
 import type { ResourceType } from '../resource-type.ts';

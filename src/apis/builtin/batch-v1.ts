@@ -1,4 +1,4 @@
-// batch/v1: discovery data from api/discovery/apis__batch__v1.json, strategies from
+// batch/v1: discovery data from the generated catalogue (src/generated), strategies from
 // pkg/registry/batch/{job,cronjob}/strategy.go, defaults from pkg/apis/batch/v1/defaults.go and the
 // Job field-label conversion from pkg/apis/batch/v1/conversion.go.
 import type { ResourceType } from '../resource-type.ts';

@@ -1,4 +1,4 @@
-// events.k8s.io/v1: discovery data from api/discovery/apis__events.k8s.io__v1.json. The real server
+// events.k8s.io/v1: discovery data from the generated catalogue (src/generated). The real server
 // serves it from the core Event storage (pkg/registry/core/event), converting field names; the
 // field-label mapping is pkg/apis/events/v1/conversion.go and the stricter checks for this API are
 // ValidateEventCreate/Update in pkg/apis/core/validation/events.go. Validation messages use the
