@@ -4,6 +4,10 @@
 // as kube-apiserver does with --authorization-mode=AlwaysAllow (every access allowed, no reason;
 // RulesFor: every verb on every resource and non-resource URL).
 //
+// As on the real server the create handler's field manager runs before the REST storage, so the
+// reviews answer with managedFields (computed from a deduced schema: kubefake has no apply schema
+// for these kinds yet, so non-pointer structs such as spec carry a "." entry the real one lacks).
+//
 // The invalid texts name an empty kind (`.authorization.k8s.io "" is invalid`): the REST storage
 // builds them from the decoded internal object, whose TypeMeta the conversion to the internal
 // version clears.
@@ -88,10 +92,10 @@ function reject(errs: FieldError[]): void {
   if (errs.length) throw invalid({ group: GROUP, kind: '' }, '', errs);
 }
 
-/** The review echoed with its status; its metadata is empty (validated), as Go writes it. */
+/** The review echoed with its status; its metadata is empty (validated) but for the namespace and managedFields. */
 function answer(obj: KubeObject, status: Record<string, unknown>): KubeObject {
-  const namespace = obj.metadata?.namespace;
-  obj.metadata = namespace ? { namespace } : {};
+  const { namespace, managedFields } = obj.metadata ?? {};
+  obj.metadata = { ...(namespace ? { namespace } : {}), ...(managedFields ? { managedFields } : {}) };
   child(obj, 'spec');
   obj.status = status;
   return obj;
