@@ -27,9 +27,10 @@
 //  4. storageVersionHash (apiserver/pkg/endpoints/discovery/storageversionhash.go), for resources
 //     with storage (those that serve watch; checked against the legacy documents): base64 of the
 //     first 8 bytes of sha256("<group>/<version>/<Kind>") of the version the resource is stored
-//     at: the group's preferred version, except resources that cohabit with another group's
-//     (pkg/kubeapiserver/default_storage_factory_builder.go: events.k8s.io events are stored as
-//     core v1 Events). Checked against every hash the vendored legacy documents carry.
+//     at: the group's preferred version, except where the storage factory says otherwise
+//     (pkg/kubeapiserver/default_storage_factory_builder.go: events.k8s.io events cohabit with core
+//     v1 Events; a resource new at a stable version stays at its beta one for a release).
+//     Checked against every hash the vendored legacy documents carry.
 import { createHash } from 'node:crypto';
 import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join, relative, resolve } from 'node:path';
@@ -57,8 +58,24 @@ export function compareKubeVersions(a, b) {
 
 const isStable = (version) => /^v\d+$/.test(version);
 
-/** Resources that cohabit with another group's resource share its storage (and storage version). */
+// The storage factory of kube-apiserver 1.36 (pkg/kubeapiserver/default_storage_factory_builder.go
+// at kubernetes/kubernetes@008b3652959ca58af8be3fb5b6ecfe9ae7638282, which marks the
+// MutatingAdmissionPolicy overrides "remove in 1.37"):
+/** AddCohabitatingResources(api.Resource("events"), events.Resource("events")): stored as core v1 Events. */
 const COHABITING_STORAGE = { 'events.k8s.io/events': { group: '', version: 'v1' } };
+/** ResourceEncodingOverrides: resources stored at an older version than their group's preferred one. */
+const STORAGE_VERSION_OVERRIDES = {
+  'coordination.k8s.io/leasecandidates': 'v1beta1',
+  'admissionregistration.k8s.io/mutatingadmissionpolicies': 'v1beta1',
+  'admissionregistration.k8s.io/mutatingadmissionpolicybindings': 'v1beta1',
+  'certificates.k8s.io/clustertrustbundles': 'v1beta1',
+  'certificates.k8s.io/podcertificaterequests': 'v1beta1',
+  'storagemigration.k8s.io/storagemigrations': 'v1beta1',
+  'resource.k8s.io/devicetaintrules': 'v1alpha3',
+  'resource.k8s.io/resourcepoolstatusrequests': 'v1alpha3',
+  'scheduling.k8s.io/workloads': 'v1alpha2',
+  'scheduling.k8s.io/podgroups': 'v1alpha2',
+};
 
 export function storageVersionHash(group, version, kind) {
   return createHash('sha256').update(`${group}/${version}/${kind}`).digest().subarray(0, 8).toString('base64');
@@ -162,7 +179,7 @@ function main() {
         const kind = r.responseKind.kind;
         const storage = COHABITING_STORAGE[`${group}/${r.resource}`] ?? {
           group,
-          version: entries.find((e) => e.resources.some((x) => x.resource === r.resource)).version,
+          version: STORAGE_VERSION_OVERRIDES[`${group}/${r.resource}`] ?? entries.find((e) => e.resources.some((x) => x.resource === r.resource)).version,
         };
         // Only resources backed by a store report a hash (the installer asks rest.StorageVersionProvider);
         // every store serves watch, the storage-less APIs (reviews, bindings, componentstatuses) do not.

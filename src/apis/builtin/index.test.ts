@@ -67,6 +67,10 @@ describe('builtinResourceTypes', () => {
     expect(type('', 'pods').storageVersionHash).toBe('xPOwRZ+Yhw8=');
     expect(type('autoscaling', 'horizontalpodautoscalers').storageVersionHash).toBe('qwQve8ut294=');
     expect(type('events.k8s.io', 'events').storageVersionHash).toBe('r2yiGXH7wu8=');
+    // MutatingAdmissionPolicy went GA in 1.36 and is still stored at v1beta1 (sha256 of admissionregistration.k8s.io/v1beta1/MutatingAdmissionPolicy).
+    expect(type('admissionregistration.k8s.io', 'mutatingadmissionpolicies').storageVersionHash).toBe('LYmCf+UMVdg=');
+    // Storage-less APIs report none.
+    expect(type('authorization.k8s.io', 'subjectaccessreviews').storageVersionHash).toBeUndefined();
   });
 
   it('builds fresh objects on every call', () => {
