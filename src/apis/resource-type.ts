@@ -120,6 +120,11 @@ export interface ResourceType {
   codec?: StorageCodec;
   /** The version objects are stored at when it differs from `version` (a CRD's storage version). */
   storageVersion?: string;
+  /**
+   * The resource whose storage this one shares when it is not its own (events.k8s.io events are
+   * core v1 Events in the storage factory): its bucket holds the objects, `codec` converts them.
+   */
+  storageResource?: { group: string; plural: string };
   /** A terminating CRD's resources refuse creates. */
   terminating?: boolean;
   /** A CRD version's additionalPrinterColumns (custom resources only; built-ins print their own columns). */
@@ -164,4 +169,5 @@ export interface PrinterColumn {
   jsonPath: string;
 }
 
-export const storageKeyOf = (rt: Pick<ResourceType, 'group' | 'plural'>): string => `${rt.group}/${rt.plural}`;
+export const storageKeyOf = (rt: Pick<ResourceType, 'group' | 'plural'> & Partial<Pick<ResourceType, 'storageResource'>>): string =>
+  rt.storageResource ? `${rt.storageResource.group}/${rt.storageResource.plural}` : `${rt.group}/${rt.plural}`;
