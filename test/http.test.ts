@@ -176,7 +176,12 @@ describe('discovery', () => {
     const body = JSON.parse(text);
     const apps = body.items.find((i: { metadata: { name: string } }) => i.metadata.name === 'apps');
     const deployments = apps.versions[0].resources.find((r: { resource: string }) => r.resource === 'deployments');
-    expect(deployments).toMatchObject({ responseKind: { group: 'apps', version: 'v1', kind: 'Deployment' }, scope: 'Namespaced', singularResource: 'deployment' });
+    // A built-in answers its own group version's kind with group and version empty (aggregated_v2.json).
+    expect(deployments).toMatchObject({ responseKind: { group: '', version: '', kind: 'Deployment' }, scope: 'Namespaced', singularResource: 'deployment' });
+    expect(deployments.subresources).toEqual([
+      { subresource: 'scale', responseKind: { group: 'autoscaling', version: 'v1', kind: 'Scale' }, verbs: ['get', 'patch', 'update'] },
+      { subresource: 'status', responseKind: { group: '', version: '', kind: 'Deployment' }, verbs: ['get', 'patch', 'update'] },
+    ]);
     const again = await raw('/apis', { headers: { accept, 'if-none-match': etag! } });
     expect(again.status).toBe(304);
     const coreDoc = await (await raw('/api', { headers: { accept } })).json();

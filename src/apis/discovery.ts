@@ -3,7 +3,7 @@
 import { createHash } from 'node:crypto';
 import type { ApiCatalog } from './catalog.ts';
 import { apiVersionOf } from './object.ts';
-import type { ResourceType } from './resource-type.ts';
+import type { DiscoverySubresource, ResourceType } from './resource-type.ts';
 
 export const AGGREGATED_DISCOVERY_CONTENT_TYPE = 'application/json;g=apidiscovery.k8s.io;v=v2;as=APIGroupDiscoveryList';
 
@@ -72,18 +72,34 @@ export function apiGroupDocument(catalog: ApiCatalog, group: string) {
   return g ? { kind: 'APIGroup', apiVersion: 'v1', ...apiGroup(g) } : undefined;
 }
 
+/**
+ * The subresources discovery lists for a resource: a built-in's from the generated catalogue
+ * (served or not, as the real server lists them); a custom resource's from what its CRD enables.
+ */
+function discoverySubresources(t: ResourceType): DiscoverySubresource[] {
+  if (t.discoverySubresources) return t.discoverySubresources;
+  return t.subresources.map((sub) =>
+    sub === 'scale'
+      ? { name: 'scale', group: 'autoscaling', version: 'v1', kind: 'Scale', verbs: ['get', 'patch', 'update'] }
+      : { name: sub, group: t.group, version: t.version, kind: t.kind, verbs: ['get', 'patch', 'update'] },
+  );
+}
+
 function apiResources(t: ResourceType) {
   const main: Record<string, unknown> = { name: t.plural, singularName: t.singular, namespaced: t.namespaced, kind: t.kind, verbs: t.verbs };
   if (t.shortNames.length) main.shortNames = t.shortNames;
   if (t.categories.length) main.categories = t.categories;
-  // Every served version of a resource reports the hash of the version it is stored at.
-  main.storageVersionHash = storageVersionHash(t.group, t.storageVersion ?? t.version, t.kind);
+  // Every served version of a resource reports the hash of the version it is stored at; create-only
+  // and read-only APIs that store nothing (reviews, bindings, componentstatuses) report none.
+  const hash = t.storageVersionHash ?? (t.discoverySubresources ? undefined : storageVersionHash(t.group, t.storageVersion ?? t.version, t.kind));
+  if (hash) main.storageVersionHash = hash;
   // Main resources come before their subresources: KubernetesObjectApi takes the first kind match.
-  const subs = t.subresources.map((sub) =>
-    sub === 'scale'
-      ? { name: `${t.plural}/scale`, singularName: '', namespaced: t.namespaced, group: 'autoscaling', version: 'v1', kind: 'Scale', verbs: ['get', 'patch', 'update'] }
-      : { name: `${t.plural}/${sub}`, singularName: '', namespaced: t.namespaced, kind: t.kind, verbs: ['get', 'patch', 'update'] },
-  );
+  // A subresource names its group and version only when they differ from the resource's (Scale).
+  const subs = discoverySubresources(t).map((sub) => {
+    const other = sub.group !== undefined && (sub.group !== t.group || sub.version !== t.version);
+    const gv = other ? { group: sub.group, version: sub.version } : {};
+    return { name: `${t.plural}/${sub.name}`, singularName: '', namespaced: t.namespaced, ...gv, kind: sub.kind, verbs: sub.verbs };
+  });
   return [main, ...subs];
 }
 
@@ -98,20 +114,27 @@ export function apiResourceList(catalog: ApiCatalog, group: string, version: str
 }
 
 function discoveryResource(t: ResourceType) {
+  // Built-ins answer their own group version's kind with group and version left empty, as the
+  // installer's APIResource does (api/discovery/aggregated_v2.json); the CRD handler fills them in.
+  const kindOf = (group: string, version: string, kind: string) => {
+    const own = !t.unstructured && group === t.group && version === t.version;
+    return own ? { group: '', version: '', kind } : { group, version, kind };
+  };
   const out: Record<string, unknown> = {
     resource: t.plural,
-    responseKind: { group: t.group, version: t.version, kind: t.kind },
+    responseKind: kindOf(t.group, t.version, t.kind),
     scope: t.namespaced ? 'Namespaced' : 'Cluster',
     singularResource: t.singular,
     verbs: t.verbs,
   };
   if (t.shortNames.length) out.shortNames = t.shortNames;
   if (t.categories.length) out.categories = t.categories;
-  if (t.subresources.length) {
-    out.subresources = t.subresources.map((sub) => ({
-      subresource: sub,
-      responseKind: sub === 'scale' ? { group: 'autoscaling', version: 'v1', kind: 'Scale' } : { group: t.group, version: t.version, kind: t.kind },
-      verbs: ['get', 'patch', 'update'],
+  const subs = discoverySubresources(t);
+  if (subs.length) {
+    out.subresources = subs.map((sub) => ({
+      subresource: sub.name,
+      responseKind: kindOf(sub.group ?? t.group, sub.version ?? t.version, sub.kind),
+      verbs: sub.verbs,
     }));
   }
   return out;

@@ -59,6 +59,19 @@ export interface ResourceType {
   verbs: string[];
   /** Subresources this kubefake serves for the resource (`status`, `scale`). */
   subresources: string[];
+  /**
+   * Built-ins: every subresource discovery lists for the resource, served or not (the generated
+   * catalogue's data); custom resources derive theirs from `subresources`.
+   */
+  discoverySubresources?: DiscoverySubresource[];
+  /** Built-ins: the storage version hash discovery reports (generated, checked against upstream). */
+  storageVersionHash?: string;
+  /**
+   * A resource whose only verb is create and which stores nothing (TokenReview, the access
+   * reviews): answers the object a create returns, after the registry's decoding. May throw a
+   * StatusError for a request the real REST storage refuses.
+   */
+  createOnly?: (obj: KubeObject, ctx: CreateOnlyContext) => KubeObject;
   nameRule: NameRule;
   /**
    * Every field-selector key the kind's conversion function accepts (metadata keys included),
@@ -105,6 +118,11 @@ export interface ResourceType {
   codec?: StorageCodec;
   /** The version objects are stored at when it differs from `version` (a CRD's storage version). */
   storageVersion?: string;
+  /**
+   * The resource whose storage this one shares when it is not its own (events.k8s.io events are
+   * core v1 Events in the storage factory): its bucket holds the objects, `codec` converts them.
+   */
+  storageResource?: { group: string; plural: string };
   /** A terminating CRD's resources refuse creates. */
   terminating?: boolean;
   /** A CRD version's additionalPrinterColumns (custom resources only; built-ins print their own columns). */
@@ -123,6 +141,22 @@ export interface ResourceType {
   subresource?: string;
 }
 
+/** One subresource as discovery lists it (APIResource of `<resource>/<name>`). */
+export interface DiscoverySubresource {
+  name: string;
+  /** Set when the subresource answers another group version's kind (autoscaling/v1 Scale). */
+  group?: string;
+  version?: string;
+  kind: string;
+  verbs: string[];
+}
+
+export interface CreateOnlyContext {
+  /** The request's namespace (LocalSubjectAccessReview). */
+  namespace: string | undefined;
+  now: Date;
+}
+
 /** apiextensions.k8s.io/v1 CustomResourceColumnDefinition. */
 export interface PrinterColumn {
   name: string;
@@ -133,4 +167,5 @@ export interface PrinterColumn {
   jsonPath: string;
 }
 
-export const storageKeyOf = (rt: Pick<ResourceType, 'group' | 'plural'>): string => `${rt.group}/${rt.plural}`;
+export const storageKeyOf = (rt: Pick<ResourceType, 'group' | 'plural'> & Partial<Pick<ResourceType, 'storageResource'>>): string =>
+  rt.storageResource ? `${rt.storageResource.group}/${rt.storageResource.plural}` : `${rt.group}/${rt.plural}`;

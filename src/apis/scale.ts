@@ -67,16 +67,20 @@ export function scaleSpecReplicas(scale: KubeObject): number {
 // ---- built-in workloads ----
 
 /**
- * Scale of an apps/v1 workload (deployments, replicasets, statefulsets): the three ScaleRESTs
- * differ only in the resource named by their conflict error.
+ * Scale of a built-in workload (deployments, replicasets, statefulsets, replicationcontrollers):
+ * the ScaleRESTs differ only in the resource named by their conflict error and in how the
+ * selector is read: a LabelSelector (apps/v1), or for a ReplicationController a plain label map
+ * (`labels.SelectorFromSet(rc.Spec.Selector).String()`).
  */
-export function builtinScale(group: string, plural: string, knownVersions: readonly string[]): ScaleSubresource {
+export function builtinScale(group: string, plural: string, knownVersions: readonly string[], selectorIsMap = false): ScaleSubresource {
   const scaleResource = { group, resource: `${plural}/scale` };
+  const gv = (v: string) => (group ? `${group}/${v}` : v);
   // The storage's ReplicasPathMappings: every version the scheme knows the kind in.
   const replicas = replicasPathOf('.spec.replicas');
-  const managedFields = { groupVersion: `${group}/v1`, mappings: new Map(knownVersions.map((v) => [`${group}/${v}`, replicas])) };
+  const managedFields = { groupVersion: gv('v1'), mappings: new Map(knownVersions.map((v) => [gv(v), replicas])) };
   const values = (obj: KubeObject): ScaleValues => {
-    const selector = formatLabelSelector(getPath(obj, ['spec', 'selector']));
+    const raw = getPath(obj, ['spec', 'selector']);
+    const selector = formatLabelSelector(selectorIsMap ? { matchLabels: isPlainObject(raw) ? raw : {} } : raw);
     // LabelSelectorAsSelector fails only on selectors validation already refuses.
     if (selector === '<invalid>') throw badRequest('invalid label selector');
     return {

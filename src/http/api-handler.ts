@@ -10,7 +10,7 @@ import {
 } from '../apis/discovery.ts';
 import { apiVersionOf } from '../apis/object.ts';
 import type { ResourceType } from '../apis/resource-type.ts';
-import { badRequest, methodNotAllowed, toStatusError, unknownPath, type Status } from '../errors/status-error.ts';
+import { badRequest, methodNotAllowed, methodNotSupported, toStatusError, unknownPath, type Status } from '../errors/status-error.ts';
 import type { GenericRegistry } from '../registry/generic-registry.ts';
 import type { Clock } from '../util/clock-and-random.ts';
 import type { ListResult } from '../registry/list.ts';
@@ -122,6 +122,7 @@ export class ApiHandler {
     }
     // go-restful has no route for a subresource a built-in does not serve.
     if (info.subresource !== undefined && !type.unstructured && !type.subresources.includes(info.subresource) && !isPodConnect(type, info.subresource) && !isPodBinding(type, info.subresource) && !isServiceAccountToken(type, info.subresource)) throw unknownPath();
+    if (info.subresource === undefined && !type.unstructured) checkRoute(type, info, request.method.toUpperCase(), query);
     const negotiated = negotiateView(request.headers.get('accept'));
     if (!negotiated) throw notAcceptable(SERVED_MEDIA_TYPES);
     const { format, view } = negotiated;
@@ -240,3 +241,29 @@ function requireValidName(name: string): void {
   const msgs = isPathSegmentName(name);
   if (msgs.length) throw badRequest(`Name parameter invalid: ${goQuote(name)}: ${msgs.join(';')}`);
 }
+
+const COLLECTION_VERBS: Record<string, string> = { GET: 'list', POST: 'create', DELETE: 'deletecollection' };
+const OBJECT_VERBS: Record<string, string> = { GET: 'get', PUT: 'update', PATCH: 'patch', DELETE: 'delete' };
+
+/**
+ * The routes the apiserver's installer registers for a built-in are its discovery verbs: a
+ * method with no route at a path that has others is go-restful's 405, a path with no route at
+ * all its 404. A list route without watch support answers a watch with MethodNotSupported
+ * (ListResource, for storage that is no rest.Watcher).
+ */
+function checkRoute(type: ResourceType, info: ResourceRequest, method: string, query: URLSearchParams): void {
+  const verbs = new Set(type.verbs);
+  if (info.watchPrefix) {
+    if (!verbs.has('watch')) throw unknownPath();
+    return;
+  }
+  const routes = info.name === undefined ? COLLECTION_VERBS : OBJECT_VERBS;
+  const verb = routes[method];
+  if (verb === 'list' && isWatchRequest(query) && !verbs.has('watch') && verbs.has('list')) {
+    throw methodNotSupported({ group: type.group, resource: type.plural }, 'watch');
+  }
+  if (verb !== undefined && verbs.has(verb)) return;
+  if (Object.values(routes).some((v) => verbs.has(v))) throw methodNotAllowed();
+  throw unknownPath();
+}
+

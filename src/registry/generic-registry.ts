@@ -182,6 +182,13 @@ export class GenericRegistry {
     // forbidCreateAdmission of the CRD handler: a terminating CRD takes no new objects.
     if (this.type.terminating) throw forbidden(this.groupResource, obj.metadata?.name ?? '', 'create not allowed while custom resource definition is terminating');
     const decodeWarnings = this.decode(obj, options);
+    // Create-only APIs (the reviews) answer from their REST storage and store nothing. The create
+    // handler's field manager has run first, so the object the REST sees carries managedFields
+    // (which is why the review validations ignore them).
+    if (this.type.createOnly) {
+      recordUpdateManager(this.type, this.ctx.clock, undefined, obj, this.managerOf(options));
+      return { object: this.type.createOnly(obj, { namespace, now: this.ctx.clock.now() }), created: true, warnings: decodeWarnings };
+    }
     const meta = obj.metadata!;
     const generated = !meta.name && !!meta.generateName;
     for (let attempt = 1; ; attempt++) {

@@ -1,4 +1,4 @@
-// apiextensions.k8s.io/v1: discovery data from api/discovery/apis__apiextensions.k8s.io__v1.json and
+// apiextensions.k8s.io/v1: discovery data from the generated catalogue (src/generated) and
 // apiextensions-apiserver pkg/registry/customresourcedefinition/{etcd.go,strategy.go}, defaults from
 // pkg/apis/apiextensions/v1/defaults.go. Only storage semantics here; establishing, naming checks
 // and serving the custom resources belong to the CRD machinery.
@@ -27,8 +27,6 @@ export function apiextensionsV1ResourceTypes(): ResourceType[] {
       kind: 'CustomResourceDefinition',
       plural: 'customresourcedefinitions',
       namespaced: false,
-      shortNames: ['crd', 'crds'],
-      categories: ['api-extensions'],
       subresources: ['status'],
       allowUnconditionalUpdate: false,
       allowCreateOnUpdate: false,

@@ -1,4 +1,4 @@
-// apps/v1: discovery data from api/discovery/apis__apps__v1.json, strategies from
+// apps/v1: discovery data from the generated catalogue (src/generated), strategies from
 // pkg/registry/apps/<resource>/strategy.go, defaults from pkg/apis/apps/v1/defaults.go. apps/v1
 // registers no field-label conversion function, so every kind uses the default one.
 import type { ResourceType, Strategy } from '../resource-type.ts';
@@ -42,8 +42,6 @@ export function appsV1ResourceTypes(): ResourceType[] {
       ...workload,
       kind: 'Deployment',
       plural: 'deployments',
-      shortNames: ['deploy'],
-      categories: ['all'],
       subresources: ['scale', 'status'],
       strategy: composeStrategy(
         defaulting(defaultDeployment),
@@ -59,8 +57,6 @@ export function appsV1ResourceTypes(): ResourceType[] {
       ...workload,
       kind: 'StatefulSet',
       plural: 'statefulsets',
-      shortNames: ['sts'],
-      categories: ['all'],
       subresources: ['scale', 'status'],
       strategy: composeStrategy(defaulting(defaultStatefulSet), statusSubresource(), generation(), defaulting(statefulSetStatusShape), validation(validateStatefulSet)),
       statusStrategy: composeStrategy(defaulting(defaultStatefulSet), keepFromStored('spec'), defaulting(statefulSetStatusShape), validateStatus(validateStatefulSetStatus)),
@@ -70,8 +66,6 @@ export function appsV1ResourceTypes(): ResourceType[] {
       ...workload,
       kind: 'DaemonSet',
       plural: 'daemonsets',
-      shortNames: ['ds'],
-      categories: ['all'],
       subresources: ['status'],
       strategy: composeStrategy(
         defaulting(defaultDaemonSet),
@@ -94,8 +88,6 @@ export function appsV1ResourceTypes(): ResourceType[] {
       ...workload,
       kind: 'ReplicaSet',
       plural: 'replicasets',
-      shortNames: ['rs'],
-      categories: ['all'],
       subresources: ['scale', 'status'],
       strategy: composeStrategy(defaulting(defaultReplicaSet), statusSubresource(), generation(), defaulting(replicaSetStatusShape), validation(validateReplicaSet)),
       statusStrategy: composeStrategy(defaulting(defaultReplicaSet), keepFromStored('spec'), defaulting(replicaSetStatusShape), validateStatus(validateReplicaSetStatus)),

@@ -1,4 +1,4 @@
-// batch/v1: discovery data from api/discovery/apis__batch__v1.json, strategies from
+// batch/v1: discovery data from the generated catalogue (src/generated), strategies from
 // pkg/registry/batch/{job,cronjob}/strategy.go, defaults from pkg/apis/batch/v1/defaults.go and the
 // Job field-label conversion from pkg/apis/batch/v1/conversion.go.
 import type { ResourceType } from '../resource-type.ts';
@@ -36,8 +36,6 @@ export function batchV1ResourceTypes(): ResourceType[] {
       kind: 'CronJob',
       plural: 'cronjobs',
       namespaced: true,
-      shortNames: ['cj'],
-      categories: ['all'],
       subresources: ['status'],
       allowUnconditionalUpdate: true,
       allowCreateOnUpdate: false,
@@ -49,7 +47,6 @@ export function batchV1ResourceTypes(): ResourceType[] {
       kind: 'Job',
       plural: 'jobs',
       namespaced: true,
-      categories: ['all'],
       subresources: ['status'],
       fieldSelectors: {
         'metadata.name': metadataName,

@@ -1,4 +1,4 @@
-// coordination.k8s.io/v1: discovery data from api/discovery/apis__coordination.k8s.io__v1.json,
+// coordination.k8s.io/v1: discovery data from the generated catalogue (src/generated),
 // behaviour from pkg/registry/coordination/lease/strategy.go and
 // pkg/apis/coordination/validation/validation.go (ValidateLease: NameIsDNSSubdomain).
 import type { ResourceType } from '../resource-type.ts';

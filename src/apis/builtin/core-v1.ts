@@ -1,4 +1,4 @@
-// core/v1 (the legacy group): REST mapping and discovery data from api/discovery/api__v1.json,
+// core/v1 (the legacy group): discovery data from the generated catalogue (api/discovery/api__v1.json),
 // behaviour from pkg/registry/core/<resource>/{strategy.go,storage/storage.go}, field selectors
 // from pkg/apis/core/v1/conversion.go, defaults from pkg/apis/core/v1/defaults.go.
 import type { ResourceType } from '../resource-type.ts';
@@ -12,6 +12,7 @@ import type { KubeObject, StoredObject } from '../object.ts';
 import { isPlainObject } from '../object.ts';
 import type { Strategy } from '../resource-type.ts';
 import type { BuiltinContext } from './context.ts';
+import { moreCoreV1ResourceTypes } from './core-v1-more.ts';
 import { decodedLength, decodeGoBase64 } from './go-base64.ts';
 import { defaultPersistentVolumeClaimSpec, defaultPodOnly, defaultPodSpec, initialPodStatus } from './pod-spec.ts';
 import { validatePodSpec } from './pod-validation.ts';
@@ -48,13 +49,11 @@ export const MAX_SECRET_SIZE = 1 * 1024 * 1024;
 
 export function coreV1ResourceTypes(ctx: BuiltinContext): ResourceType[] {
   return [
+    ...moreCoreV1ResourceTypes(ctx),
     core({
       kind: 'Namespace',
       plural: 'namespaces',
       namespaced: false,
-      shortNames: ['ns'],
-      // The namespace REST wraps the store without DeleteCollection.
-      verbs: ['create', 'delete', 'get', 'list', 'patch', 'update', 'watch'],
       subresources: ['status'],
       nameRule: 'dns1123-label',
       fieldSelectors: {
@@ -71,7 +70,6 @@ export function coreV1ResourceTypes(ctx: BuiltinContext): ResourceType[] {
       kind: 'ConfigMap',
       plural: 'configmaps',
       namespaced: true,
-      shortNames: ['cm'],
       allowUnconditionalUpdate: true,
       allowCreateOnUpdate: false,
       returnDeletedObject: false,
@@ -97,8 +95,6 @@ export function coreV1ResourceTypes(ctx: BuiltinContext): ResourceType[] {
       kind: 'Pod',
       plural: 'pods',
       namespaced: true,
-      shortNames: ['po'],
-      categories: ['all'],
       subresources: ['status'],
       fieldSelectors: podFieldSelectors,
       allowUnconditionalUpdate: true,
@@ -111,8 +107,6 @@ export function coreV1ResourceTypes(ctx: BuiltinContext): ResourceType[] {
       kind: 'Service',
       plural: 'services',
       namespaced: true,
-      shortNames: ['svc'],
-      categories: ['all'],
       subresources: ['status'],
       nameRule: 'dns1035-label',
       fieldSelectors: {
@@ -131,7 +125,6 @@ export function coreV1ResourceTypes(ctx: BuiltinContext): ResourceType[] {
       kind: 'ServiceAccount',
       plural: 'serviceaccounts',
       namespaced: true,
-      shortNames: ['sa'],
       allowUnconditionalUpdate: true,
       allowCreateOnUpdate: false,
       returnDeletedObject: true,
@@ -141,7 +134,6 @@ export function coreV1ResourceTypes(ctx: BuiltinContext): ResourceType[] {
       kind: 'Endpoints',
       plural: 'endpoints',
       namespaced: true,
-      shortNames: ['ep'],
       allowUnconditionalUpdate: true,
       allowCreateOnUpdate: true,
       returnDeletedObject: false,
@@ -152,7 +144,6 @@ export function coreV1ResourceTypes(ctx: BuiltinContext): ResourceType[] {
       kind: 'Event',
       plural: 'events',
       namespaced: true,
-      shortNames: ['ev'],
       // ValidateEventCreate runs no name function for v1 requests, leaving the generic path-segment rule.
       nameRule: 'path-segment',
       fieldSelectors: coreEventFieldSelectors,
@@ -165,7 +156,6 @@ export function coreV1ResourceTypes(ctx: BuiltinContext): ResourceType[] {
       kind: 'Node',
       plural: 'nodes',
       namespaced: false,
-      shortNames: ['no'],
       subresources: ['status'],
       fieldSelectors: {
         'metadata.name': metadataName,
@@ -182,7 +172,6 @@ export function coreV1ResourceTypes(ctx: BuiltinContext): ResourceType[] {
       kind: 'PersistentVolumeClaim',
       plural: 'persistentvolumeclaims',
       namespaced: true,
-      shortNames: ['pvc'],
       subresources: ['status'],
       allowUnconditionalUpdate: true,
       allowCreateOnUpdate: false,

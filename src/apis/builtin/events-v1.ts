@@ -1,9 +1,11 @@
-// events.k8s.io/v1: discovery data from api/discovery/apis__events.k8s.io__v1.json. The real server
-// serves it from the core Event storage (pkg/registry/core/event), converting field names; the
+// events.k8s.io/v1: discovery data from the generated catalogue (src/generated). The real server
+// serves it from the core Event storage (pkg/registry/core/event), converting field names (so does
+// kubefake: one bucket, core objects, eventsCodec); the
 // field-label mapping is pkg/apis/events/v1/conversion.go and the stricter checks for this API are
 // ValidateEventCreate/Update in pkg/apis/core/validation/events.go. Validation messages use the
 // internal (core) field names, whichever API the Event came through.
 import type { ResourceType } from '../resource-type.ts';
+import type { StorageCodec } from '../storage-codec.ts';
 import { type FieldError, fieldError } from '../../errors/field-error.ts';
 import { invalidWithJson } from '../../validation/meta-fields.ts';
 import { goJson } from '../../errors/go-format.ts';
@@ -13,20 +15,53 @@ import { type EventView, legacyValidateEvent } from './core-v1.ts';
 import { builtin, getIn, goString, metadataName, metadataNamespace, objAt, semanticEqual, unset } from './shared.ts';
 
 export function eventsV1ResourceTypes(): ResourceType[] {
-  return [
-    builtin('events.k8s.io', 'v1', {
+  const events = builtin('events.k8s.io', 'v1', {
       kind: 'Event',
       plural: 'events',
       namespaced: true,
-      shortNames: ['ev'],
       fieldSelectors: eventsFieldSelectors,
       allowUnconditionalUpdate: true,
       allowCreateOnUpdate: true,
       returnDeletedObject: false,
       strategy: { validate: validateEventCreate, validateUpdate: validateEventUpdate },
-    }),
-  ];
+  });
+  // The storage factory cohabits events.k8s.io events with core events
+  // (pkg/kubeapiserver/default_storage_factory_builder.go): one store, core v1 objects in it.
+  events.storageResource = { group: '', plural: 'events' };
+  events.codec = eventsCodec;
+  return [events];
 }
+
+/**
+ * events.k8s.io/v1 <-> core v1 Event (pkg/apis/events/v1/conversion.go): regarding is
+ * involvedObject, note is message, reportingController is reportingComponent, and the
+ * deprecated* fields are the legacy source, firstTimestamp, lastTimestamp and count.
+ */
+const RENAMES: readonly (readonly [events: string, core: string])[] = [
+  ['regarding', 'involvedObject'],
+  ['note', 'message'],
+  ['reportingController', 'reportingComponent'],
+  ['deprecatedSource', 'source'],
+  ['deprecatedFirstTimestamp', 'firstTimestamp'],
+  ['deprecatedLastTimestamp', 'lastTimestamp'],
+  ['deprecatedCount', 'count'],
+];
+
+function renamed(obj: KubeObject, apiVersion: string, pairs: readonly (readonly [from: string, to: string])[]): KubeObject {
+  const out: KubeObject = { ...structuredClone(obj), apiVersion };
+  const record = out as Record<string, unknown>;
+  for (const [from, to] of pairs) {
+    if (!(from in record)) continue;
+    record[to] = record[from];
+    delete record[from];
+  }
+  return out;
+}
+
+const eventsCodec: StorageCodec = {
+  encode: (obj) => renamed(obj, 'v1', RENAMES),
+  decode: (objs) => objs.map((o) => (o.apiVersion === 'events.k8s.io/v1' ? o : renamed(o, 'events.k8s.io/v1', RENAMES.map(([e, c]) => [c, e] as const)))),
+};
 
 function view(obj: KubeObject): EventView {
   return {
@@ -105,18 +140,22 @@ function validateEventUpdate(obj: KubeObject, old: KubeObject): FieldError[] {
   return errs;
 }
 
+/**
+ * The field labels events.k8s.io accepts (pkg/apis/events/v1/conversion.go), converted to the core
+ * labels and read from the stored core Event, as the shared storage does.
+ */
 const eventsFieldSelectors: Record<string, (obj: KubeObject) => string> = {
   'metadata.name': metadataName,
   'metadata.namespace': metadataNamespace,
   ...Object.fromEntries(
     ['kind', 'namespace', 'name', 'uid', 'apiVersion', 'resourceVersion', 'fieldPath'].map((f) => [
       `regarding.${f}`,
-      (obj: KubeObject) => goString(getIn(obj, ['regarding', f])),
+      (obj: KubeObject) => goString(getIn(obj, ['involvedObject', f])),
     ]),
   ),
   reason: (obj) => goString(obj.reason),
-  reportingController: (obj) => goString(obj.reportingController),
+  reportingController: (obj) => goString(obj.reportingComponent),
   // `source` maps to the same selectable field as core/v1: the legacy component, else the controller.
-  source: (obj) => goString(getIn(obj, ['deprecatedSource', 'component'])) || goString(obj.reportingController),
+  source: (obj) => goString(getIn(obj, ['source', 'component'])) || goString(obj.reportingComponent),
   type: (obj) => goString(obj.type),
 };

@@ -43,7 +43,10 @@ describe('events.k8s.io/v1', () => {
   const events = type('events.k8s.io', 'events');
 
   it('maps the field labels to the core selectable fields', () => {
-    const ev = { regarding: { kind: 'Pod', name: 'p' }, reportingController: 'kubelet', type: 'Normal', reason: 'Pulled' };
+    // Selectors run on the stored object: the core Event the shared storage holds.
+    const served = { apiVersion: 'events.k8s.io/v1', kind: 'Event', regarding: { kind: 'Pod', name: 'p' }, reportingController: 'kubelet', type: 'Normal', reason: 'Pulled' };
+    const ev = events.codec!.encode(served, { random: { uid: () => 'u' } as never }) as typeof served;
+    expect(ev).toMatchObject({ apiVersion: 'v1', involvedObject: { kind: 'Pod', name: 'p' }, reportingComponent: 'kubelet' });
     expect(events.fieldSelectors!['regarding.kind']!(ev)).toBe('Pod');
     expect(events.fieldSelectors!['reportingController']!(ev)).toBe('kubelet');
     expect(events.fieldSelectors!['source']!(ev)).toBe('kubelet');

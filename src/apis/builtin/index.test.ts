@@ -1,36 +1,76 @@
 import { describe, expect, it } from 'vitest';
+import { BUILTIN_RESOURCES } from '../../generated/builtin-catalogue.ts';
 import { builtinResourceTypes, createBuiltinContext } from './index.ts';
 import { typesFor } from './test-helpers.ts';
 
 const ALL = ['create', 'delete', 'deletecollection', 'get', 'list', 'patch', 'update', 'watch'];
 
 describe('builtinResourceTypes', () => {
-  it('covers exactly the served built-ins, in discovery order', () => {
-    expect(builtinResourceTypes().map((t) => `${t.group || 'core'}/${t.version}/${t.plural}`)).toEqual([
-      'core/v1/configmaps',
-      'core/v1/endpoints',
-      'core/v1/events',
-      'core/v1/namespaces',
-      'core/v1/nodes',
-      'core/v1/persistentvolumeclaims',
-      'core/v1/pods',
-      'core/v1/secrets',
-      'core/v1/serviceaccounts',
-      'core/v1/services',
-      'apps/v1/daemonsets',
-      'apps/v1/deployments',
-      'apps/v1/replicasets',
-      'apps/v1/statefulsets',
-      'events.k8s.io/v1/events',
-      'batch/v1/cronjobs',
-      'batch/v1/jobs',
-      'rbac.authorization.k8s.io/v1/clusterrolebindings',
-      'rbac.authorization.k8s.io/v1/clusterroles',
-      'rbac.authorization.k8s.io/v1/rolebindings',
-      'rbac.authorization.k8s.io/v1/roles',
-      'apiextensions.k8s.io/v1/customresourcedefinitions',
-      'coordination.k8s.io/v1/leases',
+  it('serves every resource of the generated catalogue once, in its order', () => {
+    const keys = (list: readonly { group: string; version: string }[], plural: (x: never) => string) => list.map((t) => `${t.group}/${t.version}/${plural(t as never)}`);
+    const served = keys(builtinResourceTypes(), (t: { plural: string }) => t.plural);
+    expect(served).toEqual(keys(BUILTIN_RESOURCES, (r: { resource: string }) => r.resource));
+    expect(new Set(served).size).toBe(served.length);
+  });
+
+  // Facts checked against kube-apiserver itself rather than the generator's input: a v1.36 server
+  // with default flags serves these, in this order, and none of the beta/alpha versions.
+  it('orders groups as /apis lists them and serves only the default-enabled versions', () => {
+    const groupVersions = [...new Set(builtinResourceTypes().map((t) => `${t.group || 'core'}/${t.version}`))];
+    expect(groupVersions).toEqual([
+      'core/v1',
+      'apiregistration.k8s.io/v1',
+      'apps/v1',
+      'events.k8s.io/v1',
+      'authentication.k8s.io/v1',
+      'authorization.k8s.io/v1',
+      'autoscaling/v2',
+      'autoscaling/v1',
+      'batch/v1',
+      'certificates.k8s.io/v1',
+      'networking.k8s.io/v1',
+      'policy/v1',
+      'rbac.authorization.k8s.io/v1',
+      'storage.k8s.io/v1',
+      'admissionregistration.k8s.io/v1',
+      'apiextensions.k8s.io/v1',
+      'scheduling.k8s.io/v1',
+      'coordination.k8s.io/v1',
+      'node.k8s.io/v1',
+      'discovery.k8s.io/v1',
+      'resource.k8s.io/v1',
+      'flowcontrol.apiserver.k8s.io/v1',
     ]);
+  });
+
+  it('includes the kinds every controller writes and the create-only reviews', () => {
+    const type = typesFor();
+    expect(type('', 'replicationcontrollers')).toMatchObject({ kind: 'ReplicationController', shortNames: ['rc'], categories: ['all'], subresources: ['scale', 'status'] });
+    expect(type('', 'persistentvolumes')).toMatchObject({ kind: 'PersistentVolume', namespaced: false, shortNames: ['pv'] });
+    expect(type('', 'limitranges')).toMatchObject({ shortNames: ['limits'] });
+    expect(type('', 'resourcequotas')).toMatchObject({ shortNames: ['quota'], subresources: ['status'] });
+    expect(type('', 'componentstatuses')).toMatchObject({ namespaced: false, shortNames: ['cs'], verbs: ['get', 'list'] });
+    expect(type('networking.k8s.io', 'ingresses')).toMatchObject({ shortNames: ['ing'], subresources: ['status'] });
+    expect(type('networking.k8s.io', 'networkpolicies')).toMatchObject({ shortNames: ['netpol'] });
+    expect(type('policy', 'poddisruptionbudgets')).toMatchObject({ shortNames: ['pdb'] });
+    expect(type('autoscaling', 'horizontalpodautoscalers')).toMatchObject({ version: 'v2', shortNames: ['hpa'], categories: ['all'] });
+    expect(type('storage.k8s.io', 'storageclasses')).toMatchObject({ namespaced: false, shortNames: ['sc'] });
+    expect(type('scheduling.k8s.io', 'priorityclasses')).toMatchObject({ shortNames: ['pc'] });
+    expect(type('certificates.k8s.io', 'certificatesigningrequests')).toMatchObject({ shortNames: ['csr'] });
+    expect(type('admissionregistration.k8s.io', 'validatingwebhookconfigurations')).toMatchObject({ categories: ['api-extensions'], namespaced: false });
+    expect(type('apiregistration.k8s.io', 'apiservices')).toMatchObject({ categories: ['api-extensions'], subresources: ['status'] });
+    for (const [g, p] of [['authentication.k8s.io', 'tokenreviews'], ['authentication.k8s.io', 'selfsubjectreviews'], ['authorization.k8s.io', 'subjectaccessreviews'], ['authorization.k8s.io', 'selfsubjectaccessreviews'], ['authorization.k8s.io', 'localsubjectaccessreviews'], ['authorization.k8s.io', 'selfsubjectrulesreviews']] as const) {
+      expect(type(g, p).verbs, p).toEqual(['create']);
+      expect(type(g, p).createOnly, p).toBeTypeOf('function');
+    }
+    // Known storage version hashes a v1.36 server reports (HPA is stored as autoscaling/v2, events.k8s.io Events as core Events).
+    expect(type('', 'pods').storageVersionHash).toBe('xPOwRZ+Yhw8=');
+    expect(type('autoscaling', 'horizontalpodautoscalers').storageVersionHash).toBe('qwQve8ut294=');
+    expect(type('events.k8s.io', 'events').storageVersionHash).toBe('r2yiGXH7wu8=');
+    // MutatingAdmissionPolicy went GA in 1.36 and is still stored at v1beta1 (sha256 of admissionregistration.k8s.io/v1beta1/MutatingAdmissionPolicy).
+    expect(type('admissionregistration.k8s.io', 'mutatingadmissionpolicies').storageVersionHash).toBe('LYmCf+UMVdg=');
+    // Storage-less APIs report none.
+    expect(type('authorization.k8s.io', 'subjectaccessreviews').storageVersionHash).toBeUndefined();
   });
 
   it('builds fresh objects on every call', () => {

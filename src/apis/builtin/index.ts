@@ -1,28 +1,58 @@
-// The built-in API types kubefake serves, in discovery order: core first, then the groups in the
-// order the real /apis lists them (api/discovery/apis.json), resources sorted by name within a
-// group as discovery sorts them. Each call builds fresh objects; pass one context per cluster so
+// The built-in API types kubefake serves: every resource of the generated catalogue
+// (src/generated/builtin-catalogue.ts, what a default kube-apiserver serves), in its discovery
+// order: core first, then the groups in the order the real /apis lists them, resources by name.
+// Kinds with hand-written behaviour (one file per API group) take it from there; the rest get the
+// generic behaviour (generic.ts). Each call builds fresh objects; pass one context per cluster so
 // per-cluster state (Service IPs, NodePorts) is never shared.
+import { BUILTIN_RESOURCES } from '../../generated/builtin-catalogue.ts';
 import type { ResourceType } from '../resource-type.ts';
+import { admissionregistrationV1ResourceTypes } from './admissionregistration-v1.ts';
 import { apiextensionsV1ResourceTypes } from './apiextensions-v1.ts';
 import { appsV1ResourceTypes } from './apps-v1.ts';
+import { authenticationV1ResourceTypes } from './authentication-v1.ts';
+import { authorizationV1ResourceTypes } from './authorization-v1.ts';
+import { autoscalingResourceTypes } from './autoscaling.ts';
 import { batchV1ResourceTypes } from './batch-v1.ts';
+import { certificatesV1ResourceTypes } from './certificates-v1.ts';
 import { type BuiltinContext, createBuiltinContext } from './context.ts';
 import { coordinationV1ResourceTypes } from './coordination-v1.ts';
 import { coreV1ResourceTypes } from './core-v1.ts';
+import { discoveryV1ResourceTypes } from './discovery-v1.ts';
 import { eventsV1ResourceTypes } from './events-v1.ts';
+import { flowcontrolV1ResourceTypes } from './flowcontrol-v1.ts';
+import { genericBuiltin } from './generic.ts';
+import { networkingV1ResourceTypes } from './networking-v1.ts';
+import { policyV1ResourceTypes } from './policy-v1.ts';
 import { rbacV1ResourceTypes } from './rbac-v1.ts';
+import { resourceV1ResourceTypes } from './resource-v1.ts';
 
 export type { BuiltinContext, NodePortAllocator, ServiceIPAllocator } from './context.ts';
 export { createBuiltinContext, createNodePortAllocator, createServiceIPAllocator, DEFAULT_NODE_PORT_RANGE, DEFAULT_SERVICE_CIDR } from './context.ts';
 
+const keyOf = (t: { group: string; version: string }, plural: string) => `${t.group}/${t.version}/${plural}`;
+
 export function builtinResourceTypes(ctx: BuiltinContext = createBuiltinContext()): ResourceType[] {
-  return [
-    coreV1ResourceTypes(ctx),
-    appsV1ResourceTypes(),
-    eventsV1ResourceTypes(),
-    batchV1ResourceTypes(),
-    rbacV1ResourceTypes(),
-    apiextensionsV1ResourceTypes(),
-    coordinationV1ResourceTypes(),
-  ].flatMap((group) => group.sort((a, b) => (a.plural < b.plural ? -1 : a.plural > b.plural ? 1 : 0)));
+  const handWritten = new Map<string, ResourceType>();
+  for (const type of [
+    ...coreV1ResourceTypes(ctx),
+    ...appsV1ResourceTypes(),
+    ...eventsV1ResourceTypes(),
+    ...authenticationV1ResourceTypes(),
+    ...authorizationV1ResourceTypes(),
+    ...autoscalingResourceTypes(),
+    ...batchV1ResourceTypes(),
+    ...certificatesV1ResourceTypes(),
+    ...networkingV1ResourceTypes(),
+    ...policyV1ResourceTypes(),
+    ...rbacV1ResourceTypes(),
+    ...admissionregistrationV1ResourceTypes(),
+    ...apiextensionsV1ResourceTypes(),
+    ...coordinationV1ResourceTypes(),
+    ...discoveryV1ResourceTypes(),
+    ...resourceV1ResourceTypes(),
+    ...flowcontrolV1ResourceTypes(),
+  ]) {
+    handWritten.set(keyOf(type, type.plural), type);
+  }
+  return BUILTIN_RESOURCES.map((facts) => handWritten.get(keyOf(facts, facts.resource)) ?? genericBuiltin(facts));
 }

@@ -1,5 +1,5 @@
 // rbac.authorization.k8s.io/v1: discovery data from
-// api/discovery/apis__rbac.authorization.k8s.io__v1.json, strategies from
+// the generated catalogue (src/generated), strategies from
 // pkg/registry/rbac/<resource>/strategy.go, defaults from pkg/apis/rbac/v1/defaults.go and
 // validation from pkg/apis/rbac/validation/validation.go (names only need to be path segments).
 import type { ResourceType } from '../resource-type.ts';

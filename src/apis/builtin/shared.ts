@@ -5,6 +5,7 @@ import type { KubeObject, ObjectMeta } from '../object.ts';
 import { isPlainObject } from '../object.ts';
 import type { ResourceType, Strategy } from '../resource-type.ts';
 import { deepEqual } from '../../util/deep-equal.ts';
+import { BUILTIN_RESOURCES, type BuiltinResourceFacts } from '../../generated/builtin-catalogue.ts';
 
 export type JsonObject = Record<string, unknown>;
 
@@ -153,19 +154,21 @@ export function sortedKeys(obj: JsonObject): string[] {
   return Object.keys(obj).sort();
 }
 
-export const ALL_VERBS = ['create', 'delete', 'deletecollection', 'get', 'list', 'patch', 'update', 'watch'];
-
 /** Field-selector extractors for the two ObjectMeta keys generic.ObjectMetaFieldsSet provides. */
 export const metadataName = (obj: KubeObject): string => goString(obj.metadata?.name);
 export const metadataNamespace = (obj: KubeObject): string => goString(obj.metadata?.namespace);
 
+/**
+ * The hand-written behaviour of a built-in kind. Its discovery data (kind, scope, shortNames,
+ * categories, verbs, discovery subresources, storageVersionHash) comes from the generated
+ * catalogue (src/generated/builtin-catalogue.ts); `kind` and `namespaced` are restated here for
+ * the reader and checked against it.
+ */
 export interface ResourceDefinition {
   kind: string;
   plural: string;
   namespaced: boolean;
-  shortNames?: string[];
-  categories?: string[];
-  verbs?: string[];
+  /** Subresources kubefake serves (`status`, `scale`); each must be one discovery lists. */
   subresources?: string[];
   nameRule?: ResourceType['nameRule'];
   fieldSelectors?: ResourceType['fieldSelectors'];
@@ -180,22 +183,39 @@ export interface ResourceDefinition {
   decodeCheck?: ResourceType['decodeCheck'];
   fieldLabelError?: ResourceType['fieldLabelError'];
   readWarnings?: ResourceType['requestWarnings'];
+  createOnly?: ResourceType['createOnly'];
 }
 
-/** A built-in type with the regularities every built-in shares (singular = lower-case kind, `<Kind>List`). */
+/** The generated discovery facts of a served built-in resource. */
+export function builtinFacts(group: string, version: string, plural: string): BuiltinResourceFacts {
+  const facts = BUILTIN_RESOURCES.find((r) => r.group === group && r.version === version && r.resource === plural);
+  if (!facts) throw new Error(`invariant: ${group}/${version}/${plural} is not in the generated built-in catalogue`);
+  return facts;
+}
+
+/** A built-in type: discovery data from the generated catalogue, behaviour from `def`. */
 export function builtin(group: string, version: string, def: ResourceDefinition): ResourceType {
+  const facts = builtinFacts(group, version, def.plural);
+  if (facts.kind !== def.kind || facts.namespaced !== def.namespaced) {
+    throw new Error(`invariant: ${group}/${version}/${def.plural} is ${facts.kind} (namespaced ${facts.namespaced}) upstream`);
+  }
+  for (const sub of def.subresources ?? []) {
+    if (!facts.subresources.some((s) => s.name === sub)) throw new Error(`invariant: ${group}/${version}/${def.plural} has no ${sub} subresource upstream`);
+  }
   const type: ResourceType = {
     group,
     version,
-    kind: def.kind,
-    listKind: `${def.kind}List`,
-    plural: def.plural,
-    singular: def.kind.toLowerCase(),
-    namespaced: def.namespaced,
-    shortNames: def.shortNames ?? [],
-    categories: def.categories ?? [],
-    verbs: def.verbs ?? [...ALL_VERBS],
+    kind: facts.kind,
+    listKind: `${facts.kind}List`,
+    plural: facts.resource,
+    singular: facts.singular,
+    namespaced: facts.namespaced,
+    shortNames: [...facts.shortNames],
+    categories: [...facts.categories],
+    verbs: [...facts.verbs],
     subresources: def.subresources ?? [],
+    discoverySubresources: facts.subresources.map((s) => ({ ...s, verbs: [...s.verbs] })),
+    storageVersionHash: facts.storageVersionHash,
     nameRule: def.nameRule ?? 'dns1123-subdomain',
     fieldSelectors: def.fieldSelectors ?? null,
     allowUnconditionalUpdate: def.allowUnconditionalUpdate,
@@ -209,5 +229,6 @@ export function builtin(group: string, version: string, def: ResourceDefinition)
   if (def.decodeCheck) type.decodeCheck = def.decodeCheck;
   if (def.fieldLabelError) type.fieldLabelError = def.fieldLabelError;
   if (def.readWarnings) type.requestWarnings = def.readWarnings;
+  if (def.createOnly) type.createOnly = def.createOnly;
   return type;
 }

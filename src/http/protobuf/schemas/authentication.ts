@@ -5,6 +5,32 @@
 import type { MessageTable } from '../schema.ts';
 
 export const authenticationMessages: MessageTable = {
+  // UserInfo without `extra` (map<string, ExtraValue>, a []string in Go), which clients never send.
+  'authentication.UserInfo': [
+    [1, 'username,omitempty', 'string'],
+    [2, 'uid,omitempty', 'string'],
+    [3, 'groups,omitempty', '[]string'],
+  ],
+  'authentication.SelfSubjectReviewStatus': [[1, 'userInfo,omitempty', 'authentication.UserInfo']],
+  'authentication.SelfSubjectReview': [
+    [1, 'metadata,omitempty', 'meta.ObjectMeta'],
+    [2, 'status,omitempty', 'authentication.SelfSubjectReviewStatus'],
+  ],
+  'authentication.TokenReviewSpec': [
+    [1, 'token,omitempty', 'string'],
+    [2, 'audiences,omitempty', '[]string'],
+  ],
+  'authentication.TokenReviewStatus': [
+    [1, 'authenticated,omitempty', 'bool'],
+    [2, 'user,omitempty', 'authentication.UserInfo'],
+    [4, 'audiences,omitempty', '[]string'],
+    [3, 'error,omitempty', 'string'],
+  ],
+  'authentication.TokenReview': [
+    [1, 'metadata,omitempty', 'meta.ObjectMeta'],
+    [2, 'spec', 'authentication.TokenReviewSpec'],
+    [3, 'status,omitempty', 'authentication.TokenReviewStatus'],
+  ],
   'authentication.BoundObjectReference': [
     [1, 'kind,omitempty', 'string'],
     [2, 'apiVersion,omitempty', 'string'],

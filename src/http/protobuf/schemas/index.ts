@@ -4,6 +4,7 @@
 import { MessageRegistry, type MessageTable } from '../schema.ts';
 import { appsMessages } from './apps.ts';
 import { authenticationMessages } from './authentication.ts';
+import { authorizationMessages } from './authorization.ts';
 import { autoscalingMessages } from './autoscaling.ts';
 import { batchMessages } from './batch.ts';
 import { coreMessages } from './core.ts';
@@ -23,6 +24,7 @@ const ALL_MESSAGES: MessageTable = {
   ...policyMessages,
   ...schedulingMessages,
   ...authenticationMessages,
+  ...authorizationMessages,
   ...autoscalingMessages,
 };
 
@@ -48,6 +50,12 @@ const KIND_MESSAGES: ReadonlyMap<string, string> = new Map([
   ['policy/v1 PodDisruptionBudget', 'policy.PodDisruptionBudget'],
   ['scheduling.k8s.io/v1 PriorityClass', 'scheduling.PriorityClass'],
   ['authentication.k8s.io/v1 TokenRequest', 'authentication.TokenRequest'],
+  ['authentication.k8s.io/v1 TokenReview', 'authentication.TokenReview'],
+  ['authentication.k8s.io/v1 SelfSubjectReview', 'authentication.SelfSubjectReview'],
+  ['authorization.k8s.io/v1 SubjectAccessReview', 'authorization.SubjectAccessReview'],
+  ['authorization.k8s.io/v1 LocalSubjectAccessReview', 'authorization.LocalSubjectAccessReview'],
+  ['authorization.k8s.io/v1 SelfSubjectAccessReview', 'authorization.SelfSubjectAccessReview'],
+  ['authorization.k8s.io/v1 SelfSubjectRulesReview', 'authorization.SelfSubjectRulesReview'],
   ['autoscaling/v1 Scale', 'autoscaling.Scale'],
 ]);
 
