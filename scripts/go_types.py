@@ -165,6 +165,10 @@ class GoTypes:
                 while i < len(lines) and not lines[i].startswith('}'):
                     fl = lines[i].strip()
                     i += 1
+                    if fl.startswith('/*'):
+                        while '*/' not in lines[i - 1]:
+                            i += 1
+                        continue
                     if fl.startswith('//'):
                         field_comments.append(fl)
                         continue
