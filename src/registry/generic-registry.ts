@@ -45,6 +45,7 @@ import { fieldSelectorForName, parseFieldSelector } from '../selectors/field-sel
 import { SelectorParseError } from '../selectors/selector-error.ts';
 import { applyStrictWarnings, isApplyPatch, type ApplyPatch } from '../apply/apply-patch.ts';
 import { applyToLive, ignoreManagedFieldsTimestamps, managerOrUserAgent, recordUpdateManager } from '../apply/registry-hooks.ts';
+import { decodeBuiltin, hasTypedDecoding } from '../decoding/builtin-decoder.ts';
 
 export interface WriteResult {
   object: KubeObject;
@@ -175,6 +176,7 @@ export class GenericRegistry {
 
   async create(namespace: string | undefined, body: KubeObject, options: WriteOptions = {}): Promise<WriteResult> {
     validateWriteOptions('CreateOptions', options);
+    ({ body, options } = this.decodeTyped(body, options));
     const obj = this.prepareBody(body, namespace, 'create');
     // forbidCreateAdmission of the CRD handler: a terminating CRD takes no new objects.
     if (this.type.terminating) throw forbidden(this.groupResource, obj.metadata?.name ?? '', 'create not allowed while custom resource definition is terminating');
@@ -232,6 +234,7 @@ export class GenericRegistry {
 
   async update(namespace: string | undefined, name: string, body: KubeObject, options: WriteOptions = {}): Promise<WriteResult> {
     validateWriteOptions('UpdateOptions', options);
+    ({ body, options } = this.decodeTyped(body, options));
     const obj = this.prepareBody(body, namespace, 'update', name);
     const decodeWarnings = this.decode(obj, options);
     for (;;) {
@@ -302,8 +305,9 @@ export class GenericRegistry {
       if (!isPlainObject(patched) || (patched.metadata !== undefined && !isPlainObject(patched.metadata))) {
         throw invalid({ group: '', kind: '' }, '', [fieldError.invalid('patch', goJson(patched), 'cannot decode the patched object')]);
       }
-      const obj = this.prepareBody(patched as KubeObject, namespace, 'patch', name);
-      const decodeWarnings = this.decode(obj, options, patched);
+      const typed = this.decodeTyped(patched as KubeObject, options, serverSideApply ? 'apply' : 'patch');
+      const obj = this.prepareBody(typed.body, namespace, 'patch', name);
+      const decodeWarnings = this.decode(obj, typed.options, patched);
       const requested = obj.metadata!.resourceVersion;
       try {
         const warnings = serverSideApply ? [...decodeWarnings, ...applyStrictWarnings(apply)] : decodeWarnings;
@@ -329,9 +333,10 @@ export class GenericRegistry {
     if (typeof uid === 'string' && uid !== '') {
       throw conflict(this.groupResource, name, `uid mismatch: the provided object specified uid ${uid}, and no existing object was found`);
     }
-    const obj = this.prepareBody(applied as KubeObject, namespace, 'patch', name);
+    const typed = this.decodeTyped(applied as KubeObject, options, 'apply');
+    const obj = this.prepareBody(typed.body, namespace, 'patch', name);
     if (this.type.terminating) throw forbidden(this.groupResource, name, 'create not allowed while custom resource definition is terminating');
-    const decodeWarnings = this.decode(obj, options, applied);
+    const decodeWarnings = this.decode(obj, typed.options, applied);
     try {
       return withWarnings(await this.createOnce(obj, options, true), [...decodeWarnings, ...applyStrictWarnings(patch)]);
     } catch (err) {
@@ -470,6 +475,29 @@ export class GenericRegistry {
     }
     const decoded = await this.fromStore(items.map((o) => this.fromStorage(o)), true);
     return { items: decoded.map((o) => this.present(o)), resourceVersion, continue: undefined, remainingItemCount: undefined };
+  }
+
+  /**
+   * Typed decoding of a built-in kind's body (src/decoding): what the Go struct keeps of it
+   * replaces the body, and its strict findings (unknown and duplicate fields in document order)
+   * join strictDecodeErrors for decode() to report per fieldValidation. A body the Go decoder
+   * refuses is a 400; a patched object it refuses, a 422 naming the patched JSON. Server-side
+   * apply reports unknown fields itself, so its result is decoded leniently.
+   */
+  private decodeTyped(body: KubeObject, options: WriteOptions, from?: 'patch' | 'apply'): { body: KubeObject; options: WriteOptions } {
+    const { group, version, kind, unstructured } = this.type;
+    if (unstructured || !hasTypedDecoding(group, version, kind)) return { body, options };
+    const json = from ? undefined : options.bodyJson;
+    const strict = from !== 'apply' && fieldValidationMode(options.fieldValidation) !== 'Ignore';
+    const outcome = decodeBuiltin({ group, version, kind, object: body, json, strict });
+    if (outcome.ok === 'skipped') return { body, options };
+    if (!outcome.ok) {
+      if (from) throw invalid({ group: '', kind: '' }, '', [fieldError.invalid('patch', goJson(body), outcome.error)]);
+      throw badRequest(outcome.message);
+    }
+    // Decoding the JSON document found its duplicate fields itself, in order among the unknown ones.
+    const earlier = json !== undefined ? [] : (options.strictDecodeErrors ?? []);
+    return { body: outcome.object, options: { ...options, bodyJson: undefined, strictDecodeErrors: [...earlier, ...outcome.strictErrors] } };
   }
 
   /**

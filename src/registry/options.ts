@@ -29,6 +29,12 @@ export interface WriteOptions {
    * error), in the decoder's order. Reported ahead of unknown fields per fieldValidation.
    */
   strictDecodeErrors?: string[];
+  /**
+   * The create or update body as the JSON document sent (UTF-8 decoded as Go does), when it was
+   * JSON: typed decoding of built-ins reads it for document order and duplicate keys, and then
+   * reports duplicates itself (strictDecodeErrors are the YAML decoder's findings otherwise).
+   */
+  bodyJson?: string;
   /** PatchOptions.force (server-side apply only). */
   force?: boolean;
   /** The request's User-Agent: names the Update manager when fieldManager is empty. */
