@@ -235,6 +235,45 @@ describe('fieldValidation on built-ins', () => {
   });
 });
 
+describe('strategic merge patches go through the unstructured converter, not JSON', () => {
+  const smp = k8s.setHeaderOptions('Content-Type', k8s.PatchStrategy.StrategicMergePatch);
+
+  it('a string replica count: 422 with the converter’s text and the patch as Go prints the map', async () => {
+    const n = name('d');
+    await apps.createNamespacedDeployment({ namespace: ns, body: deployment(n) });
+    const body = { spec: { replicas: 'three' } } as unknown as k8s.V1Deployment;
+    await expectStatus(apps.patchNamespacedDeployment({ namespace: ns, name: n, body }, smp), {
+      code: 422,
+      reason: 'Invalid',
+      message: ' "" is invalid: patch: Invalid value: "map[spec:map[replicas:three]]": unrecognized type: int32',
+    });
+    expect((await apps.readNamespacedDeployment({ namespace: ns, name: n })).spec!.replicas).toBe(1);
+  });
+
+  it('unknown fields sorted by text after the patch’s own duplicates; Warn warns, Strict refuses', async () => {
+    const n = name('d');
+    await apps.createNamespacedDeployment({ namespace: ns, body: deployment(n) });
+    const body = '{"spec":{"zeta":1,"paused":false,"paused":true,"alpha":2}}';
+    const path = `${DEPLOYMENTS}/${n}`;
+    const warn = await send('PATCH', path, body, 'application/strategic-merge-patch+json');
+    expect(warn.status).toBe(200);
+    expect(warningTexts(warn.headers.get('warning'))).toEqual(['duplicate field "spec.paused"', 'unknown field "spec.alpha"', 'unknown field "spec.zeta"']);
+    const strict = await send('PATCH', `${path}?fieldValidation=Strict`, body, 'application/strategic-merge-patch+json');
+    expect(strict.status).toBe(422);
+    expect(await messageOf(strict)).toBe(
+      ' "" is invalid: patch: Invalid value: "map[spec:map[alpha:2 paused:true zeta:1]]": strict decoding error: duplicate field "spec.paused", unknown field "spec.alpha", unknown field "spec.zeta"',
+    );
+  });
+
+  it('canonicalises a patched Quantity', async () => {
+    const n = name('d');
+    await apps.createNamespacedDeployment({ namespace: ns, body: deployment(n) });
+    const body = { spec: { template: { spec: { containers: [{ name: 'c', resources: { limits: { cpu: '2000m', memory: '2048Mi' } } }] } } } } as unknown as k8s.V1Deployment;
+    const patched = await apps.patchNamespacedDeployment({ namespace: ns, name: n, body }, smp);
+    expect(patched.spec!.template.spec!.containers[0]!.resources!.limits).toEqual({ cpu: '2', memory: '2Gi' });
+  });
+});
+
 describe('values as the Go struct keeps them', () => {
   it('stores Quantities in canonical form (1000m → 1, 1024Mi → 1Gi, 0.5 → 500m, 1000 → 1k)', async () => {
     const created = await core.createNamespacedPod({
@@ -318,6 +357,14 @@ describe.skipIf(!kubectlAvailable)('kubectl (fieldValidation=Strict by default)'
     expect(off.stderr).toBe('');
     const stored = await k.core.readNamespacedConfigMap({ namespace: 'default', name: 'k3' });
     expect(stored.data).toEqual({ a: 'b' });
+  });
+
+  it('kubectl patch (strategic by default) with a string replica count fails with the converter’s text', async () => {
+    const created = await k.kubectl(['create', 'deployment', 'web', '--image=nginx']);
+    expect(created.code, created.stderr).toBe(0);
+    const r = await k.kubectl(['patch', 'deployment', 'web', '-p', '{"spec":{"replicas":"3"}}']);
+    expect(r.code).not.toBe(0);
+    expect(r.stderr).toContain('patch: Invalid value: "map[spec:map[replicas:3]]": unrecognized type: int32');
   });
 
   it('a wrong type fails even with --validate=false, with the decoder’s text', async () => {

@@ -3,11 +3,12 @@
 // apiserver endpoints/handlers create.go/update.go/patch.go): the body is decoded into the Go
 // struct of the kind it declares, from the generated Go-type facts, keyed by group/version/kind, so
 // any built-in kind present in the facts decodes this way.
-import { apiVersionOf, parseGroupVersion, type KubeObject } from '../apis/object.ts';
+import { apiVersionOf, isPlainObject, parseGroupVersion, type KubeObject } from '../apis/object.ts';
 import { decodeGoBase64 } from '../apis/builtin/go-base64.ts';
 import { goJson } from '../errors/go-format.ts';
 import { GO_KINDS, GO_NAMED, GO_STRUCTS } from '../generated/go-types.generated.ts';
-import { decodeTypedJson, GoTypeSystem } from '../go/typed-json.ts';
+import { decodeTypedJson, GoTypeSystem, type TypedJsonResult } from '../go/typed-json.ts';
+import { convertFromUnstructured, type ConverterResult } from '../go/unstructured-converter.ts';
 import { SPECIAL_DECODERS, SPECIAL_ZERO } from './special-types.ts';
 
 const TYPES = new GoTypeSystem({ named: GO_NAMED, structs: GO_STRUCTS }, new Set(Object.keys(SPECIAL_DECODERS)));
@@ -33,6 +34,11 @@ export interface TypedDecodeRequest {
   json?: string;
   /** fieldValidation Strict or Warn: the strict decoder, reporting unknown and duplicate fields. */
   strict: boolean;
+  /**
+   * `unstructured`: the object is a strategic merge patch's result, converted to the struct by
+   * runtime.DefaultUnstructuredConverter instead of being decoded from JSON (patch.go).
+   */
+  via?: 'json' | 'unstructured';
 }
 
 export type TypedDecodeOutcome =
@@ -47,6 +53,13 @@ function internalPackage(group: string, kind: string): string {
   if (group === '' || (group === 'events.k8s.io' && kind === 'Event')) return 'core';
   return group.split('.')[0]!;
 }
+
+function base64Error(text: string): string | undefined {
+  const decoded = decodeGoBase64(text);
+  return decoded.ok ? undefined : decoded.error;
+}
+
+const fromConverter = (r: ConverterResult): TypedJsonResult => (r.ok ? { ok: true, value: r.value, strictErrors: r.unknownFields } : r);
 
 /** legacyscheme.Scheme's name (runtime.NewScheme at pkg/api/legacyscheme/scheme.go:30). */
 const SCHEME = 'k8s.io/kubernetes/pkg/api/legacyscheme/scheme.go:30';
@@ -70,15 +83,11 @@ export function decodeBuiltin(req: TypedDecodeRequest): TypedDecodeOutcome {
     if (!KNOWN_GROUP_VERSIONS.has(bodyVersion)) return { ok: 'skipped' };
     return fail(`no kind ${JSON.stringify(bodyKind)} is registered for version ${JSON.stringify(bodyVersion)} in scheme ${JSON.stringify(SCHEME)}`);
   }
-  const result = decodeTypedJson(TYPES, req.json ?? goJson(req.object), root, {
-    strict: req.strict,
-    special: SPECIAL_DECODERS,
-    specialZero: SPECIAL_ZERO,
-    base64Error: (text) => {
-      const decoded = decodeGoBase64(text);
-      return decoded.ok ? undefined : decoded.error;
-    },
-  });
+  const hooks = { special: SPECIAL_DECODERS, specialZero: SPECIAL_ZERO, base64Error };
+  const result =
+    req.via === 'unstructured'
+      ? fromConverter(convertFromUnstructured(TYPES, req.object, root, { ...hooks, returnUnknownFields: req.strict }))
+      : decodeTypedJson(TYPES, req.json ?? goJson(req.object), root, { ...hooks, strict: req.strict });
   if (!result.ok) return fail(result.error);
   if (bodyKind !== req.kind || gv.group !== req.group) {
     // The versioning codec converts what it decoded to the endpoint's internal type: no conversion
@@ -88,5 +97,19 @@ export function decodeBuiltin(req: TypedDecodeRequest): TypedDecodeOutcome {
   }
   // Another version of the same kind converts; the handler's apiVersion check answers it.
   if (bodyVersion !== target) return { ok: 'skipped' };
-  return { ok: true, object: result.value as KubeObject, strictErrors: result.strictErrors };
+  // Without the sent document the object was decoded from its keys sorted (as Go marshals a map);
+  // what is stored keeps the order the object came in.
+  const object = req.json === undefined ? keepKeyOrder(result.value, req.object) : result.value;
+  return { ok: true, object: object as KubeObject, strictErrors: result.strictErrors };
+}
+
+/** `decoded` with its object keys in the order `source` has them (keys `source` lacks last). */
+function keepKeyOrder(decoded: unknown, source: unknown): unknown {
+  if (Array.isArray(decoded)) return Array.isArray(source) ? decoded.map((v, i) => keepKeyOrder(v, source[i])) : decoded;
+  if (!isPlainObject(decoded) || !isPlainObject(source)) return decoded;
+  const out: Record<string, unknown> = {};
+  const put = (k: string) => Object.defineProperty(out, k, { value: keepKeyOrder(decoded[k], source[k]), writable: true, enumerable: true, configurable: true });
+  for (const k of Object.keys(source)) if (Object.hasOwn(decoded, k)) put(k);
+  for (const k of Object.keys(decoded)) if (!Object.hasOwn(out, k)) put(k);
+  return out;
 }

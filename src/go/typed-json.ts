@@ -41,18 +41,19 @@ export interface TypedJsonOptions {
 
 export type TypedJsonResult = { ok: true; value: unknown; strictErrors: string[] } | { ok: false; error: string };
 
-type Desc =
+/** A resolved Go type (reflect's view): its kind, its parts and its String(). */
+export type GoType =
   | { k: 'string' | 'bool'; s: string }
   | { k: 'int' | 'uint'; bits: number; s: string }
   | { k: 'float'; bits: number; s: string }
-  | { k: 'ptr'; elem: () => Desc; s: string }
-  | { k: 'slice'; elem: () => Desc; s: string; bytes: boolean }
-  | { k: 'map'; elem: () => Desc; s: string }
-  | { k: 'struct'; name: string; fields: Map<string, { type: () => Desc; flags: number }>; order: string[]; s: string }
+  | { k: 'ptr'; elem: () => GoType; s: string }
+  | { k: 'slice'; elem: () => GoType; s: string; bytes: boolean }
+  | { k: 'map'; elem: () => GoType; s: string }
+  | { k: 'struct'; name: string; fields: Map<string, { type: () => GoType; flags: number }>; order: string[]; s: string }
   | { k: 'special'; id: string; s: string };
 
-const OMITEMPTY = 1;
-const OMITZERO = 2;
+export const OMITEMPTY = 1;
+export const OMITZERO = 2;
 /** sigs.k8s.io/json saveStrictError keeps at most this many. */
 const MAX_STRICT_ERRORS = 100;
 
@@ -60,7 +61,7 @@ const INT_BITS: Record<string, number> = { int: 64, int8: 8, int16: 16, int32: 3
 
 /** Resolves type expressions of one set of facts, caching descriptors. */
 export class GoTypeSystem {
-  private readonly cache = new Map<string, Desc>();
+  private readonly cache = new Map<string, GoType>();
   readonly facts: GoTypeFacts;
   private readonly specials: ReadonlySet<string>;
 
@@ -73,7 +74,7 @@ export class GoTypeSystem {
     return Object.hasOwn(this.facts.structs, id);
   }
 
-  resolve(expr: string): Desc {
+  resolve(expr: string): GoType {
     let d = this.cache.get(expr);
     if (!d) {
       d = this.build(expr);
@@ -82,7 +83,7 @@ export class GoTypeSystem {
     return d;
   }
 
-  private build(expr: string): Desc {
+  private build(expr: string): GoType {
     const lazy = (e: string) => () => this.resolve(e);
     if (expr.startsWith('*')) return { k: 'ptr', elem: lazy(expr.slice(1)), s: '*' + this.display(expr.slice(1)) };
     if (expr.startsWith('[]')) return { k: 'slice', elem: lazy(expr.slice(2)), s: this.display(expr), bytes: expr === '[]uint8' };
@@ -97,7 +98,7 @@ export class GoTypeSystem {
     if (this.specials.has(expr)) return { k: 'special', id: expr, s: displayName(expr) };
     const fields = this.facts.structs[expr];
     if (fields) {
-      const map = new Map<string, { type: () => Desc; flags: number }>();
+      const map = new Map<string, { type: () => GoType; flags: number }>();
       for (const [name, type, flags] of fields) map.set(name, { type: lazy(type), flags });
       return { k: 'struct', name: expr.slice(expr.lastIndexOf('.') + 1), fields: map, order: fields.map((f) => f[0]), s: displayName(expr) };
     }
@@ -105,7 +106,7 @@ export class GoTypeSystem {
     if (under !== undefined) {
       // A named type keeps its own name in errors (v1.Protocol, v1.ResourceList).
       const base = this.resolve(under);
-      return { ...base, s: displayName(expr) } as Desc;
+      return { ...base, s: displayName(expr) } as GoType;
     }
     // A type the facts do not describe (an Unmarshaler without a port): raw JSON, as RawExtension.
     return { k: 'special', id: expr, s: displayName(expr) };
@@ -187,10 +188,10 @@ class Decoder {
     this.options = options;
   }
 
-  top(t: Desc): unknown {
+  top(t: GoType): unknown {
     this.ws();
     const v = this.value(t, undefined);
-    return v === NIL || v === UNCHANGED ? this.zero(t) : v;
+    return v === NIL || v === UNCHANGED ? goZero(t, this.options.specialZero) : v;
   }
 
   private ws(): void {
@@ -203,7 +204,7 @@ class Decoder {
   }
 
   /** The value starting at this.i, decoded into `t` over `existing` (Go decodes into the current value). */
-  private value(t: Desc, existing: unknown): Decoded {
+  private value(t: GoType, existing: unknown): Decoded {
     const c = this.s.charCodeAt(this.i);
     if (t.k === 'ptr') {
       if (c === 0x6e) {
@@ -218,7 +219,7 @@ class Decoder {
     return this.literal(t);
   }
 
-  private special(t: Desc & { k: 'special' }): Decoded {
+  private special(t: GoType & { k: 'special' }): Decoded {
     const start = this.i;
     this.skip();
     const raw = this.s.slice(start, this.i);
@@ -232,7 +233,7 @@ class Decoder {
   }
 
   /** saveError of an UnmarshalTypeError: the first one is kept, and decoding goes on. */
-  private typeError(value: string, t: Desc): void {
+  private typeError(value: string, t: GoType): void {
     this.savedError ??= this.typeErrorText(value, t.s);
   }
 
@@ -254,7 +255,7 @@ class Decoder {
     this.strictPath.push(this.strictPath.length ? `.${key}` : key);
   }
 
-  private object(t: Desc, existing: unknown): Decoded {
+  private object(t: GoType, existing: unknown): Decoded {
     if (t.k !== 'struct' && t.k !== 'map') {
       this.typeError('object', t);
       this.skip();
@@ -289,7 +290,7 @@ class Decoder {
         // Go decodes each map value into a fresh zero element.
         const elemType = t.elem();
         const v = this.value(elemType, undefined);
-        setOwn(out, key, v === NIL ? null : v === UNCHANGED ? this.zero(elemType) : v);
+        setOwn(out, key, v === NIL ? null : v === UNCHANGED ? goZero(elemType, this.options.specialZero) : v);
       } else {
         const field = t.fields.get(key);
         if (field) {
@@ -306,7 +307,7 @@ class Decoder {
             if (field.flags & OMITEMPTY) delete out[key];
             else out[key] = null;
           } else if (v === UNCHANGED) {
-            if (!Object.hasOwn(out, key) || out[key] === null) this.setZero(out, key, fieldType, field.flags);
+            if (!Object.hasOwn(out, key) || out[key] === null) setGoZero(out, key, fieldType, field.flags, this.options.specialZero);
           } else {
             out[key] = v;
           }
@@ -323,7 +324,7 @@ class Decoder {
     }
   }
 
-  private array(t: Desc, existing: unknown): Decoded {
+  private array(t: GoType, existing: unknown): Decoded {
     if (t.k !== 'slice') {
       this.typeError('array', t);
       this.skip();
@@ -345,14 +346,14 @@ class Decoder {
       this.strictPath.push(`[${index}]`);
       // Go reuses the slice's backing array: a repeated key decodes into the earlier elements.
       const v = this.value(elemType, previous[index]);
-      out.push(v === NIL ? null : v === UNCHANGED ? (index < previous.length ? previous[index] : this.zero(elemType)) : v);
+      out.push(v === NIL ? null : v === UNCHANGED ? (index < previous.length ? previous[index] : goZero(elemType, this.options.specialZero)) : v);
       this.strictPath.length = savedPath;
       this.ws();
       if (s.charCodeAt(this.i++) === 0x5d) return out;
     }
   }
 
-  private literal(t: Desc): Decoded {
+  private literal(t: GoType): Decoded {
     const s = this.s;
     const start = this.i;
     const c = s.charCodeAt(start);
@@ -406,44 +407,6 @@ class Decoder {
     }
   }
 
-  /** Writes the Go zero of a field into `out` as the encoder would (omitted when omitempty/omitzero drops it). */
-  private setZero(out: Record<string, unknown>, key: string, t: Desc, flags: number): void {
-    const omitted = flags & OMITZERO || (flags & OMITEMPTY && t.k !== 'struct' && t.k !== 'special');
-    if (omitted) {
-      delete out[key];
-      return;
-    }
-    const zero = this.zero(t);
-    if (zero === undefined) delete out[key];
-    else out[key] = zero;
-  }
-
-  /** encoding/json's output for a Go zero value of `t`. */
-  private zero(t: Desc): unknown {
-    switch (t.k) {
-      case 'string':
-        return '';
-      case 'bool':
-        return false;
-      case 'int':
-      case 'uint':
-      case 'float':
-        return 0;
-      case 'special':
-        return this.options.specialZero && Object.hasOwn(this.options.specialZero, t.id) ? this.options.specialZero[t.id] : null;
-      case 'struct': {
-        const out: Record<string, unknown> = {};
-        for (const name of t.order) {
-          const f = t.fields.get(name)!;
-          this.setZero(out, name, f.type(), f.flags);
-        }
-        return out;
-      }
-      default:
-        return null;
-    }
-  }
-
   /** Skips one value (it is valid JSON). */
   private skip(): void {
     const s = this.s;
@@ -482,6 +445,44 @@ class Decoder {
       else j++;
     }
     this.i = j + 1;
+  }
+}
+
+/** Writes the Go zero of a field into `out` as encoding/json would (omitted when omitempty/omitzero drops it). */
+export function setGoZero(out: Record<string, unknown>, key: string, t: GoType, flags: number, specialZero?: Readonly<Record<string, unknown>>): void {
+  const omitted = flags & OMITZERO || (flags & OMITEMPTY && t.k !== 'struct' && t.k !== 'special');
+  if (omitted) {
+    delete out[key];
+    return;
+  }
+  const zero = goZero(t, specialZero);
+  if (zero === undefined) delete out[key];
+  else out[key] = zero;
+}
+
+/** encoding/json's output for the Go zero value of `t` (specials: their MarshalJSON of zero, else null). */
+export function goZero(t: GoType, specialZero?: Readonly<Record<string, unknown>>): unknown {
+  switch (t.k) {
+    case 'string':
+      return '';
+    case 'bool':
+      return false;
+    case 'int':
+    case 'uint':
+    case 'float':
+      return 0;
+    case 'special':
+      return specialZero && Object.hasOwn(specialZero, t.id) ? specialZero[t.id] : null;
+    case 'struct': {
+      const out: Record<string, unknown> = {};
+      for (const name of t.order) {
+        const f = t.fields.get(name)!;
+        setGoZero(out, name, f.type(), f.flags, specialZero);
+      }
+      return out;
+    }
+    default:
+      return null;
   }
 }
 

@@ -65,6 +65,9 @@ export interface DeleteResult {
 
 const deepCopy = <T>(v: T): T => structuredClone(v);
 
+/** What a patch's 422 prints as the patch: the patched JSON, or what the patch type says (%+v of a strategic patch map). */
+const patchInvalidValue = (options: WriteOptions, patched: unknown): string => options.patchDecoding?.invalidValue?.() ?? goJson(patched);
+
 /** Decode warnings (unknown fields) come before the strategy's own. */
 const withWarnings = (result: WriteResult, first: string[]): WriteResult => (first.length ? { ...result, warnings: [...first, ...result.warnings] } : result);
 
@@ -489,10 +492,11 @@ export class GenericRegistry {
     if (unstructured || !hasTypedDecoding(group, version, kind)) return { body, options };
     const json = from ? undefined : options.bodyJson;
     const strict = from !== 'apply' && fieldValidationMode(options.fieldValidation) !== 'Ignore';
-    const outcome = decodeBuiltin({ group, version, kind, object: body, json, strict });
+    const via = from === 'patch' ? options.patchDecoding?.via : undefined;
+    const outcome = decodeBuiltin({ group, version, kind, object: body, json, strict, via });
     if (outcome.ok === 'skipped') return { body, options };
     if (!outcome.ok) {
-      if (from) throw invalid({ group: '', kind: '' }, '', [fieldError.invalid('patch', goJson(body), outcome.error)]);
+      if (from) throw invalid({ group: '', kind: '' }, '', [fieldError.invalid('patch', patchInvalidValue(options, body), outcome.error)]);
       throw badRequest(outcome.message);
     }
     // Decoding the JSON document found its duplicate fields itself, in order among the unknown ones.
@@ -515,7 +519,7 @@ export class GenericRegistry {
     if (!found.length || mode === 'Ignore') return [];
     if (mode === 'Warn') return found;
     const issues = `strict decoding error: ${found.join(', ')}`;
-    if (patched !== undefined) throw invalid({ group: '', kind: '' }, '', [fieldError.invalid('patch', goJson(patched), issues)]);
+    if (patched !== undefined) throw invalid({ group: '', kind: '' }, '', [fieldError.invalid('patch', patchInvalidValue(options, patched), issues)]);
     throw badRequest(`${kind} in version ${JSON.stringify(version)} cannot be handled as a ${kind}: ${issues}`);
   }
 
