@@ -286,6 +286,28 @@ describe('values as the Go struct keeps them', () => {
     expect(resources.requests).toEqual({ cpu: '500m', memory: '1k', 'ephemeral-storage': '500m' });
   });
 
+  it('protobuf bodies (what kubectl’s typed clients send) decode to the same canonical Quantities', async () => {
+    // Protocol buffers by hand: a length-delimited field is tag, length, bytes.
+    const field = (n: number, ...parts: (string | Buffer)[]) => {
+      const body = Buffer.concat(parts.map((p) => (typeof p === 'string' ? Buffer.from(p) : p)));
+      if (body.length > 127) throw new Error('one length byte only');
+      return Buffer.concat([Buffer.from([(n << 3) | 2, body.length]), body]);
+    };
+    const n = name('p');
+    const limits = field(1, field(1, 'cpu'), field(2, field(1, '1000m')));
+    const container = field(2, field(1, 'c'), field(2, 'nginx'), field(8, limits));
+    const podBytes = Buffer.concat([field(1, field(1, n)), field(2, container)]);
+    const unknown = Buffer.concat([field(1, field(1, 'v1'), field(2, 'Pod')), field(2, podBytes)]);
+    const res = await fetch(`${cluster.url}${PODS}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/vnd.kubernetes.protobuf', accept: 'application/json' },
+      body: Buffer.concat([Buffer.from('k8s\0'), unknown]),
+    });
+    expect(res.status).toBe(201);
+    const created = (await res.json()) as k8s.V1Pod;
+    expect(created.spec!.containers[0]!.resources!.limits).toEqual({ cpu: '1' });
+  });
+
   it('refuses a malformed Quantity with resource.ParseQuantity’s text', async () => {
     await expectStatus(core.createNamespacedPod({ namespace: ns, body: pod(name('p'), { resources: { limits: { cpu: 'lots' } } }) }), {
       code: 400,
