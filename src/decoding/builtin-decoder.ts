@@ -7,7 +7,7 @@ import { apiVersionOf, isPlainObject, parseGroupVersion, type KubeObject } from 
 import { decodeGoBase64 } from '../apis/builtin/go-base64.ts';
 import { goJson } from '../errors/go-format.ts';
 import { GO_KINDS, GO_NAMED, GO_STRUCTS } from '../generated/go-types.generated.ts';
-import { decodeTypedJson, GoTypeSystem, type TypedJsonResult } from '../go/typed-json.ts';
+import { decodeTypedJson, GoTypeSystem, setOwn, type TypedJsonResult } from '../go/typed-json.ts';
 import { convertFromUnstructured, type ConverterResult } from '../go/unstructured-converter.ts';
 import { SPECIAL_DECODERS, SPECIAL_ZERO } from './special-types.ts';
 
@@ -108,7 +108,7 @@ function keepKeyOrder(decoded: unknown, source: unknown): unknown {
   if (Array.isArray(decoded)) return Array.isArray(source) ? decoded.map((v, i) => keepKeyOrder(v, source[i])) : decoded;
   if (!isPlainObject(decoded) || !isPlainObject(source)) return decoded;
   const out: Record<string, unknown> = {};
-  const put = (k: string) => Object.defineProperty(out, k, { value: keepKeyOrder(decoded[k], source[k]), writable: true, enumerable: true, configurable: true });
+  const put = (k: string) => setOwn(out, k, keepKeyOrder(decoded[k], source[k]));
   for (const k of Object.keys(source)) if (Object.hasOwn(decoded, k)) put(k);
   for (const k of Object.keys(decoded)) if (!Object.hasOwn(out, k)) put(k);
   return out;

@@ -41,6 +41,13 @@ export interface TypedJsonOptions {
 
 export type TypedJsonResult = { ok: true; value: unknown; strictErrors: string[] } | { ok: false; error: string };
 
+/** A struct field: its JSON name (the facts' own string, so property writes use one interned key), type and options. */
+interface StructField {
+  name: string;
+  type: () => GoType;
+  flags: number;
+}
+
 /** A resolved Go type (reflect's view): its kind, its parts and its String(). */
 export type GoType =
   | { k: 'string' | 'bool'; s: string }
@@ -49,7 +56,7 @@ export type GoType =
   | { k: 'ptr'; elem: () => GoType; s: string }
   | { k: 'slice'; elem: () => GoType; s: string; bytes: boolean }
   | { k: 'map'; elem: () => GoType; s: string }
-  | { k: 'struct'; name: string; fields: Map<string, { type: () => GoType; flags: number }>; order: string[]; s: string }
+  | { k: 'struct'; name: string; fields: Map<string, StructField>; order: string[]; s: string }
   | { k: 'special'; id: string; s: string };
 
 export const OMITEMPTY = 1;
@@ -84,7 +91,11 @@ export class GoTypeSystem {
   }
 
   private build(expr: string): GoType {
-    const lazy = (e: string) => () => this.resolve(e);
+    // Types refer to each other (recursively, too): resolved on first use, then kept.
+    const lazy = (e: string) => {
+      let resolved: GoType | undefined;
+      return () => (resolved ??= this.resolve(e));
+    };
     if (expr.startsWith('*')) return { k: 'ptr', elem: lazy(expr.slice(1)), s: '*' + this.display(expr.slice(1)) };
     if (expr.startsWith('[]')) return { k: 'slice', elem: lazy(expr.slice(2)), s: this.display(expr), bytes: expr === '[]uint8' };
     if (expr.startsWith('map[')) {
@@ -98,8 +109,8 @@ export class GoTypeSystem {
     if (this.specials.has(expr)) return { k: 'special', id: expr, s: displayName(expr) };
     const fields = this.facts.structs[expr];
     if (fields) {
-      const map = new Map<string, { type: () => GoType; flags: number }>();
-      for (const [name, type, flags] of fields) map.set(name, { type: lazy(type), flags });
+      const map = new Map<string, StructField>();
+      for (const [name, type, flags] of fields) map.set(name, { name, type: lazy(type), flags });
       return { k: 'struct', name: expr.slice(expr.lastIndexOf('.') + 1), fields: map, order: fields.map((f) => f[0]), s: displayName(expr) };
     }
     const under = this.facts.named[expr];
@@ -177,8 +188,8 @@ class Decoder {
   /** errorContext: the struct of the innermost field and the JSON names of the fields on the way. */
   private errStruct: string | undefined;
   private readonly errFields: string[] = [];
-  /** strictFieldStack. */
-  private readonly strictPath: string[] = [];
+  /** strictFieldStack: keys and indexes, joined into a path only when a finding is reported. */
+  private readonly strictPath: (string | number)[] = [];
 
   private readonly s: string;
   private readonly options: TypedJsonOptions;
@@ -244,16 +255,15 @@ class Decoder {
 
   private strict(kind: 'unknown field' | 'duplicate field', field: string): void {
     if (this.strictErrors.length >= MAX_STRICT_ERRORS) return;
-    const path = this.strictPath.length ? `${this.strictPath.join('')}.${field}` : field;
+    let path = '';
+    for (const segment of this.strictPath) path += typeof segment === 'number' ? `[${segment}]` : path === '' ? segment : `.${segment}`;
+    path = path === '' ? field : `${path}.${field}`;
     const text = `${kind} ${goQuote(path)}`;
     if (this.seenStrict.has(text)) return;
     this.seenStrict.add(text);
     this.strictErrors.push(text);
   }
 
-  private pushKey(key: string): void {
-    this.strictPath.push(this.strictPath.length ? `.${key}` : key);
-  }
 
   private object(t: GoType, existing: unknown): Decoded {
     if (t.k !== 'struct' && t.k !== 'map') {
@@ -264,9 +274,8 @@ class Decoder {
     const s = this.s;
     const out: Record<string, unknown> = isRecord(existing) ? { ...existing } : {};
     const seen = this.options.strict ? new Set<string>() : undefined;
+    const strict = this.options.strict;
     const savedStruct = this.errStruct;
-    const savedFields = this.errFields.length;
-    const savedPath = this.strictPath.length;
     this.i++; // {
     this.ws();
     if (s.charCodeAt(this.i) === 0x7d) {
@@ -276,8 +285,8 @@ class Decoder {
     for (;;) {
       this.ws();
       const keyStart = this.i;
-      this.skipString();
-      const key = decodeJsonString(s.slice(keyStart, this.i));
+      const escaped = this.skipString();
+      const key = escaped ? decodeJsonString(s.slice(keyStart, this.i)) : s.slice(keyStart + 1, this.i - 1);
       this.ws();
       this.i++; // :
       this.ws();
@@ -286,39 +295,44 @@ class Decoder {
           if (seen.has(key)) this.strict('duplicate field', key);
           else seen.add(key);
         }
-        this.pushKey(key);
+        if (strict) this.strictPath.push(key);
         // Go decodes each map value into a fresh zero element.
         const elemType = t.elem();
         const v = this.value(elemType, undefined);
         setOwn(out, key, v === NIL ? null : v === UNCHANGED ? goZero(elemType, this.options.specialZero) : v);
+        if (strict) this.strictPath.pop();
       } else {
         const field = t.fields.get(key);
         if (field) {
+          // The field's own name from here on: an interned string keeps property access fast.
+          // (Field names are JSON names of API types, none of them an Object.prototype member.)
+          const name = field.name;
           if (seen) {
-            if (seen.has(key)) this.strict('duplicate field', key);
-            else seen.add(key);
+            if (seen.has(name)) this.strict('duplicate field', name);
+            else seen.add(name);
           }
-          this.errFields.push(key);
+          this.errFields.push(name);
           this.errStruct = t.name;
-          this.pushKey(key);
+          if (strict) this.strictPath.push(name);
           const fieldType = field.type();
-          const v = this.value(fieldType, Object.hasOwn(out, key) ? out[key] : undefined);
+          const previous = out[name];
+          const v = this.value(fieldType, previous);
           if (v === NIL) {
-            if (field.flags & OMITEMPTY) delete out[key];
-            else out[key] = null;
+            if (field.flags & OMITEMPTY) delete out[name];
+            else out[name] = null;
           } else if (v === UNCHANGED) {
-            if (!Object.hasOwn(out, key) || out[key] === null) setGoZero(out, key, fieldType, field.flags, this.options.specialZero);
+            if (previous === undefined || previous === null) setGoZero(out, name, fieldType, field.flags, this.options.specialZero);
           } else {
-            out[key] = v;
+            out[name] = v;
           }
+          this.errFields.pop();
+          this.errStruct = savedStruct;
+          if (strict) this.strictPath.pop();
         } else {
-          if (this.options.strict) this.strict('unknown field', key);
+          if (strict) this.strict('unknown field', key);
           this.skip();
         }
       }
-      this.errFields.length = savedFields;
-      this.errStruct = savedStruct;
-      this.strictPath.length = savedPath;
       this.ws();
       if (s.charCodeAt(this.i++) === 0x7d) return out;
     }
@@ -333,7 +347,7 @@ class Decoder {
     const s = this.s;
     const previous = Array.isArray(existing) ? existing : [];
     const out: unknown[] = [];
-    const savedPath = this.strictPath.length;
+    const strict = this.options.strict;
     const elemType = t.elem();
     this.i++; // [
     this.ws();
@@ -343,11 +357,11 @@ class Decoder {
     }
     for (let index = 0; ; index++) {
       this.ws();
-      this.strictPath.push(`[${index}]`);
+      if (strict) this.strictPath.push(index);
       // Go reuses the slice's backing array: a repeated key decodes into the earlier elements.
       const v = this.value(elemType, previous[index]);
       out.push(v === NIL ? null : v === UNCHANGED ? (index < previous.length ? previous[index] : goZero(elemType, this.options.specialZero)) : v);
-      this.strictPath.length = savedPath;
+      if (strict) this.strictPath.pop();
       this.ws();
       if (s.charCodeAt(this.i++) === 0x5d) return out;
     }
@@ -435,16 +449,21 @@ class Decoder {
     }
   }
 
-  private skipString(): void {
+  /** Moves past a string literal; answers whether it has escapes. */
+  private skipString(): boolean {
     const s = this.s;
     let j = this.i + 1;
+    let escaped = false;
     for (;;) {
       const c = s.charCodeAt(j);
-      if (c === 0x5c) j += 2;
-      else if (c === 0x22) break;
+      if (c === 0x5c) {
+        j += 2;
+        escaped = true;
+      } else if (c === 0x22) break;
       else j++;
     }
     this.i = j + 1;
+    return escaped;
   }
 }
 
@@ -489,16 +508,20 @@ export function goZero(t: GoType, specialZero?: Readonly<Record<string, unknown>
 const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /** Assignment that keeps `__proto__` an own key, as JSON.parse does. */
-function setOwn(out: Record<string, unknown>, key: string, value: unknown): void {
-  Object.defineProperty(out, key, { value, writable: true, enumerable: true, configurable: true });
+export function setOwn(out: Record<string, unknown>, key: string, value: unknown): void {
+  if (key === '__proto__') Object.defineProperty(out, key, { value, writable: true, enumerable: true, configurable: true });
+  else out[key] = value;
 }
 
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
 
-/** A JSON string literal's text; Go decodes an escaped lone surrogate as U+FFFD. */
+/**
+ * A JSON string literal's text; Go decodes an escaped lone surrogate as U+FFFD (the text itself
+ * holds none: it was decoded from UTF-8 bytes).
+ */
 function decodeJsonString(literal: string): string {
-  const s = literal.indexOf('\\') < 0 ? literal.slice(1, -1) : (JSON.parse(literal) as string);
-  return s.replace(LONE_SURROGATE, '\uFFFD');
+  if (literal.indexOf('\\') < 0) return literal.slice(1, -1);
+  return (JSON.parse(literal) as string).replace(LONE_SURROGATE, '\uFFFD');
 }
 
 /** strconv.ParseInt/ParseUint(item, 10, 64) then the target's overflow check; undefined when Go fails. */

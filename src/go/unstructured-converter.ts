@@ -5,7 +5,7 @@
 // string into a number, `cannot restore struct from: string`, the first error in struct field
 // order, and the unknown fields sorted by their text.
 import { goJson } from '../errors/go-format.ts';
-import { goZero, OMITEMPTY, setGoZero, type GoType, type GoTypeSystem, type SpecialDecoder } from './typed-json.ts';
+import { goZero, OMITEMPTY, setGoZero, setOwn, type GoType, type GoTypeSystem, type SpecialDecoder } from './typed-json.ts';
 
 export interface ConverterOptions {
   /** returnUnknownFields (fieldValidation Strict or Warn). */
@@ -91,7 +91,7 @@ export function convertFromUnstructured(types: GoTypeSystem, value: Record<strin
         const out: Record<string, unknown> = {};
         const elem = t.elem();
         for (const [k, v] of Object.entries(sv as Record<string, unknown>)) {
-          Object.defineProperty(out, k, { value: v === null ? goZero(elem, options.specialZero) : convert(v, elem), writable: true, enumerable: true, configurable: true });
+          setOwn(out, k, v === null ? goZero(elem, options.specialZero) : convert(v, elem));
         }
         return out;
       }
