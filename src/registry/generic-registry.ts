@@ -535,8 +535,6 @@ export class GenericRegistry {
     if (obj.apiVersion !== this.apiVersion && !this.type.unstructured) {
       throw badRequest(`the API version in the data (${obj.apiVersion}) does not match the expected API version (${this.apiVersion})`);
     }
-    const decodeError = verb !== 'patch' ? this.type.decodeCheck?.(obj) : undefined;
-    if (decodeError) throw badRequest(`${this.type.kind} in version ${JSON.stringify(this.type.version)} cannot be handled as a ${this.type.kind}: ${decodeError}`);
     const meta: ObjectMeta = isPlainObject(obj.metadata) ? { ...obj.metadata } : {};
     obj.metadata = meta;
     if (this.type.namespaced) {
