@@ -142,7 +142,7 @@ describe('kinds', () => {
     const res = await send('POST', CONFIGMAPS, JSON.stringify({ apiVersion: 'v1', kind: 'configmap', metadata: { name: name('cm') } }));
     expect(res.status).toBe(400);
     expect(await messageOf(res)).toBe(
-      'configmap in version "v1" cannot be handled as a ConfigMap: no kind "configmap" is registered for version "v1" in scheme "k8s.io/kubernetes/pkg/api/legacyscheme/scheme.go:30"',
+      'configmap in version "v1" cannot be handled as a ConfigMap: no kind "configmap" is registered for version "v1" in scheme "pkg/api/legacyscheme/scheme.go:30"',
     );
   });
 });

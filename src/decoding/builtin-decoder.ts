@@ -61,8 +61,16 @@ function base64Error(text: string): string | undefined {
 
 const fromConverter = (r: ConverterResult): TypedJsonResult => (r.ok ? { ok: true, value: r.value, strictErrors: r.unknownFields } : r);
 
-/** legacyscheme.Scheme's name (runtime.NewScheme at pkg/api/legacyscheme/scheme.go:30). */
-const SCHEME = 'k8s.io/kubernetes/pkg/api/legacyscheme/scheme.go:30';
+/**
+ * The name of the scheme serving a group: where runtime.NewScheme() was called, as
+ * naming.GetNameFromCallsite trims a -trimpath file name (from its last "/pkg/"). The
+ * apiextensions and aggregator servers have schemes of their own.
+ */
+function schemeName(group: string): string {
+  if (group === 'apiextensions.k8s.io') return 'pkg/apiserver/apiserver.go:55';
+  if (group === 'apiregistration.k8s.io') return 'pkg/apiserver/scheme/scheme.go:28';
+  return 'pkg/api/legacyscheme/scheme.go:30';
+}
 
 /**
  * Decodes `object` (or its JSON text) into the Go struct of the kind it declares, defaulting
@@ -81,7 +89,7 @@ export function decodeBuiltin(req: TypedDecodeRequest): TypedDecodeOutcome {
   if (root === undefined) {
     // A group version kubefake has no facts for (a beta version) is left to the apiVersion check.
     if (!KNOWN_GROUP_VERSIONS.has(bodyVersion)) return { ok: 'skipped' };
-    return fail(`no kind ${JSON.stringify(bodyKind)} is registered for version ${JSON.stringify(bodyVersion)} in scheme ${JSON.stringify(SCHEME)}`);
+    return fail(`no kind ${JSON.stringify(bodyKind)} is registered for version ${JSON.stringify(bodyVersion)} in scheme ${JSON.stringify(schemeName(req.group))}`);
   }
   const hooks = { special: SPECIAL_DECODERS, specialZero: SPECIAL_ZERO, base64Error };
   const result =
