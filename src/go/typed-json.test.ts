@@ -59,6 +59,7 @@ describe('type errors', () => {
     expect(errorOf('{"spec":{"count":2147483648}}')).toBe('json: cannot unmarshal number 2147483648 into Go struct field Spec.spec.count of type int32');
     expect(errorOf('{"spec":{"small":-129}}')).toBe('json: cannot unmarshal number -129 into Go struct field Spec.spec.small of type int8');
     expect(errorOf('{"spec":{"size":-1}}')).toBe('json: cannot unmarshal number -1 into Go struct field Spec.spec.size of type uint16');
+    expect(errorOf('{"spec":{"size":-0}}')).toBe('json: cannot unmarshal number -0 into Go struct field Spec.spec.size of type uint16');
     expect(errorOf('{"spec":{"count":1.0}}')).toBe('json: cannot unmarshal number 1.0 into Go struct field Spec.spec.count of type int32');
     expect(errorOf('{"spec":{"count":1e2}}')).toBe('json: cannot unmarshal number 1e2 into Go struct field Spec.spec.count of type int32');
     expect(errorOf('{"spec":{"ratio":1e39}}')).toBe('json: cannot unmarshal number 1e39 into Go struct field Spec.spec.ratio of type float32');

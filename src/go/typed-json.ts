@@ -526,7 +526,7 @@ function decodeJsonString(literal: string): string {
 
 /** strconv.ParseInt/ParseUint(item, 10, 64) then the target's overflow check; undefined when Go fails. */
 function parseGoInt(item: string, unsigned: boolean, bits: number): number | undefined {
-  if (!/^-?[0-9]+$/.test(item)) return undefined;
+  if (!(unsigned ? /^[0-9]+$/ : /^-?[0-9]+$/).test(item)) return undefined;
   const n = BigInt(item);
   const [min, max] = unsigned ? [0n, (1n << BigInt(bits)) - 1n] : [-(1n << BigInt(bits - 1)), (1n << BigInt(bits - 1)) - 1n];
   if (n < min || n > max) return undefined;
