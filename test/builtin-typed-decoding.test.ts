@@ -341,6 +341,21 @@ describe('values as the Go struct keeps them', () => {
     expect(created.spec.revisionHistoryLimit).toBe(3);
   });
 
+  it('stores what encoding/json writes: omitempty drops false, 0, "" and empty maps and slices, never an empty struct or a set pointer', async () => {
+    const n = name('d');
+    const body = deployment(n, { paused: false, minReadySeconds: 0, revisionHistoryLimit: 0, strategy: {} });
+    const res = await send('POST', DEPLOYMENTS, JSON.stringify({ ...body, metadata: { name: n, labels: {}, annotations: { a: '' }, finalizers: [] } }));
+    expect(res.status).toBe(201);
+    const created = (await res.json()) as { metadata: Record<string, unknown>; spec: Record<string, unknown> };
+    expect(created.metadata).not.toHaveProperty('labels');
+    expect(created.metadata).not.toHaveProperty('finalizers');
+    expect(created.metadata.annotations).toEqual({ a: '' });
+    expect(created.spec).not.toHaveProperty('paused');
+    expect(created.spec).not.toHaveProperty('minReadySeconds');
+    expect(created.spec.revisionHistoryLimit).toBe(0);
+    expect(created.spec.strategy).toBeTypeOf('object');
+  });
+
   it('timestamps decode as RFC 3339 and are kept in UTC at whole seconds; a bad one is refused with time.Parse’s text', async () => {
     const event = (n: string, firstTimestamp: string) => ({
       metadata: { name: n },

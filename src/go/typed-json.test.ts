@@ -100,6 +100,13 @@ describe('strict findings', () => {
   });
 });
 
+describe('what is stored', () => {
+  it('omitempty fields at their empty value are left out, as the encoder writes them; others stay', () => {
+    const r = decode('{"kind":"","spec":{"name":"","on":false,"small":0,"items":[],"count":0,"item":{}},"labels":{}}');
+    expect(r).toEqual({ ok: true, value: { spec: { name: '', count: 0, item: {} } }, strictErrors: [] });
+  });
+});
+
 describe('null', () => {
   it('sets pointers, slices and maps to nil (omitempty: left out, else null)', () => {
     expect(decode('{"spec":{"name":"n","count":null,"items":null},"labels":null}')).toMatchObject({ ok: true, value: { spec: { name: 'n' } } });

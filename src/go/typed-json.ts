@@ -322,6 +322,8 @@ class Decoder {
             else out[name] = null;
           } else if (v === UNCHANGED) {
             if (previous === undefined || previous === null) setGoZero(out, name, fieldType, field.flags, this.options.specialZero);
+          } else if (omittedOnEncode(v, fieldType, field.flags)) {
+            delete out[name];
           } else {
             out[name] = v;
           }
@@ -466,6 +468,35 @@ class Decoder {
     return escaped;
   }
 }
+
+/**
+ * Whether encoding/json leaves a decoded field out of what is stored: omitempty drops false, 0,
+ * "" and empty slices and maps (a pointer only when nil; structs never), omitzero a zero value
+ * (the zero Time). So `paused: false`, `labels: {}` and `args: []` are not stored.
+ */
+export function omittedOnEncode(v: unknown, t: GoType, flags: number): boolean {
+  if (flags & OMITZERO && t.k === 'special' && (v === null || v === ZERO_TIME)) return true;
+  if (!(flags & OMITEMPTY)) return false;
+  switch (t.k) {
+    case 'string':
+      return v === '';
+    case 'bool':
+      return v === false;
+    case 'int':
+    case 'uint':
+    case 'float':
+      return v === 0;
+    case 'slice':
+      return Array.isArray(v) ? v.length === 0 : v === '';
+    case 'map':
+      return isRecord(v) && Object.keys(v).length === 0;
+    default:
+      return false;
+  }
+}
+
+/** time.Time{} as metav1.Time marshals a value that is not nil but zero. */
+const ZERO_TIME = '0001-01-01T00:00:00Z';
 
 /** Writes the Go zero of a field into `out` as encoding/json would (omitted when omitempty/omitzero drops it). */
 export function setGoZero(out: Record<string, unknown>, key: string, t: GoType, flags: number, specialZero?: Readonly<Record<string, unknown>>): void {

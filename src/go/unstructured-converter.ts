@@ -5,7 +5,7 @@
 // string into a number, `cannot restore struct from: string`, the first error in struct field
 // order, and the unknown fields sorted by their text.
 import { goJson } from '../errors/go-format.ts';
-import { goZero, OMITEMPTY, setGoZero, setOwn, type GoType, type GoTypeSystem, type SpecialDecoder } from './typed-json.ts';
+import { goZero, OMITEMPTY, omittedOnEncode, setGoZero, setOwn, type GoType, type GoTypeSystem, type SpecialDecoder } from './typed-json.ts';
 
 export interface ConverterOptions {
   /** returnUnknownFields (fieldValidation Strict or Warn). */
@@ -128,7 +128,10 @@ export function convertFromUnstructured(types: GoTypeSystem, value: Record<strin
               if (ft.k === 'ptr' || ft.k === 'slice' || ft.k === 'map') {
                 if (!(field.flags & OMITEMPTY)) out[name] = null;
               } else setGoZero(out, name, ft, field.flags, options.specialZero);
-            } else out[name] = convert(v, ft);
+            } else {
+              const converted = convert(v, ft);
+              if (!omittedOnEncode(converted, ft, field.flags)) out[name] = converted;
+            }
           } finally {
             path.pop();
           }
