@@ -214,6 +214,15 @@ describe('fieldValidation on built-ins', () => {
     );
   });
 
+  it('YAML bodies: go-yaml’s duplicate-key error comes first, then the unknown fields', async () => {
+    const yaml = `apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: ${name('cm')}\ndata:\n  a: "1"\n  a: "2"\nextra: true\n`;
+    const res = await send('POST', `${CONFIGMAPS}?fieldValidation=Strict`, yaml, 'application/yaml');
+    expect(res.status).toBe(400);
+    expect(await messageOf(res)).toBe(
+      'ConfigMap in version "v1" cannot be handled as a ConfigMap: strict decoding error: yaml: unmarshal errors:\n  line 7: key "a" already set in map, unknown field "extra"',
+    );
+  });
+
   it('patches: the patched object decodes strictly too (422 naming the patched object), and type errors are 422s', async () => {
     const n = name('d');
     await apps.createNamespacedDeployment({ namespace: ns, body: deployment(n) });
