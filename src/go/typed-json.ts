@@ -8,8 +8,9 @@
 // the order the decoder meets them.
 //
 // What the decoder does to values is kept too, since the apiserver stores the Go struct and not
-// the request: unknown fields vanish, `null` into a non-pointer leaves the Go zero value, and the
-// types with their own UnmarshalJSON (Quantity, IntOrString, Time, ...) are handed to `special`.
+// the request: unknown fields vanish, `null` into a non-pointer leaves the Go zero value, empty
+// omitempty fields are not written back, and the types with their own UnmarshalJSON (Quantity,
+// IntOrString, Time, ...) are handed to `special`.
 
 import { goQuote } from '../errors/go-format.ts';
 
@@ -75,10 +76,6 @@ export class GoTypeSystem {
   constructor(facts: GoTypeFacts, specials: ReadonlySet<string>) {
     this.facts = facts;
     this.specials = specials;
-  }
-
-  has(id: string): boolean {
-    return Object.hasOwn(this.facts.structs, id);
   }
 
   resolve(expr: string): GoType {
