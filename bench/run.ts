@@ -11,6 +11,7 @@ import { celSection } from './cel.ts';
 import { watchSection } from './watch.ts';
 import { harnessBench } from './harness.ts';
 import { conversionSection } from './conversion.ts';
+import { typedDecodingSection } from './typed-decoding.ts';
 import { overhead, roundTrips } from './round-trip.ts';
 
 
@@ -46,6 +47,7 @@ const starts = await startup(200);
 const watch = await watchSection();
 const cel = await celSection();
 const conversion = await conversionSection();
+const typedDecoding = await typedDecodingSection();
 const tripOverhead = overhead(trips);
 const warmStart = starts[1]!;
 const report = `# Benchmark results
@@ -72,6 +74,8 @@ A fresh cluster answers its first request **${warmStart.meanMs.toFixed(2)} ms** 
 ${watch}
 
 ${schemaBench}
+
+${typedDecoding}
 
 ${cel}
 

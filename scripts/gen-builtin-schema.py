@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Generates src/generated/builtin-schema.ts: the server-side apply schema of the built-in
 kinds kubefake serves, from the Go types of k8s.io/api, k8s.io/apimachinery and
-k8s.io/apiextensions-apiserver v0.36.3 (bare git mirrors under /work/.mirror).
+k8s.io/apiextensions-apiserver v0.36.3 (bare git mirrors under /work/.mirror,
+read by go_types.py).
 
 It reproduces what openapi-gen emits and kube-openapi's schemaconv reads for SSA: struct fields,
 `+listType`/`+listMapKey` (else the patchStrategy/patchMergeKey tags), `+mapType`,
@@ -10,33 +11,15 @@ It reproduces what openapi-gen emits and kube-openapi's schemaconv reads for SSA
 Run: python3 scripts/gen-builtin-schema.py > src/generated/builtin-schema.ts
 """
 import json
-import re
-import subprocess
+import os
 import sys
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from go_types import GoTypes, markers  # noqa: E402
+
 TAG = 'v0.36.3'
-MIRROR = '/work/.mirror'
-SOURCES = {
-    'core.v1': ('kubernetes+api', ['core/v1/types.go', 'core/v1/resource.go', 'core/v1/taint.go', 'core/v1/toleration.go', 'core/v1/objectreference.go']),
-    'apps.v1': ('kubernetes+api', ['apps/v1/types.go']),
-    'batch.v1': ('kubernetes+api', ['batch/v1/types.go']),
-    'coordination.v1': ('kubernetes+api', ['coordination/v1/types.go']),
-    'rbac.v1': ('kubernetes+api', ['rbac/v1/types.go']),
-    'events.v1': ('kubernetes+api', ['events/v1/types.go']),
-    'autoscaling.v1': ('kubernetes+api', ['autoscaling/v1/types.go']),
-    'meta.v1': ('kubernetes+apimachinery', ['pkg/apis/meta/v1/types.go']),
-    'apiextensions.v1': ('kubernetes+apiextensions-apiserver', ['pkg/apis/apiextensions/v1/types.go', 'pkg/apis/apiextensions/v1/types_jsonschema.go']),
-}
-IMPORT_PATHS = {
-    'k8s.io/api/core/v1': 'core.v1',
-    'k8s.io/api/apps/v1': 'apps.v1',
-    'k8s.io/api/batch/v1': 'batch.v1',
-    'k8s.io/apimachinery/pkg/apis/meta/v1': 'meta.v1',
-    'k8s.io/apimachinery/pkg/api/resource': 'resource',
-    'k8s.io/apimachinery/pkg/util/intstr': 'intstr',
-    'k8s.io/apimachinery/pkg/runtime': 'runtime',
-    'k8s.io/apimachinery/pkg/types': 'types',
-}
+# The packages of the ROOTS below (others load as their types are reached).
+SOURCES = ['core.v1', 'apps.v1', 'batch.v1', 'coordination.v1', 'rbac.v1', 'events.v1', 'autoscaling.v1', 'meta.v1', 'apiextensions.v1']
 # Types with a custom OpenAPI definition (schemaconv: untyped scalar 'u', untyped atomic 'x',
 # deduced 'd' for definitions without a type).
 SPECIAL = {
@@ -66,96 +49,26 @@ ROOTS = {
     'autoscaling/v1/Scale': 'autoscaling.v1.Scale',
 }
 
-structs = {}   # full name -> {'fields': [(jsonName, goType, markers, tags) | ('<inline>', goType)], 'markers': [...], 'pkg': pkg}
-aliases = {}   # full name -> (goType, pkg)
-imports = {}   # (pkg, file) -> alias -> pkg
+types = GoTypes()
+structs = types.structs   # full name -> {'fields': [go_types.Field], 'markers': [...], 'pkg': pkg, 'imports': alias -> pkg}
+aliases = types.named     # full name -> (goType, pkg, imports)
 
 
-def git_show(repo, path):
-    return subprocess.run(['git', '-C', f'{MIRROR}/{repo}/repo', 'show', f'{TAG}:{path}'], check=True, capture_output=True, text=True).stdout
-
-
-def parse_file(pkg, text):
-    alias_map = {}
-    for m in re.finditer(r'^\s*(?:(\w+)\s+)?"([^"]+)"\s*$', text, re.M):
-        path = m.group(2)
-        if path in IMPORT_PATHS:
-            alias_map[m.group(1) or path.rsplit('/', 1)[-1]] = IMPORT_PATHS[path]
-    lines = text.split('\n')
-    comments = []
-    i = 0
-    while i < len(lines):
-        line = lines[i]
-        if line.startswith('//'):
-            comments.append(line)
-            i += 1
-            continue
-        m = re.match(r'^type (\w+) struct\s*\{\s*\}\s*$', line)
-        if m:
-            structs[f'{pkg}.{m.group(1)}'] = {'fields': [], 'markers': comments, 'pkg': pkg, 'imports': alias_map}
-            comments = []
-            i += 1
-            continue
-        m = re.match(r'^type (\w+) struct \{\s*$', line)
-        if m:
-            name = f'{pkg}.{m.group(1)}'
-            fields = []
-            field_comments = []
-            i += 1
-            depth = 1
-            while i < len(lines) and not lines[i].startswith('}'):
-                fl = lines[i].strip()
-                i += 1
-                if fl.startswith('//'):
-                    field_comments.append(fl)
-                    continue
-                if not fl:
-                    continue
-                tag_m = re.search(r'`([^`]*)`', fl)
-                if not tag_m:
-                    field_comments = []
-                    continue
-                head = fl[:tag_m.start()].split()
-                tags = dict(re.findall(r'(\w+):"([^"]*)"', tag_m.group(1)))
-                json_name = tags.get('json', '').split(',')[0]
-                if json_name == '-':
-                    field_comments = []
-                    continue
-                if len(head) == 1 and not json_name:
-                    fields.append(('<inline>', head[0], field_comments, tags))
-                elif len(head) == 1:
-                    fields.append((json_name, head[0], field_comments, tags))  # embedded with a name
-                elif len(head) == 2:
-                    fields.append((json_name or head[0], head[1], field_comments, tags))
-                field_comments = []
-            structs[name] = {'fields': fields, 'markers': comments, 'pkg': pkg, 'imports': alias_map}
-            comments = []
-            i += 1
-            continue
-        m = re.match(r'^type (\w+) (?:= )?([^\s{]+)\s*(//.*)?$', line)
-        if m:
-            aliases[f'{pkg}.{m.group(1)}'] = (m.group(2), pkg, alias_map)
-        comments = []
-        i += 1
-
-
-def markers(comments, key):
+def schema_fields(st):
+    """(jsonName | '<inline>', goType, comments, tags) of the fields openapi-gen publishes: tagged ones."""
     out = []
-    for c in comments:
-        m = re.match(r'^//\s*\+' + re.escape(key) + r'=(.*)$', c.strip())
-        if m:
-            out.append(m.group(1).strip())
+    for f in st['fields']:
+        if not f.has_tag or f.json == '-':
+            continue
+        if f.embedded and not f.json:
+            out.append(('<inline>', f.go_type, f.comments, f.tags))
+        else:
+            out.append((f.json or f.name or f.go_type, f.go_type, f.comments, f.tags))
     return out
 
 
 def qualify(goType, pkg, alias_map):
-    if '.' in goType:
-        alias, name = goType.split('.', 1)
-        target = alias_map.get(alias)
-        if target is None:
-            raise SystemExit(f'unknown package alias {alias} in {pkg} ({goType})')
-        return f'{target}.{name}'
-    return f'{pkg}.{goType}'
+    return types.qualify(goType, pkg, alias_map)
 
 
 emitted = {}
@@ -226,7 +139,7 @@ def struct_def(full):
 
     def add(name):
         st = structs[name]
-        for (jname, goType, comments, tags) in st['fields']:
+        for (jname, goType, comments, tags) in schema_fields(st):
             if jname == '<inline>':
                 add(qualify(goType.lstrip('*'), st['pkg'], st['imports']))
                 continue
@@ -273,7 +186,7 @@ def zero_field(goType, pkg, alias_map, omitempty):
 def zero_struct(full):
     out = {}
     st = structs[full]
-    for (jname, goType, comments, tags) in st['fields']:
+    for (jname, goType, comments, tags) in schema_fields(st):
         omitempty = 'omitempty' in tags.get('json', '').split(',')[1:]
         if jname == '<inline>':
             out.update(zero_struct(qualify(goType.lstrip('*'), st['pkg'], st['imports'])))
@@ -285,9 +198,8 @@ def zero_struct(full):
 
 
 def main():
-    for pkg, (repo, files) in SOURCES.items():
-        for f in files:
-            parse_file(pkg, git_show(repo, f))
+    for pkg in SOURCES:
+        types.load(pkg)
     for root in ROOTS.values():
         wanted.append(root)
     while wanted:

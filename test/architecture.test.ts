@@ -14,7 +14,7 @@ const TOP = ['src/cluster', 'src/harness', 'src/index.ts', 'src/cli.ts', 'src/vi
 /** The network and the HTTP layer, which serve the semantics below them. */
 const WIRE = ['src/transport', 'src/http'];
 /** The type strategies and the engines beside the registry. */
-const BESIDE_REGISTRY = ['src/apis', 'src/apiextensions', 'src/schema', 'src/cel', 'src/patch', 'src/apply', 'src/webhooks'];
+const BESIDE_REGISTRY = ['src/apis', 'src/apiextensions', 'src/schema', 'src/cel', 'src/patch', 'src/apply', 'src/webhooks', 'src/decoding'];
 /**
  * Go-compatible codecs and utilities, error shapes, selectors, metadata validation and generated
  * data; with them the plain JSON object shapes of apis/object.ts, which import nothing.

@@ -260,7 +260,8 @@ describe('cluster.diff()', () => {
   it('lists created, changed (field by field) and deleted objects since a snapshot', async () => {
     await using cluster = await createFakeCluster();
     const core = cluster.kubeConfig.makeApiClient(k8s.CoreV1Api);
-    await core.createNamespacedConfigMap({ namespace: 'default', body: { metadata: { name: 'kept', labels: { 'app.kubernetes.io/name': 'x' } }, data: { a: '1', gone: 'y' } } });
+    // A second label keeps the map: an emptied one is not stored at all (omitempty).
+    await core.createNamespacedConfigMap({ namespace: 'default', body: { metadata: { name: 'kept', labels: { 'app.kubernetes.io/name': 'x', keep: 'y' } }, data: { a: '1', gone: 'y' } } });
     await core.createNamespacedConfigMap({ namespace: 'default', body: { metadata: { name: 'removed' } } });
     await core.createNamespacedConfigMap({ namespace: 'default', body: { metadata: { name: 'untouched' } } });
     const before = cluster.snapshot();

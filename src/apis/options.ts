@@ -29,6 +29,19 @@ export interface WriteOptions {
    * error), in the decoder's order. Reported ahead of unknown fields per fieldValidation.
    */
   strictDecodeErrors?: string[];
+  /**
+   * The create or update body as the JSON document sent (UTF-8 decoded as Go does), when it was
+   * JSON: typed decoding of built-ins reads it for document order and duplicate keys, and then
+   * reports duplicates itself (strictDecodeErrors are the YAML decoder's findings otherwise).
+   */
+  bodyJson?: string;
+  /**
+   * How a patch's result reaches the typed object (patch.go): JSON and merge patches are encoded
+   * to JSON and decoded (`json`), a strategic merge patch's map is converted by the unstructured
+   * converter (`unstructured`). `invalidValue` is what a 422 prints as the patch (the patched
+   * JSON by default; a strategic merge patch prints its patch map as Go's %+v).
+   */
+  patchDecoding?: { via: 'json' | 'unstructured'; invalidValue?: () => string };
   /** PatchOptions.force (server-side apply only). */
   force?: boolean;
   /** The request's User-Agent: names the Update manager when fieldManager is empty. */

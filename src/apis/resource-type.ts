@@ -81,11 +81,6 @@ export interface ResourceType {
   fieldSelectors: Record<string, (obj: KubeObject) => string> | null;
   /** The conversion function's text for an unsupported key, where not `field label not supported: <key>`. */
   fieldLabelError?: (key: string) => string;
-  /**
-   * Checks a decoded body the way typed decoding would (e.g. base64 in Secret data). A returned
-   * text becomes 400 `<Kind> in version "<v>" cannot be handled as a <Kind>: <text>`.
-   */
-  decodeCheck?: (obj: KubeObject) => string | undefined;
   /** Warnings the real server attaches to every request for this resource (deprecations). */
   requestWarnings?: string[];
   /** Whether a PUT without metadata.resourceVersion overwrites (true for most core types). */

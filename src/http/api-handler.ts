@@ -200,8 +200,8 @@ export class ApiHandler {
         const contentType = patchContentTypeOf(request, type);
         const bytes = await readBody(request);
         const options = patchOptionsFrom(query, request.headers.get('user-agent'));
-        const { patch, strictErrors } = patcherFor(contentType, bytes, type, options);
-        const result = await registry.patch(namespace, name, patch, { ...options, strictDecodeErrors: strictErrors });
+        const { patch, strictErrors, decoding } = patcherFor(contentType, bytes, type, options);
+        const result = await registry.patch(namespace, name, patch, { ...options, strictDecodeErrors: strictErrors, patchDecoding: decoding });
         return respond(result.object, result.created ? 201 : 200, result.warnings);
       }
       case 'DELETE': {

@@ -5,7 +5,7 @@ import { apiVersionOf } from '../apis/object.ts';
 import type { ResourceType } from '../apis/resource-type.ts';
 import { badRequest, requestEntityTooLarge, unsupportedMediaType } from '../errors/status-error.ts';
 import type { WriteOptions } from '../apis/options.ts';
-import { goDuplicateFieldError, goJsonTypeError, parseGoJson, summarizeGoData } from '../go/json.ts';
+import { decodeGoUtf8, goDuplicateFieldError, goJsonTypeError, parseGoJson, summarizeGoData } from '../go/json.ts';
 import { decodeKubernetesProtobuf, isKubernetesProtobuf, ProtobufDecodeError } from './protobuf/decode.ts';
 import { contentTypeEssence } from './media-types.ts';
 import { rememberRequestBody } from './sent-bodies.ts';
@@ -52,14 +52,15 @@ export function parseStructured(body: Uint8Array, format: 'json' | 'yaml'): { ok
   return parseBody(body, format, false);
 }
 
-type Parsed = { ok: true; value: unknown; strictErrors: string[] } | { ok: false; error: string };
+type Parsed = { ok: true; value: unknown; strictErrors: string[]; json?: string } | { ok: false; error: string };
 
 // With `strict`, also what the strict serializer finds on top of the lenient decode (json.go
 // unmarshal): go-yaml's duplicate-key error for YAML, `duplicate field "<path>"` per JSON key set twice.
 function parseBody(body: Uint8Array, format: 'json' | 'yaml', strict: boolean): Parsed {
   if (format === 'json') {
     const parsed = parseGoJson(body, { trackDuplicates: strict });
-    return parsed.ok ? { ok: true, value: parsed.value, strictErrors: parsed.duplicates.map(goDuplicateFieldError) } : { ok: false, error: parsed.error };
+    if (!parsed.ok) return { ok: false, error: parsed.error };
+    return { ok: true, value: parsed.value, strictErrors: parsed.duplicates.map(goDuplicateFieldError), json: strict ? decodeGoUtf8(body) : undefined };
   }
   const text = Buffer.from(body).toString('utf8');
   let value: unknown;
@@ -85,7 +86,11 @@ export function decodeObjectBody(bytes: Uint8Array, contentType: string | undefi
  * decodeObjectBody for create and update bodies, with the strict decoding findings (duplicate
  * fields) that fieldValidation turns into a 400 (Strict) or warnings (Warn).
  */
-export function decodeWriteBody(bytes: Uint8Array, contentType: string | undefined, target: BodyTarget): { object: Record<string, unknown>; strictErrors: string[] } {
+export function decodeWriteBody(
+  bytes: Uint8Array,
+  contentType: string | undefined,
+  target: BodyTarget,
+): { object: Record<string, unknown>; strictErrors: string[]; json?: string } {
   return decodeBody(bytes, contentType, target, true);
 }
 
@@ -94,11 +99,16 @@ export function decodeWriteBody(bytes: Uint8Array, contentType: string | undefin
  * fieldValidation) and the WriteOptions of its query, with the User-Agent field managers fall back to.
  */
 export async function readWriteRequest(request: Request, query: URLSearchParams, target: BodyTarget): Promise<{ body: Record<string, unknown>; options: WriteOptions }> {
-  const { object, strictErrors } = decodeWriteBody(await readBody(request), contentTypeEssence(request.headers.get('content-type')), target);
-  return { body: object, options: { ...writeOptionsFrom(query), strictDecodeErrors: strictErrors, userAgent: request.headers.get('user-agent') ?? undefined } };
+  const { object, strictErrors, json } = decodeWriteBody(await readBody(request), contentTypeEssence(request.headers.get('content-type')), target);
+  return { body: object, options: { ...writeOptionsFrom(query), strictDecodeErrors: strictErrors, bodyJson: json, userAgent: request.headers.get('user-agent') ?? undefined } };
 }
 
-function decodeBody(bytes: Uint8Array, contentType: string | undefined, target: BodyTarget, strict: boolean): { object: Record<string, unknown>; strictErrors: string[] } {
+function decodeBody(
+  bytes: Uint8Array,
+  contentType: string | undefined,
+  target: BodyTarget,
+  strict: boolean,
+): { object: Record<string, unknown>; strictErrors: string[]; json?: string } {
   const expectedKind = target.kind;
   if (target.protobuf && contentType !== undefined && isKubernetesProtobuf(contentType)) return { object: decodeProtobufBody(bytes, target), strictErrors: [] };
   const format = contentType === undefined || contentType === 'application/json' ? 'json' : contentType === 'application/yaml' ? 'yaml' : undefined;
@@ -109,7 +119,7 @@ function decodeBody(bytes: Uint8Array, contentType: string | undefined, target: 
   const value = parsed.value ?? {};
   const typeError = goJsonTypeError(value);
   if (typeError) throw fail(typeError);
-  return { object: value as Record<string, unknown>, strictErrors: parsed.strictErrors };
+  return { object: value as Record<string, unknown>, strictErrors: parsed.strictErrors, json: parsed.json };
 }
 
 function decodeProtobufBody(bytes: Uint8Array, target: BodyTarget): Record<string, unknown> {

@@ -3,7 +3,7 @@
 import type { ResourceType } from '../apis/resource-type.ts';
 import { unsupportedMediaType } from '../errors/status-error.ts';
 import { contentTypeEssence } from './media-types.ts';
-import { applyPatch, PATCH_CONTENT_TYPES, patchObject } from '../patch/index.ts';
+import { PATCH_CONTENT_TYPES, patchObject } from '../patch/index.ts';
 import { fieldValidationMode, type WriteOptions } from '../apis/options.ts';
 import { APPLY_PATCH_CONTENT_TYPE, decodeApplyPatch, type ApplyPatch } from '../apply/apply-patch.ts';
 
@@ -34,15 +34,28 @@ export interface PatchRequest {
    * runs; pass them as the registry's strictDecodeErrors so they go ahead of unknown fields.
    */
   strictErrors: string[];
+  /** How the registry decodes the patched object of a built-in kind (WriteOptions.patchDecoding). */
+  decoding: WriteOptions['patchDecoding'];
 }
 
 /** `contentType` must be one of patchContentTypesFor(type). */
 export function patcherFor(contentType: string, bytes: Uint8Array, type: ResourceType, options: WriteOptions): PatchRequest {
   const fieldValidation = fieldValidationMode(options.fieldValidation);
   const strictErrors: string[] = [];
-  if (contentType === APPLY_PATCH_CONTENT_TYPE) return { patch: decodeApplyPatch(bytes, { force: options.force, fieldValidation }), strictErrors };
+  if (contentType === APPLY_PATCH_CONTENT_TYPE) return { patch: decodeApplyPatch(bytes, { force: options.force, fieldValidation }), strictErrors, decoding: undefined };
   const patchType = PATCH_CONTENT_TYPES[contentType]!;
-  if (patchType === 'strategic') return { patch: (current) => applyPatch(patchType, current, bytes, type, { fieldValidation }), strictErrors };
+  if (patchType === 'strategic') {
+    // The patch body's strict findings go ahead of the converter's unknown fields, and a 422
+    // prints the patch map as Go's %+v (patch.go applyPatchToObject).
+    const decoding: NonNullable<WriteOptions['patchDecoding']> = { via: 'unstructured' };
+    const patch = (current: Record<string, unknown>) => {
+      const result = patchObject(patchType, current, bytes, type, { fieldValidation });
+      strictErrors.splice(0, strictErrors.length, ...result.strictErrors);
+      decoding.invalidValue = result.invalidValue;
+      return result.object;
+    };
+    return { patch, strictErrors, decoding };
+  }
   // JSON and merge patches: the patch body's own strict findings go first, then the patched
   // object's unknown fields (the registry's decode), as one Strict 422 or in-order warnings.
   const patch = (current: Record<string, unknown>) => {
@@ -50,5 +63,5 @@ export function patcherFor(contentType: string, bytes: Uint8Array, type: Resourc
     strictErrors.splice(0, strictErrors.length, ...result.strictErrors);
     return result.object;
   };
-  return { patch, strictErrors };
+  return { patch, strictErrors, decoding: { via: 'json' } };
 }

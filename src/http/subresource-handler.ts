@@ -139,8 +139,8 @@ async function serveStatus(r: SubresourceRequest, verb: string): Promise<Respons
       const contentType = patchContentTypeOf(r.request, type);
       const bytes = await readBody(r.request);
       const options = patchOptionsFrom(query, r.request.headers.get('user-agent'));
-      const { patch, strictErrors } = patcherFor(contentType, bytes, type, options);
-      const result = await registry.patch(info.namespace, info.name, patch, { ...options, strictDecodeErrors: strictErrors });
+      const { patch, strictErrors, decoding } = patcherFor(contentType, bytes, type, options);
+      const result = await registry.patch(info.namespace, info.name, patch, { ...options, strictDecodeErrors: strictErrors, patchDecoding: decoding });
       return respond(r, result.object, result.warnings);
     }
   }

@@ -48,6 +48,7 @@ import { fieldSelectorForName, parseFieldSelector } from '../selectors/field-sel
 import { SelectorParseError } from '../selectors/selector-error.ts';
 import { applyStrictWarnings, isApplyPatch, type ApplyPatch } from '../apply/apply-patch.ts';
 import { applyToLive, ignoreManagedFieldsTimestamps, managerOrUserAgent, recordUpdateManager } from '../apply/registry-hooks.ts';
+import { decodeBuiltin, hasTypedDecoding } from '../decoding/builtin-decoder.ts';
 
 export interface WriteResult {
   object: KubeObject;
@@ -66,6 +67,9 @@ export interface DeleteResult {
 }
 
 const deepCopy = <T>(v: T): T => structuredClone(v);
+
+/** What a patch's 422 prints as the patch: the patched JSON, or what the patch type says (%+v of a strategic patch map). */
+const patchInvalidValue = (options: WriteOptions, patched: unknown): string => options.patchDecoding?.invalidValue?.() ?? goJson(patched);
 
 /** Decode warnings (unknown fields) come before the strategy's own. */
 const withWarnings = (result: WriteResult, first: string[]): WriteResult => (first.length ? { ...result, warnings: [...first, ...result.warnings] } : result);
@@ -178,6 +182,7 @@ export class GenericRegistry {
 
   async create(namespace: string | undefined, body: KubeObject, options: WriteOptions = {}): Promise<WriteResult> {
     validateWriteOptions('CreateOptions', options);
+    ({ body, options } = this.decodeTyped(body, options));
     const obj = this.prepareBody(body, namespace, 'create');
     // forbidCreateAdmission of the CRD handler: a terminating CRD takes no new objects.
     if (this.type.terminating) throw forbidden(this.groupResource, obj.metadata?.name ?? '', 'create not allowed while custom resource definition is terminating');
@@ -242,6 +247,7 @@ export class GenericRegistry {
 
   async update(namespace: string | undefined, name: string, body: KubeObject, options: WriteOptions = {}): Promise<WriteResult> {
     validateWriteOptions('UpdateOptions', options);
+    ({ body, options } = this.decodeTyped(body, options));
     const obj = this.prepareBody(body, namespace, 'update', name);
     const decodeWarnings = this.decode(obj, options);
     for (;;) {
@@ -312,8 +318,9 @@ export class GenericRegistry {
       if (!isPlainObject(patched) || (patched.metadata !== undefined && !isPlainObject(patched.metadata))) {
         throw invalid({ group: '', kind: '' }, '', [fieldError.invalid('patch', goJson(patched), 'cannot decode the patched object')]);
       }
-      const obj = this.prepareBody(patched as KubeObject, namespace, 'patch', name);
-      const decodeWarnings = this.decode(obj, options, patched);
+      const typed = this.decodeTyped(patched as KubeObject, options, serverSideApply ? 'apply' : 'patch');
+      const obj = this.prepareBody(typed.body, namespace, 'patch', name);
+      const decodeWarnings = this.decode(obj, typed.options, patched);
       const requested = obj.metadata!.resourceVersion;
       try {
         const warnings = serverSideApply ? [...decodeWarnings, ...applyStrictWarnings(apply)] : decodeWarnings;
@@ -339,9 +346,10 @@ export class GenericRegistry {
     if (typeof uid === 'string' && uid !== '') {
       throw conflict(this.groupResource, name, `uid mismatch: the provided object specified uid ${uid}, and no existing object was found`);
     }
-    const obj = this.prepareBody(applied as KubeObject, namespace, 'patch', name);
+    const typed = this.decodeTyped(applied as KubeObject, options, 'apply');
+    const obj = this.prepareBody(typed.body, namespace, 'patch', name);
     if (this.type.terminating) throw forbidden(this.groupResource, name, 'create not allowed while custom resource definition is terminating');
-    const decodeWarnings = this.decode(obj, options, applied);
+    const decodeWarnings = this.decode(obj, typed.options, applied);
     try {
       return withWarnings(await this.createOnce(obj, options, true), [...decodeWarnings, ...applyStrictWarnings(patch)]);
     } catch (err) {
@@ -483,6 +491,30 @@ export class GenericRegistry {
   }
 
   /**
+   * Typed decoding of a built-in kind's body (src/decoding): what the Go struct keeps of it
+   * replaces the body, and its strict findings (unknown and duplicate fields in document order)
+   * join strictDecodeErrors for decode() to report per fieldValidation. A body the Go decoder
+   * refuses is a 400; a patched object it refuses, a 422 naming the patched JSON. Server-side
+   * apply reports unknown fields itself, so its result is decoded leniently.
+   */
+  private decodeTyped(body: KubeObject, options: WriteOptions, from?: 'patch' | 'apply'): { body: KubeObject; options: WriteOptions } {
+    const { group, version, kind, unstructured } = this.type;
+    if (unstructured || !hasTypedDecoding(group, version, kind)) return { body, options };
+    const json = from ? undefined : options.bodyJson;
+    const strict = from !== 'apply' && fieldValidationMode(options.fieldValidation) !== 'Ignore';
+    const via = from === 'patch' ? options.patchDecoding?.via : undefined;
+    const outcome = decodeBuiltin({ group, version, kind, object: body, json, strict, via });
+    if (outcome.ok === 'skipped') return { body, options };
+    if (!outcome.ok) {
+      if (from) throw invalid({ group: '', kind: '' }, '', [fieldError.invalid('patch', patchInvalidValue(options, body), outcome.error)]);
+      throw badRequest(outcome.message);
+    }
+    // Decoding the JSON document found its duplicate fields itself, in order among the unknown ones.
+    const earlier = json !== undefined ? [] : (options.strictDecodeErrors ?? []);
+    return { body: outcome.object, options: { ...options, bodyJson: undefined, strictDecodeErrors: [...earlier, ...outcome.strictErrors] } };
+  }
+
+  /**
    * The type's schema decoding (prune, default) and fieldValidation over what strict decoding
    * found: the body's duplicate fields first, then the unknown (pruned) fields. Strict fails
    * (400 for create/update, 422 for patches), Warn answers them as warnings, Ignore drops them.
@@ -497,7 +529,7 @@ export class GenericRegistry {
     if (!found.length || mode === 'Ignore') return [];
     if (mode === 'Warn') return found;
     const issues = `strict decoding error: ${found.join(', ')}`;
-    if (patched !== undefined) throw invalid({ group: '', kind: '' }, '', [fieldError.invalid('patch', goJson(patched), issues)]);
+    if (patched !== undefined) throw invalid({ group: '', kind: '' }, '', [fieldError.invalid('patch', patchInvalidValue(options, patched), issues)]);
     throw badRequest(`${kind} in version ${JSON.stringify(version)} cannot be handled as a ${kind}: ${issues}`);
   }
 
@@ -513,8 +545,6 @@ export class GenericRegistry {
     if (obj.apiVersion !== this.apiVersion && !this.type.unstructured) {
       throw badRequest(`the API version in the data (${obj.apiVersion}) does not match the expected API version (${this.apiVersion})`);
     }
-    const decodeError = verb !== 'patch' ? this.type.decodeCheck?.(obj) : undefined;
-    if (decodeError) throw badRequest(`${this.type.kind} in version ${JSON.stringify(this.type.version)} cannot be handled as a ${this.type.kind}: ${decodeError}`);
     const meta: ObjectMeta = isPlainObject(obj.metadata) ? { ...obj.metadata } : {};
     obj.metadata = meta;
     if (this.type.namespaced) {

@@ -17,8 +17,7 @@ import type { DeleteOptions } from '../options.ts';
 import { crdCelCompiler } from '../../cel/crd-compiler.ts';
 import { compileSchema, validateValue } from '../../schema/index.ts';
 import { isPlainObject } from '../object.ts';
-import { decodeGoBase64 } from './go-base64.ts';
-import { arrAt, builtin, child, composeStrategy, defaulting, generation, getIn, goString, objAt, setDefault } from './shared.ts';
+import { arrAt, builtin, child, composeStrategy, defaulting, generation, goString, objAt, setDefault } from './shared.ts';
 import { keepFromStored } from './status-strategies.ts';
 
 export function apiextensionsV1ResourceTypes(): ResourceType[] {
@@ -31,13 +30,6 @@ export function apiextensionsV1ResourceTypes(): ResourceType[] {
       allowUnconditionalUpdate: false,
       allowCreateOnUpdate: false,
       returnDeletedObject: false,
-      // caBundle is []byte: encoding/json base64-decodes it, and a bad value fails the decode (400).
-      decodeCheck: (obj) => {
-        const caBundle = getIn(obj, ['spec', 'conversion', 'webhook', 'clientConfig', 'caBundle']);
-        if (typeof caBundle !== 'string') return undefined;
-        const decoded = decodeGoBase64(caBundle);
-        return decoded.ok ? undefined : decoded.error;
-      },
       strategy: composeStrategy(
         defaulting(defaultCustomResourceDefinition),
         {

@@ -13,7 +13,7 @@ import { isPlainObject } from '../object.ts';
 import type { Strategy } from '../resource-type.ts';
 import type { BuiltinContext } from './context.ts';
 import { moreCoreV1ResourceTypes } from './core-v1-more.ts';
-import { decodedLength, decodeGoBase64 } from './go-base64.ts';
+import { decodedLength } from './go-base64.ts';
 import { defaultPersistentVolumeClaimSpec, defaultPodOnly, defaultPodSpec, initialPodStatus } from './pod-spec.ts';
 import { validatePodSpec } from './pod-validation.ts';
 import { defaultService, serviceStatusShape, serviceStrategy } from './service.ts';
@@ -74,7 +74,6 @@ export function coreV1ResourceTypes(ctx: BuiltinContext): ResourceType[] {
       allowCreateOnUpdate: false,
       returnDeletedObject: false,
       strategy: { validate: validateConfigMap, validateUpdate: validateConfigMapUpdate },
-      decodeCheck: (obj) => checkBase64Map(obj, 'binaryData'),
     }),
     core({
       kind: 'Secret',
@@ -89,7 +88,6 @@ export function coreV1ResourceTypes(ctx: BuiltinContext): ResourceType[] {
       allowCreateOnUpdate: false,
       returnDeletedObject: false,
       strategy: composeStrategy(defaulting(defaultSecret), { validate: validateSecret, validateUpdate: validateSecretUpdate }),
-      decodeCheck: (obj) => checkBase64Map(obj, 'data'),
     }),
     core({
       kind: 'Pod',
@@ -359,16 +357,6 @@ function validateSecretUpdate(obj: KubeObject, old: KubeObject): FieldError[] {
     if (!semanticEqual(obj.data, old.data)) errs.push(fieldError.forbidden('data', IMMUTABLE_MSG));
   }
   return [...errs, ...validateSecret(obj)];
-}
-
-/** A []byte map field must hold base64 strings; the first bad one fails decoding. */
-function checkBase64Map(obj: KubeObject, key: string): string | undefined {
-  for (const value of Object.values(stringMap(obj, key))) {
-    if (typeof value !== 'string') continue;
-    const decoded = decodeGoBase64(value);
-    if (!decoded.ok) return decoded.error;
-  }
-  return undefined;
 }
 
 // ---- Pod (pkg/registry/core/pod/strategy.go) ----

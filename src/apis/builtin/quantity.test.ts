@@ -108,3 +108,23 @@ describe('Quantity arithmetic', () => {
     expect(goPow10(-320)).toBe(1e-320);
   });
 });
+
+describe('String (the canonical form MarshalJSON writes)', () => {
+  const canonical = (s: string) => {
+    const q = Quantity.parse(s);
+    if (typeof q === 'string') throw new Error(q);
+    return q.toString();
+  };
+  it('moves decimal values to the largest suffix that keeps them whole', () => {
+    expect(['1000m', '0.5', '1000', '1500m', '0.1', '100M', '-1000m', '12e-2', '5000k'].map(canonical)).toEqual(['1', '500m', '1k', '1500m', '100m', '100M', '-1', '120e-3', '5M']);
+  });
+  it('keeps binary values binary from 1024 up when whole', () => {
+    expect(['1024Mi', '1.5Gi', '1Ki', '1023Ki', '0.5Ki'].map(canonical)).toEqual(['1Gi', '1536Mi', '1Ki', '1023Ki', '512']);
+  });
+  it('keeps a string already in canonical form as written, and zero as "0"', () => {
+    expect(['+1', '1E3', '1e3', '0', '0.0'].map(canonical)).toEqual(['+1', '1E3', '1e3', '0', '0']);
+  });
+  it('writes no suffix for an exponent with none, as Go does', () => {
+    expect(canonical('1000E')).toBe('1');
+  });
+});

@@ -41,10 +41,13 @@ export interface Dec {
   scale: number;
 }
 
-type Suffix = { base: 2 | 10; exponent: number; format: 'DecimalSI' | 'BinarySI' | 'DecimalExponent' };
+export type QuantityFormat = 'DecimalSI' | 'BinarySI' | 'DecimalExponent';
+type Suffix = { base: 2 | 10; exponent: number; format: QuantityFormat };
 
 const DECIMAL_SUFFIXES: Record<string, number> = { '': 0, n: -9, u: -6, m: -3, k: 3, M: 6, G: 9, T: 12, P: 15, E: 18 };
 const BINARY_SUFFIXES: Record<string, number> = { Ki: 10, Mi: 20, Gi: 30, Ti: 40, Pi: 50, Ei: 60 };
+const DECIMAL_SUFFIX_BY_EXPONENT: Record<number, string> = Object.fromEntries(Object.entries(DECIMAL_SUFFIXES).map(([k, v]) => [v, k]));
+const BINARY_SUFFIX_BY_EXPONENT: Record<number, string> = { 0: '', ...Object.fromEntries(Object.entries(BINARY_SUFFIXES).map(([k, v]) => [v, k])) };
 
 /** quantitySuffixer.interpret. */
 function interpretSuffix(s: string): Suffix | undefined {
@@ -204,9 +207,15 @@ export class Quantity {
   i: Int64Amount;
   d: Dec | undefined;
 
-  constructor(i: Int64Amount = { value: 0n, scale: 0 }, d?: Dec) {
+  /** Quantity.Format: how String() writes the value back (the zero Quantity has "", DecimalExponent). */
+  format: QuantityFormat;
+  /** The cached String(): ParseQuantity keeps an input already in canonical form. */
+  s: string | undefined;
+
+  constructor(i: Int64Amount = { value: 0n, scale: 0 }, d?: Dec, format: QuantityFormat = 'DecimalExponent') {
     this.i = i;
     this.d = d;
+    this.format = format;
   }
 
   /** NewQuantity(value, DecimalExponent). */
@@ -217,7 +226,11 @@ export class Quantity {
   /** ParseQuantity: the quantity, or the Go error text. */
   static parse(str: string): Quantity | string {
     if (str.length === 0) return ERR_FORMAT_WRONG;
-    if (str === '0') return new Quantity();
+    if (str === '0') {
+      const zero = new Quantity(undefined, undefined, 'DecimalSI');
+      zero.s = str;
+      return zero;
+    }
     const scanned = scanQuantity(str);
     if (typeof scanned === 'string') return scanned;
     const { positive, value, num, denom } = scanned;
@@ -243,7 +256,14 @@ export class Quantity {
       if (scale >= NANO) {
         const shifted = BigInt(num + denom);
         const result = shifted * mantissa;
-        if (fitsInt64(result)) return new Quantity({ value: positive ? result : -result, scale });
+        if (fitsInt64(result)) {
+          const q = new Quantity({ value: positive ? result : -result, scale }, undefined, format);
+          // A string already in canonical form is kept as written (`+1`, `1E3` stay so).
+          const digits = num + denom;
+          const canonical = format === 'BinarySI' ? exponent % 10 === 0 && (shifted & 7n) !== 0n : scale % 3 === 0 && !digits.endsWith('000') && digits[0] !== '0';
+          if (canonical) q.s = str;
+          return q;
+        }
       }
     }
 
@@ -258,12 +278,49 @@ export class Quantity {
     // BinarySI is capped at the largest int64.
     if (format === 'BinarySI' && decCmp(amount, { unscaled: MAX_INT64, scale: 0 }) > 0) amount = { unscaled: MAX_INT64, scale: 0 };
     if (negative) amount.unscaled = -amount.unscaled;
-    return new Quantity(undefined, amount);
+    return new Quantity(undefined, amount, format);
   }
 
   /** `copy := *q`: the int form copied, the Dec shared. */
   copy(): Quantity {
-    return new Quantity({ ...this.i }, this.d);
+    return new Quantity({ ...this.i }, this.d, this.format);
+  }
+
+  /**
+   * String(): the canonical form MarshalJSON writes (CanonicalizeBytes), so `1000m` is stored as
+   * `1`, `0.5` as `500m` and `1024Mi` as `1Gi`. BinarySI values below 1024 or not whole print as
+   * DecimalSI; an exponent with no suffix (past E, below n) prints with none, as Go does.
+   */
+  toString(): string {
+    if (this.s !== undefined) return this.s;
+    if (this.isZero()) return '0';
+    const unscaled = this.d ? this.d.unscaled : this.i.value;
+    const exponent = this.d ? -this.d.scale : this.i.scale;
+    let format = this.format;
+    if (format === 'BinarySI') {
+      const whole = exponent >= 0 || unscaled % pow10(-exponent) === 0n;
+      const value = exponent >= 0 ? unscaled * pow10(exponent) : unscaled / pow10(-exponent);
+      if ((value > -1024n && value < 1024n) || !whole) format = 'DecimalSI';
+      else {
+        let [amount, times] = [value, 0];
+        while (amount !== 0n && amount % 1024n === 0n) {
+          amount /= 1024n;
+          times++;
+        }
+        return `${amount}${BINARY_SUFFIX_BY_EXPONENT[times * 10] ?? ''}`;
+      }
+    }
+    let [amount, exp] = [unscaled, exponent];
+    while (amount % 10n === 0n) {
+      amount /= 10n;
+      exp++;
+    }
+    // The exponent moves down to a multiple of three.
+    const floor = Math.floor(exp / 3) * 3;
+    amount *= pow10(exp - floor);
+    exp = floor;
+    if (format === 'DecimalSI') return `${amount}${DECIMAL_SUFFIX_BY_EXPONENT[exp] ?? ''}`;
+    return exp === 0 ? `${amount}` : `${amount}e${exp}`;
   }
 
   /** AsDec: converts the receiver in place. */
@@ -297,6 +354,7 @@ export class Quantity {
 
   /** Add(y) in place (on a copy, the shared Dec changes too). */
   add(y: Quantity): void {
+    this.s = undefined;
     if (!this.d && !y.d) {
       if (int64Add(this.i, y.i)) return;
     }
@@ -305,6 +363,7 @@ export class Quantity {
 
   /** Sub(y) in place; Go negates y's int64 value with wrap-around. */
   sub(y: Quantity): void {
+    this.s = undefined;
     if (!this.d && !y.d && int64Add(this.i, { value: BigInt.asIntN(64, -y.i.value), scale: y.i.scale })) return;
     this.decOp(y, -1n);
   }

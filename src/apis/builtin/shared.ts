@@ -180,7 +180,6 @@ export interface ResourceDefinition {
   statusStrategy?: Strategy;
   /** The scale subresource (with `subresources` listing `scale`). */
   scale?: ResourceType['scale'];
-  decodeCheck?: ResourceType['decodeCheck'];
   fieldLabelError?: ResourceType['fieldLabelError'];
   readWarnings?: ResourceType['requestWarnings'];
   createOnly?: ResourceType['createOnly'];
@@ -226,7 +225,6 @@ export function builtin(group: string, version: string, def: ResourceDefinition)
   };
   if (def.statusStrategy) type.statusStrategy = def.statusStrategy;
   if (def.scale) type.scale = def.scale;
-  if (def.decodeCheck) type.decodeCheck = def.decodeCheck;
   if (def.fieldLabelError) type.fieldLabelError = def.fieldLabelError;
   if (def.readWarnings) type.requestWarnings = def.readWarnings;
   if (def.createOnly) type.createOnly = def.createOnly;
