@@ -1,4 +1,8 @@
+import { createRequire } from 'node:module';
 import { configDefaults, defineConfig } from 'vitest/config';
+
+// `npx vitest` on an unsupported Node.js: one sentence and exit 1 (npm test checks even earlier).
+(createRequire(import.meta.url)('./bin/node-support.cjs') as { exitIfUnsupported(): void }).exitIfUnsupported();
 
 export default defineConfig({
   test: {
