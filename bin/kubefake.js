@@ -10,7 +10,8 @@ import('../dist/cli.js')
   .then(
     (code) => process.exit(code),
     (err) => {
-      console.error(`kubefake: ${err instanceof Error ? err.message : String(err)}`);
+      // Library errors already start with `kubefake: `; never print the prefix twice.
+      console.error(String(err instanceof Error ? err.message : err).replace(/^(kubefake: )?/, 'kubefake: '));
       process.exit(1);
     },
   );

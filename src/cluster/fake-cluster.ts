@@ -159,7 +159,8 @@ export interface FakeCluster extends AsyncDisposable {
   close(): Promise<void>;
 }
 
-const BOOT_NAMESPACES = ['default', 'kube-system', 'kube-public', 'kube-node-lease'];
+/** The namespaces every cluster starts with, as kube-apiserver creates them. */
+export const BOOT_NAMESPACES = ['default', 'kube-system', 'kube-public', 'kube-node-lease'];
 let clusterCounter = 0;
 
 /**
