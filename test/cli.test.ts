@@ -1,38 +1,10 @@
 // `kubefake serve`: starts, applies manifests, writes a kubeconfig, answers, stops cleanly on SIGTERM.
 import * as k8s from '@kubernetes/client-node';
-import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-
-const root = new URL('..', import.meta.url).pathname;
-
-/** Runs the CLI from source (Node strips the types), as `bin/kubefake.js` runs it from dist. */
-function serve(args: string[]) {
-  const script = `import(${JSON.stringify(join(root, 'src/cli.ts'))}).then((m) => m.main(${JSON.stringify(args)})).then((code) => process.exit(code))`;
-  const child = spawn(process.execPath, ['--input-type=module', '-e', script], { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
-  let stdout = '';
-  let stderr = '';
-  child.stdout.on('data', (d) => (stdout += d));
-  child.stderr.on('data', (d) => (stderr += d));
-  const exited = new Promise<number>((resolve) => child.on('exit', (code) => resolve(code ?? -1)));
-  const ready = new Promise<void>((resolve, reject) => {
-    const timer = setInterval(() => {
-      if (stdout.includes('kubefake is serving')) {
-        clearInterval(timer);
-        resolve();
-      }
-    }, 20);
-    void exited.then((code) => {
-      clearInterval(timer);
-      reject(new Error(`kubefake serve exited with ${code}: ${stderr}`));
-    });
-  });
-  // Runs that are expected to fail never await `ready`; keep its rejection from going unhandled.
-  ready.catch(() => undefined);
-  return { child, ready, exited, output: () => ({ stdout, stderr }) };
-}
+import { serve } from './support/serve.ts';
 
 describe('kubefake serve', () => {
   it('serves the example manifests, writes the kubeconfig, and stops on SIGTERM', async () => {

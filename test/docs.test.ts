@@ -6,35 +6,13 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { codeBlocks } from './support/markdown.ts';
 
 const root = new URL('..', import.meta.url).pathname;
 const read = (path: string) => readFileSync(join(root, path), 'utf8');
 /** Pages with no API to show, so no example: why, per page. */
 const NO_EXAMPLE: Record<string, string> = { 'docs/development.md': 'commands, requirements and CI only' };
 const pages = ['README.md', ...readdirSync(join(root, 'docs')).filter((f) => f.endsWith('.md')).map((f) => `docs/${f}`)];
-
-interface Block {
-  lang: string;
-  body: string;
-  line: number;
-  file?: string;
-}
-
-/** The fenced code blocks of a Markdown text, each with the file its marker line names, if any. */
-function codeBlocks(markdown: string): Block[] {
-  const lines = markdown.split('\n');
-  const blocks: Block[] = [];
-  for (let i = 0; i < lines.length; i++) {
-    const open = /^```(\w*)/.exec(lines[i]!);
-    if (!open) continue;
-    const end = lines.indexOf('```', i + 1);
-    if (end < 0) throw new Error(`line ${i + 1}: unclosed code block`);
-    const marker = /^<!-- file: (\S+) -->$/.exec(lines[i - 1] ?? '');
-    blocks.push({ lang: open[1]!, body: lines.slice(i + 1, end).join('\n') + '\n', line: i + 1, ...(marker ? { file: marker[1] } : {}) });
-    i = end;
-  }
-  return blocks;
-}
 
 describe('codeBlocks', () => {
   it('reads blocks with and without a file marker', () => {
