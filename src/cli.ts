@@ -1,7 +1,7 @@
 // `kubefake serve`: a fake apiserver on loopback for kubectl and clients in any language.
 import { parseArgs } from 'node:util';
-import { createFakeCluster } from './cluster/fake-cluster.ts';
-import { readManifestPaths } from './cluster/manifest-files.ts';
+import { BOOT_NAMESPACES, createFakeCluster, type FakeCluster } from './cluster/fake-cluster.ts';
+import type { KubeObject } from './apis/object.ts';
 import { isLoopbackHost } from './transport/http-listener.ts';
 import { writePrivateFile } from './util/private-file.ts';
 
@@ -51,17 +51,19 @@ export async function main(argv: string[]): Promise<number> {
       `kubefake: WARNING: serving on ${values.host}, reachable from other machines. Every request needs the bearer token in ${values.kubeconfig}; keep that file private. This is a fake cluster for tests: it has no authorization beyond that token.`,
     );
   }
-  const cluster = await createFakeCluster({ manifests: await readManifestPaths(values.manifests) });
-  const { url, kubeconfig } = await cluster.listen({ port, host: values.host, tls: values.tls });
+  let cluster: FakeCluster | undefined;
   try {
+    cluster = await createFakeCluster();
+    // Paths, so that an error names the file it is in.
+    const loaded = await cluster.apply(values.manifests);
+    const { url, kubeconfig } = await cluster.listen({ port, host: values.host, tls: values.tls });
     await writePrivateFile(values.kubeconfig, kubeconfig);
+    console.log(banner({ url, kubeconfig: values.kubeconfig, manifests: values.manifests, loaded }));
   } catch (err) {
-    await cluster.close();
-    console.error(`kubefake: ${err instanceof Error ? err.message : String(err)}`);
+    await cluster?.close();
+    console.error(errorLine(err));
     return 1;
   }
-  console.log(`kubefake is serving Kubernetes v1.36 at ${url}`);
-  console.log(`Point kubectl at it:\n  export KUBECONFIG=${values.kubeconfig}\n  kubectl get namespaces`);
   await new Promise<void>((resolve) => {
     const stop = () => resolve();
     process.once('SIGINT', stop);
@@ -70,4 +72,42 @@ export async function main(argv: string[]): Promise<number> {
   await cluster.close();
   console.log('kubefake stopped');
   return 0;
+}
+
+/** One line for stderr: library errors already start with `kubefake: `; add it only where missing. */
+export function errorLine(err: unknown): string {
+  const message = err instanceof Error ? err.message : String(err);
+  return message.startsWith('kubefake: ') ? message : `kubefake: ${message}`;
+}
+
+/** `kind.group/name` as kubectl prints it, with the namespace of a namespaced object. */
+function describeObject(obj: KubeObject): string {
+  const group = (obj.apiVersion ?? '').includes('/') ? `.${obj.apiVersion!.split('/')[0]}` : '';
+  const ns = obj.metadata?.namespace ? ` (namespace ${obj.metadata.namespace})` : '';
+  return `${(obj.kind ?? '').toLowerCase()}${group}/${obj.metadata?.name ?? ''}${ns}`;
+}
+
+/**
+ * What the server holds and does not do, printed at start: the objects it loaded (or that it
+ * started empty), how to point kubectl at it, and that no kubelet or workload controller runs.
+ */
+function banner(o: { url: string; kubeconfig: string; manifests: string[]; loaded: KubeObject[] }): string {
+  const lines = [`kubefake is serving Kubernetes v1.36 at ${o.url}`];
+  if (o.loaded.length === 0) {
+    lines.push(`Started empty (namespaces ${BOOT_NAMESPACES.join(', ')}); load files with --manifests PATH.`);
+  } else {
+    lines.push(`Loaded ${o.loaded.length} object${o.loaded.length === 1 ? '' : 's'} from ${o.manifests.join(', ')}:`);
+    for (const obj of o.loaded) lines.push(`  ${describeObject(obj)}`);
+    lines.push('To start empty, run it without --manifests.');
+  }
+  lines.push(
+    'It is an API server only: no kubelet (Pods are stored, never run), no scheduler, no workload',
+    'controllers (a Deployment gets no ReplicaSet or Pods); it runs garbage collection, namespace',
+    'deletion and CRD establishment.',
+    `Point kubectl at it:`,
+    `  export KUBECONFIG=${o.kubeconfig}`,
+    `  kubectl get namespaces`,
+    'Stop it with Ctrl-C.',
+  );
+  return lines.join('\n');
 }

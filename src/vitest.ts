@@ -1,5 +1,7 @@
 // `kubefake/vitest`: a Vitest `test` with a fresh `cluster` per test (closed afterwards) and the
 // kubefake matchers registered on `expect`.
+// First: on an unsupported Node.js, fail with one sentence before any dependency loads.
+import './node-support.ts';
 import { expect, test as base } from 'vitest';
 import { createFakeCluster, type FakeCluster, type FakeClusterOptions } from './cluster/fake-cluster.ts';
 import { kubefakeMatchers, type ExpectedCondition } from './harness/matchers.ts';

@@ -1,39 +1,11 @@
 // `kubefake serve`: starts, applies manifests, writes a kubeconfig, answers, stops cleanly on SIGTERM.
 import * as k8s from '@kubernetes/client-node';
-import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { kubectlAvailable, kubectlRunner } from './support/kubectl.ts';
-
-const root = new URL('..', import.meta.url).pathname;
-
-/** Runs the CLI from source (Node strips the types), as `bin/kubefake.js` runs it from dist. */
-function serve(args: string[]) {
-  const script = `import(${JSON.stringify(join(root, 'src/cli.ts'))}).then((m) => m.main(${JSON.stringify(args)})).then((code) => process.exit(code))`;
-  const child = spawn(process.execPath, ['--input-type=module', '-e', script], { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
-  let stdout = '';
-  let stderr = '';
-  child.stdout.on('data', (d) => (stdout += d));
-  child.stderr.on('data', (d) => (stderr += d));
-  const exited = new Promise<number>((resolve) => child.on('exit', (code) => resolve(code ?? -1)));
-  const ready = new Promise<void>((resolve, reject) => {
-    const timer = setInterval(() => {
-      if (stdout.includes('kubefake is serving')) {
-        clearInterval(timer);
-        resolve();
-      }
-    }, 20);
-    void exited.then((code) => {
-      clearInterval(timer);
-      reject(new Error(`kubefake serve exited with ${code}: ${stderr}`));
-    });
-  });
-  // Runs that are expected to fail never await `ready`; keep its rejection from going unhandled.
-  ready.catch(() => undefined);
-  return { child, ready, exited, output: () => ({ stdout, stderr }) };
-}
+import { serve } from './support/serve.ts';
 
 describe('kubefake serve', () => {
   it('serves the example manifests, writes the kubeconfig, and stops on SIGTERM', async () => {
@@ -43,6 +15,17 @@ describe('kubefake serve', () => {
     await run.ready;
     // The banner may arrive in several chunks.
     await expect.poll(() => run.output().stdout).toContain(`export KUBECONFIG=${kubeconfig}`);
+    await expect.poll(() => run.output().stdout).toContain('Stop it with Ctrl-C.');
+    // Every object it loaded is listed, with how to start empty and what the server does not run.
+    expect(run.output().stdout).toContain(
+      [
+        'Loaded 2 objects from examples/crontab:',
+        '  customresourcedefinition.apiextensions.k8s.io/crontabs.stable.example.com',
+        '  crontab.stable.example.com/my-new-cron-object (namespace default)',
+        'To start empty, run it without --manifests.',
+        'It is an API server only: no kubelet (Pods are stored, never run), no scheduler, no workload',
+      ].join('\n'),
+    );
     const url = /serving Kubernetes v1\.36 at (http:\/\/127\.0\.0\.1:\d+)/.exec(run.output().stdout)?.[1];
     expect(url).toBeTruthy();
     const kc = new k8s.KubeConfig();
@@ -55,6 +38,42 @@ describe('kubefake serve', () => {
     run.child.kill('SIGTERM');
     expect(await run.exited).toBe(0);
     expect(run.output().stdout).toContain('kubefake stopped');
+  });
+
+  it('starts empty without --manifests and says so', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'kubefake-cli-'));
+    const kubeconfig = join(dir, 'config');
+    const run = serve(['serve', '--kubeconfig', kubeconfig]);
+    await run.ready;
+    await expect.poll(() => run.output().stdout).toContain('Stop it with Ctrl-C.');
+    expect(run.output().stdout).toContain('Started empty (namespaces default, kube-system, kube-public, kube-node-lease); load files with --manifests PATH.');
+    expect(run.output().stdout).toContain('no workload\ncontrollers (a Deployment gets no ReplicaSet or Pods)');
+    expect(run.output().stdout).not.toContain('Loaded');
+    const kc = new k8s.KubeConfig();
+    kc.loadFromString(readFileSync(kubeconfig, 'utf8'));
+    const crds = await kc.makeApiClient(k8s.ApiextensionsV1Api).listCustomResourceDefinition();
+    expect(crds.items).toEqual([]);
+    const namespaces = await kc.makeApiClient(k8s.CoreV1Api).listNamespace();
+    expect(namespaces.items.map((n) => n.metadata?.name).sort()).toEqual(['default', 'kube-node-lease', 'kube-public', 'kube-system']);
+    run.child.kill('SIGTERM');
+    expect(await run.exited).toBe(0);
+  });
+
+  it('exits 1 with one prefixed line for a --manifests path that does not exist', async () => {
+    const missing = serve(['serve', '--manifests', 'examples/no-such-dir']);
+    expect(await missing.exited).toBe(1);
+    expect(missing.output().stderr).toBe('kubefake: cannot read manifests from examples/no-such-dir: no such file or directory\n');
+    expect(missing.output().stdout).toBe('');
+  });
+
+  it('exits 1 naming the file for a manifest that is not valid YAML, serving nothing', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'kubefake-cli-'));
+    writeFileSync(join(dir, 'bad.yaml'), 'kind: [unclosed\n');
+    const bad = serve(['serve', '--manifests', dir, '--kubeconfig', join(dir, 'config')]);
+    expect(await bad.exited).toBe(1);
+    expect(bad.output().stderr).toMatch(new RegExp(`^kubefake: ${dir}/bad\\.yaml: `));
+    expect(bad.output().stderr).not.toContain('kubefake: kubefake:');
+    expect(bad.output().stdout).toBe('');
   });
 
   it('exits 2 with a message for a bad port, and prints usage for an unknown command', async () => {

@@ -124,7 +124,7 @@ describe('Table', () => {
   });
 
   it('prints custom resources with the CRD’s additionalPrinterColumns (fixtures/crd-docs/printer-columns.yaml)', async () => {
-    const fixture = load(readFileSync(new URL('../../shared/fixtures/crd-docs/printer-columns.yaml', import.meta.url), 'utf8')) as {
+    const fixture = load(readFileSync(new URL('./fixtures/crd-docs/printer-columns.yaml', import.meta.url), 'utf8')) as {
       scenarios: { manifests: Record<string, unknown>[]; steps: { headers: { Accept: string }; expect: { columns: string[]; cells: unknown[][] } }[] }[];
     };
     const scenario = fixture.scenarios[0]!;

@@ -2,6 +2,8 @@
 // schema node it sits on (the errors a CRD write would report, its estimated cost), evaluate it on
 // values, or validate a whole object against a schema's x-kubernetes-validations as a custom
 // resource write does.
+// First: on an unsupported Node.js, fail with one sentence before any dependency loads.
+import '../node-support.ts';
 import { fieldErrorMessage } from '../errors/field-error.ts';
 import { compileSchema } from '../schema/compile.ts';
 import type { JSONSchemaProps, ValidationRule } from '../schema/types.ts';

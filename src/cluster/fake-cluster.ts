@@ -21,6 +21,7 @@ import { ControllerManager } from '../controllers/controller-manager.ts';
 import { GarbageCollector } from '../controllers/garbage-collector.ts';
 import { NamespaceController } from '../controllers/namespace-controller.ts';
 import { PodTermination } from '../controllers/pod-termination.ts';
+import { assertSupportedNode } from '../node-support.ts';
 import { CrdController } from '../controllers/crd-controller.ts';
 import { kubeConfigYaml, makeKubeConfig } from './kubeconfig.ts';
 import { loadManifests, type Manifests } from './manifests.ts';
@@ -171,7 +172,8 @@ export interface FakeCluster extends AsyncDisposable {
   close(): Promise<void>;
 }
 
-const BOOT_NAMESPACES = ['default', 'kube-system', 'kube-public', 'kube-node-lease'];
+/** The namespaces every cluster starts with, as kube-apiserver creates them. */
+export const BOOT_NAMESPACES = ['default', 'kube-system', 'kube-public', 'kube-node-lease'];
 let clusterCounter = 0;
 
 /**
@@ -179,6 +181,7 @@ let clusterCounter = 0;
  * installed (CRDs Established). Point `cluster.kubeConfig` at it; every cluster has its own state.
  */
 export async function createFakeCluster(options: FakeClusterOptions = {}): Promise<FakeCluster> {
+  assertSupportedNode();
   const id = `c${(++clusterCounter).toString(36)}${Math.random().toString(36).slice(2, 8)}`;
   const host = `${id}.${CLUSTER_DOMAIN}`;
   const url = `https://${host}`;

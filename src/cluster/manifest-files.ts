@@ -38,8 +38,3 @@ async function readDirectory(dir: string): Promise<ManifestFile[]> {
   }
   return files;
 }
-
-/** The texts of readManifestFiles (what `kubefake serve --manifests` applies). */
-export async function readManifestPaths(paths: readonly string[]): Promise<string[]> {
-  return (await readManifestFiles(paths)).map((f) => f.text);
-}

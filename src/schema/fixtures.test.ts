@@ -1,4 +1,4 @@
-// The CRD task-page scenarios of ../shared/fixtures (pruning, validation, defaulting), checked at
+// The CRD task-page scenarios of test/fixtures/crd-docs (pruning, validation, defaulting), checked at
 // the engine level: decode (prune, nulls, defaults), then schema, embedded and list-type checks.
 import { readFileSync } from 'node:fs';
 import { load } from 'js-yaml';
@@ -31,7 +31,7 @@ interface Scenario {
   steps: Step[];
 }
 
-const FIXTURES = new URL('../../../shared/fixtures/crd-docs/', import.meta.url);
+const FIXTURES = new URL('../../test/fixtures/crd-docs/', import.meta.url);
 
 function run(schema: JSONSchemaProps, body: Record<string, unknown>) {
   const compiled = compileSchema(schema);

@@ -1,4 +1,4 @@
-// The scenario format of /work/shared/fixtures (see its README.md), as TypeScript types, plus the
+// The scenario format of test/fixtures/crd-docs (see its README.md), as TypeScript types, plus the
 // parser that turns the loaded YAML into them. The parser rejects keys it does not know, so a fixture
 // feature the runner does not implement fails loudly instead of being silently ignored.
 

@@ -10,8 +10,8 @@ import { parseFixture, type Fixture, type Scenario, type Step, type StepAction }
 import { KNOWN_GAPS } from './known-gaps.ts';
 import { checkOutcome } from './matchers.ts';
 
-/** `/work/shared/fixtures/crd-docs` seen from this directory; KUBEFAKE_FIXTURES overrides it. */
-export const FIXTURES_DIR = process.env.KUBEFAKE_FIXTURES ?? fileURLToPath(new URL('../../../shared/fixtures/crd-docs/', import.meta.url));
+/** The scenario fixtures vendored in the repository (test/fixtures/crd-docs, see its README.md). */
+export const FIXTURES_DIR = fileURLToPath(new URL('../fixtures/crd-docs/', import.meta.url));
 
 /** How long an `eventually: true` step is retried, and how often. */
 export const EVENTUALLY_MS = 5_000;
