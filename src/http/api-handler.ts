@@ -30,7 +30,7 @@ import { goQuote } from '../errors/go-format.ts';
 import { notAcceptable } from '../errors/status-error.ts';
 import { discoveryResponse } from './discovery-response.ts';
 import { openapiResponse } from './openapi-response.ts';
-import { isPodBinding, isPodConnect, isServiceAccountToken, serveSubresource } from './subresource-handler.ts';
+import { hasSubresourceHandler, serveSubresource } from './subresource-handler.ts';
 
 export interface VersionInfo {
   major: string;
@@ -121,7 +121,7 @@ export class ApiHandler {
       throw unknownPath();
     }
     // go-restful has no route for a subresource a built-in does not serve.
-    if (info.subresource !== undefined && !type.unstructured && !type.subresources.includes(info.subresource) && !isPodConnect(type, info.subresource) && !isPodBinding(type, info.subresource) && !isServiceAccountToken(type, info.subresource)) throw unknownPath();
+    if (info.subresource !== undefined && !type.unstructured && !type.subresources.includes(info.subresource) && !hasSubresourceHandler(type, info.subresource)) throw unknownPath();
     if (info.subresource === undefined && !type.unstructured) checkRoute(type, info, request.method.toUpperCase(), query);
     const negotiated = negotiateView(request.headers.get('accept'));
     if (!negotiated) throw notAcceptable(SERVED_MEDIA_TYPES);
@@ -132,7 +132,8 @@ export class ApiHandler {
         const { registryFor } = this.deps;
         const target = { ...info, name: info.name!, subresource: info.subresource };
         const coreType = (resource: string) => catalog.find('', 'v1', resource);
-        return await serveSubresource({ type, info: target, request, query, format, view, registryFor, now: () => this.now(), methodNotAllowed, coreType });
+        const findType = (group: string, version: string, resource: string) => catalog.find(group, version, resource);
+        return await serveSubresource({ type, info: target, request, query, format, view, registryFor, now: () => this.now(), methodNotAllowed, coreType, findType });
       }
       return await this.dispatch(type, info, request, query, format, view);
     } catch (err) {

@@ -2,20 +2,21 @@
 // Custom resources answer what the CRD handler answers (404 NotFound of the object for an
 // unserved subresource, 405 MethodNotSupported for other verbs); built-ins what go-restful answers
 // for a path or method it has no route for.
-import type { KubeObject } from '../apis/object.ts';
+import { isPlainObject, type KubeObject } from '../apis/object.ts';
 import type { ResourceType } from '../apis/resource-type.ts';
 import { badRequest, methodNotSupported, notFound, StatusError, unknownPath } from '../errors/status-error.ts';
 import { PATCH_CONTENT_TYPES, applyPatch } from '../patch/index.ts';
 import type { GenericRegistry } from '../registry/generic-registry.ts';
 import { fieldValidationMode } from '../apis/options.ts';
 import { bindPod } from '../registry/subresources/pod-binding.ts';
+import { evictPod } from '../registry/subresources/pod-eviction.ts';
 import { requestToken } from '../registry/subresources/serviceaccount-token.ts';
 import { POD_CONNECT_METHODS, POD_CONNECT_SUBRESOURCES, podConnect, type PodConnectSubresource } from '../registry/subresources/pod-connect.ts';
 import { ScaleRegistry, scaleTypeOf } from '../registry/subresources/scale.ts';
 import { statusTypeOf } from '../registry/subresources/status.ts';
 import { bodyTarget, readBody, readWriteRequest } from './body.ts';
 import type { OutputFormat } from './media-types.ts';
-import { getOptionsFrom, patchOptionsFrom } from './query-options.ts';
+import { deleteOptionsFrom, getOptionsFrom, patchOptionsFrom } from './query-options.ts';
 import { patchContentTypeOf, patcherFor } from './patch-request.ts';
 import { APPLY_PATCH_CONTENT_TYPE, decodeApplyPatch } from '../apply/apply-patch.ts';
 import type { ResourceRequest } from './request-info.ts';
@@ -38,6 +39,8 @@ export interface SubresourceRequest {
   methodNotAllowed(): StatusError;
   /** Another served resource of the legacy group (`nodes`), for subresources that consult one. */
   coreType(resource: string): ResourceType | undefined;
+  /** Any served resource (`policy/v1 poddisruptionbudgets` for evictions). */
+  findType(group: string, version: string, resource: string): ResourceType | undefined;
 }
 
 /** Whether `subresource` of `type` is one of the pod connecters (log, exec, attach, portforward, proxy). */
@@ -52,6 +55,30 @@ async function servePodBinding(r: SubresourceRequest): Promise<Response> {
   const { body, options } = await readWriteRequest(r.request, r.query, { apiVersion: 'v1', kind: 'Binding', protobuf: false });
   const status = bindPod(r.registryFor(r.type), r.info.namespace, r.info.name, body, r.now(), (options.dryRun ?? []).length > 0);
   return objectResponse(status, { status: 201, format: r.format });
+}
+
+/** pods/eviction (POST only, as a create). */
+export const isPodEviction = (type: ResourceType, subresource: string): boolean => type.group === '' && type.plural === 'pods' && subresource === 'eviction';
+
+async function servePodEviction(r: SubresourceRequest): Promise<Response> {
+  if (r.request.method.toUpperCase() !== 'POST' || r.info.watchPrefix) throw r.info.watchPrefix ? unknownPath() : r.methodNotAllowed();
+  const { body } = await readWriteRequest(r.request, r.query, { apiVersion: 'policy/v1', kind: 'Eviction', protobuf: false });
+  // propagateDryRun: the request's dryRun overrides the one inside the Eviction's deleteOptions.
+  const embedded = isPlainObject(body.deleteOptions) ? body.deleteOptions : undefined;
+  const deleteOptions = deleteOptionsFrom(new URLSearchParams(), embedded ?? {});
+  const dryRun = r.query.getAll('dryRun');
+  if (dryRun.length) deleteOptions.dryRun = dryRun;
+  const budgetType = r.findType('policy', 'v1', 'poddisruptionbudgets');
+  const out = await evictPod(body, {
+    pods: r.registryFor(r.type),
+    budgets: budgetType ? r.registryFor(budgetType) : undefined,
+    namespace: r.info.namespace ?? '',
+    name: r.info.name,
+    now: r.now(),
+    deleteOptions,
+  });
+  // A Status with a failure code (more than one PDB) is written with that code, as any Status.
+  return objectResponse(out, { status: typeof out.code === 'number' ? out.code : 201, format: r.format });
 }
 
 /** serviceaccounts/token (TokenRequest; POST only, as a create). */
@@ -104,11 +131,16 @@ function verbOf(method: string, watchPrefix: boolean): string {
   return ({ GET: 'get', HEAD: 'get', POST: 'create', PUT: 'update', PATCH: 'patch', DELETE: 'delete' } as Record<string, string>)[method] ?? method.toLowerCase();
 }
 
+/** The built-in subresources served by a handler of their own (the pod connecters, binding, eviction, token). */
+export const hasSubresourceHandler = (type: ResourceType, subresource: string): boolean =>
+  isPodConnect(type, subresource) || isPodBinding(type, subresource) || isPodEviction(type, subresource) || isServiceAccountToken(type, subresource);
+
 export async function serveSubresource(r: SubresourceRequest): Promise<Response> {
   const { type, info } = r;
   if (isPodConnect(type, info.subresource)) return servePodConnect(r, info.subresource);
   if (isPodBinding(type, info.subresource)) return servePodBinding(r);
   if (isServiceAccountToken(type, info.subresource)) return serveTokenRequest(r);
+  if (isPodEviction(type, info.subresource)) return servePodEviction(r);
   const served = (info.subresource === 'status' && type.statusStrategy) || (info.subresource === 'scale' && type.scale);
   if (!served) throw type.unstructured ? notFound({ group: type.group, resource: type.plural }, info.name) : unknownPath();
   const method = r.request.method.toUpperCase();

@@ -1,0 +1,131 @@
+// pods/eviction (pkg/registry/core/pod/storage/eviction.go EvictionREST.Create, v1.36): a pod
+// that is Pending, Succeeded, Failed or already deleting is deleted at once; otherwise the one
+// PodDisruptionBudget selecting it must allow a disruption, which the eviction then spends
+// (disruptionsAllowed - 1, the pod in disruptedPods) before the pod gets its DisruptionTarget
+// condition and is deleted. kubefake runs no disruption controller, so a PDB's status is what the
+// test writes to it: a budget whose observedGeneration lags its generation is "still being processed".
+import type { DeleteOptions } from '../../apis/options.ts';
+import type { KubeObject } from '../../apis/object.ts';
+import { badRequest, forbidden, StatusError } from '../../errors/status-error.ts';
+import { formatTimestamp } from '../../go/time.ts';
+import { formatLabelSelector } from '../../selectors/format-label-selector.ts';
+import { parseLabelSelector } from '../../selectors/label-selector.ts';
+import type { GenericRegistry } from '../generic-registry.ts';
+
+const MAX_DISRUPTED_POD_SIZE = 2000;
+const CANNOT_EVICT = "Cannot evict pod as it would violate the pod's disruption budget.";
+
+interface Eviction {
+  metadata?: { name?: string };
+  deleteOptions?: Record<string, unknown> | null;
+}
+
+export interface EvictionContext {
+  pods: GenericRegistry;
+  /** Undefined where policy/v1 is not served. */
+  budgets: GenericRegistry | undefined;
+  namespace: string;
+  name: string;
+  now: Date;
+  /** The Eviction's deleteOptions as DeleteOptions (dryRun from the request merged in). */
+  deleteOptions: DeleteOptions;
+}
+
+type Json = Record<string, unknown>;
+const status = (o: KubeObject): Json => (o.status ?? {}) as Json;
+
+/** canIgnorePDB: a pod that is not running (or is going anyway) disrupts nothing. */
+function canIgnoreBudget(pod: KubeObject): boolean {
+  const phase = status(pod).phase;
+  return phase === 'Succeeded' || phase === 'Failed' || phase === 'Pending' || pod.metadata?.deletionTimestamp !== undefined;
+}
+
+/** podutil.IsPodReady */
+const isReady = (pod: KubeObject): boolean =>
+  ((status(pod).conditions as Json[] | undefined) ?? []).some((c) => c.type === 'Ready' && c.status === 'True');
+
+function disruptionBudgetError(message: string, retryAfterSeconds: number): StatusError {
+  return new StatusError({
+    message: CANNOT_EVICT,
+    reason: 'TooManyRequests',
+    details: { ...(retryAfterSeconds ? { retryAfterSeconds } : {}), causes: [{ reason: 'DisruptionBudget', message }] },
+    code: 429,
+  });
+}
+
+/** The PDBs of the namespace whose selector selects the pod (an empty or invalid selector selects nothing). */
+async function budgetsFor(budgets: GenericRegistry, pod: KubeObject, namespace: string): Promise<KubeObject[]> {
+  const out: KubeObject[] = [];
+  for (const pdb of (await budgets.list(namespace, {})).items) {
+    const text = formatLabelSelector((pdb.spec as Json | undefined)?.selector);
+    if (text === '' || text === '<invalid>') continue;
+    try {
+      if (parseLabelSelector(text).matches(pod.metadata?.labels)) out.push(pdb);
+    } catch {
+      // An invalid selector matches nothing.
+    }
+  }
+  return out;
+}
+
+/** EvictionREST.Create: the Status it answers (201), or a StatusError. */
+export async function evictPod(eviction: Eviction, r: EvictionContext): Promise<Record<string, unknown>> {
+  if (eviction.metadata?.name !== r.name) throw badRequest('name in URL does not match name in Eviction object');
+  const dryRun = (r.deleteOptions.dryRun ?? []).length > 0;
+  const pod = await r.pods.get(r.namespace, r.name);
+  if (!canIgnoreBudget(pod) && r.budgets) {
+    const budgets = await budgetsFor(r.budgets, pod, r.namespace);
+    if (budgets.length > 1) return { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message: 'This pod has more than one PodDisruptionBudget, which the eviction subresource does not support.', code: 500 };
+    const pdb = budgets[0];
+    const spec = (pdb?.spec ?? {}) as Json;
+    if (pdb && !(spec.unhealthyPodEvictionPolicy === 'AlwaysAllow' && !isReady(pod))) spendDisruption(r.budgets, pdb, r.name, r.now, dryRun);
+  }
+  if (!dryRun) {
+    // addConditionAndDeletePod: the DisruptionTarget condition, then the delete.
+    r.pods.systemUpdate(r.namespace, r.name, (p) => {
+      const s = (p.status ??= {}) as { conditions?: Json[] };
+      const conditions = (s.conditions ??= []);
+      const condition = { type: 'DisruptionTarget', status: 'True', lastProbeTime: null, lastTransitionTime: formatTimestamp(r.now), reason: 'EvictionByEvictionAPI', message: 'Eviction API: evicting' };
+      const at = conditions.findIndex((c) => c.type === 'DisruptionTarget');
+      if (at >= 0) {
+        if (conditions[at]!.status === 'True') return false;
+        conditions[at] = condition;
+      } else conditions.push(condition);
+      return true;
+    });
+  }
+  await r.pods.delete(r.namespace, r.name, r.deleteOptions);
+  return { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Success' };
+}
+
+/** checkAndDecrement */
+function spendDisruption(budgets: GenericRegistry, pdb: KubeObject, podName: string, now: Date, dryRun: boolean): void {
+  const name = pdb.metadata?.name ?? '';
+  const s = status(pdb);
+  const num = (v: unknown) => (typeof v === 'number' ? v : 0);
+  if (num(s.observedGeneration) < num(pdb.metadata?.generation)) throw disruptionBudgetError(`The disruption budget ${name} is still being processed by the server.`, 10);
+  if (num(s.disruptionsAllowed) < 0) throw forbidden({ group: 'policy', resource: 'poddisruptionbudget' }, name, 'pdb disruptions allowed is negative');
+  if (Object.keys((s.disruptedPods as Json | undefined) ?? {}).length > MAX_DISRUPTED_POD_SIZE) {
+    throw forbidden({ group: 'policy', resource: 'poddisruptionbudget' }, name, 'DisruptedPods map too big - too many evictions not confirmed by PDB controller');
+  }
+  if (num(s.disruptionsAllowed) === 0) {
+    throw disruptionBudgetError(`The disruption budget ${name} needs ${num(s.desiredHealthy)} healthy pods and has ${num(s.currentHealthy)} currently`, 0);
+  }
+  if (dryRun) return;
+  budgets.systemUpdate(pdb.metadata?.namespace, name, (b) => {
+    const st = (b.status ??= {}) as Json;
+    st.disruptionsAllowed = num(st.disruptionsAllowed) - 1;
+    if (st.disruptionsAllowed === 0) {
+      // pdbhelper.UpdateDisruptionAllowedCondition with apimeta.SetStatusCondition: the transition
+      // time moves only when the status does.
+      const conditions = (st.conditions as Json[] | undefined) ?? [];
+      const fields = { type: 'DisruptionAllowed', status: 'False', observedGeneration: num(st.observedGeneration), reason: 'InsufficientPods', message: '' };
+      const at = conditions.findIndex((c) => c.type === 'DisruptionAllowed');
+      if (at < 0) conditions.push({ ...fields, lastTransitionTime: formatTimestamp(now) });
+      else conditions[at] = { ...fields, lastTransitionTime: conditions[at]!.status === 'False' ? conditions[at]!.lastTransitionTime : formatTimestamp(now) };
+      st.conditions = conditions;
+    }
+    st.disruptedPods = { ...((st.disruptedPods as Json | undefined) ?? {}), [podName]: formatTimestamp(now) };
+    return true;
+  });
+}
