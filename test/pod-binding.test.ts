@@ -68,3 +68,20 @@ describe('pods/binding', () => {
     });
   });
 });
+
+describe('the legacy bindings resource', () => {
+  it('binds the pod its Binding names, as LegacyBindingREST does', async () => {
+    await pod('legacy');
+    const res = await fetch(`${cluster.url}/api/v1/namespaces/default/bindings`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ apiVersion: 'v1', kind: 'Binding', metadata: { name: 'legacy' }, target: { kind: 'Node', name: 'node-c' } }),
+    });
+    expect(res.status).toBe(201);
+    expect((await core.readNamespacedPod({ name: 'legacy', namespace: 'default' })).spec?.nodeName).toBe('node-c');
+    await expectStatus(core.createNamespacedBinding({ namespace: 'default', body: { metadata: { name: 'legacy' }, target: { name: 'node-d' } } }), {
+      code: 409,
+      message: 'Operation cannot be fulfilled on pods/binding "legacy": pod legacy is already assigned to node "node-c"',
+    });
+  });
+});

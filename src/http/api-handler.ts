@@ -30,7 +30,7 @@ import { goQuote } from '../errors/go-format.ts';
 import { notAcceptable } from '../errors/status-error.ts';
 import { discoveryResponse } from './discovery-response.ts';
 import { openapiResponse } from './openapi-response.ts';
-import { hasSubresourceHandler, serveSubresource } from './subresource-handler.ts';
+import { hasSubresourceHandler, serveLegacyBinding, serveSubresource } from './subresource-handler.ts';
 
 export interface VersionInfo {
   major: string;
@@ -134,6 +134,11 @@ export class ApiHandler {
         const coreType = (resource: string) => catalog.find('', 'v1', resource);
         const findType = (group: string, version: string, resource: string) => catalog.find(group, version, resource);
         return await serveSubresource({ type, info: target, request, query, format, view, registryFor, now: () => this.now(), methodNotAllowed, coreType, findType });
+      }
+      // LegacyBindingREST: a create of `bindings` is pods/binding of the pod the body names.
+      if (type.group === '' && type.plural === 'bindings' && info.name === undefined && request.method.toUpperCase() === 'POST' && info.namespace !== undefined) {
+        const pods = catalog.find('', 'v1', 'pods')!;
+        return await serveLegacyBinding(this.deps.registryFor(pods), info.namespace, request, query, format, this.now());
       }
       return await this.dispatch(type, info, request, query, format, view);
     } catch (err) {

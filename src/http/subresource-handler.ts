@@ -57,6 +57,14 @@ async function servePodBinding(r: SubresourceRequest): Promise<Response> {
   return objectResponse(status, { status: 201, format: r.format });
 }
 
+/** POST of the legacy `bindings` resource: the Binding's own name says which pod. */
+export async function serveLegacyBinding(pods: GenericRegistry, namespace: string, request: Request, query: URLSearchParams, format: OutputFormat, now: Date): Promise<Response> {
+  const { body, options } = await readWriteRequest(request, query, { apiVersion: 'v1', kind: 'Binding', protobuf: false });
+  const name = isPlainObject(body.metadata) && typeof body.metadata.name === 'string' ? body.metadata.name : '';
+  const status = bindPod(pods, namespace, name, body, now, (options.dryRun ?? []).length > 0);
+  return objectResponse(status, { status: 201, format });
+}
+
 /** pods/eviction (POST only, as a create). */
 export const isPodEviction = (type: ResourceType, subresource: string): boolean => type.group === '' && type.plural === 'pods' && subresource === 'eviction';
 

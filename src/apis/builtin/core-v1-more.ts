@@ -35,7 +35,9 @@ export function moreCoreV1ResourceTypes(ctx: BuiltinContext): ResourceType[] {
   return [
     core({
       ...generic('bindings'),
-      // BindingREST.Create assigns a pod to a node; kubefake schedules nothing and binds no pods yet.
+      // LegacyBindingREST binds the pod the Binding names; the HTTP layer routes a POST to
+      // pods/binding (subresource-handler.ts). A create that reaches the registry itself
+      // (cluster.apply) has no pod storage to bind through.
       createOnly: () => {
         throw methodNotSupported({ group: '', resource: 'bindings' }, 'create');
       },
