@@ -127,6 +127,11 @@ export interface ResourceType {
    * present exactly when `subresources` lists `status`.
    */
   statusStrategy?: Strategy;
+  /**
+   * Subresources that are plain updates through a strategy of their own (`namespaces/finalize`),
+   * by name; served for PUT only.
+   */
+  updateSubresources?: Record<string, Strategy>;
   /** How `/scale` reads and writes objects; present exactly when `subresources` lists `scale`. */
   scale?: ScaleSubresource;
   /**

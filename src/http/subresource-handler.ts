@@ -13,7 +13,7 @@ import { evictPod } from '../registry/subresources/pod-eviction.ts';
 import { requestToken } from '../registry/subresources/serviceaccount-token.ts';
 import { POD_CONNECT_METHODS, POD_CONNECT_SUBRESOURCES, podConnect, type PodConnectSubresource } from '../registry/subresources/pod-connect.ts';
 import { ScaleRegistry, scaleTypeOf } from '../registry/subresources/scale.ts';
-import { statusTypeOf } from '../registry/subresources/status.ts';
+import { statusTypeOf, updateSubresourceTypeOf } from '../registry/subresources/status.ts';
 import { bodyTarget, readBody, readWriteRequest } from './body.ts';
 import type { OutputFormat } from './media-types.ts';
 import { deleteOptionsFrom, getOptionsFrom, patchOptionsFrom } from './query-options.ts';
@@ -55,6 +55,14 @@ async function servePodBinding(r: SubresourceRequest): Promise<Response> {
   const { body, options } = await readWriteRequest(r.request, r.query, { apiVersion: 'v1', kind: 'Binding', protobuf: false });
   const status = bindPod(r.registryFor(r.type), r.info.namespace, r.info.name, body, r.now(), (options.dryRun ?? []).length > 0);
   return objectResponse(status, { status: 201, format: r.format });
+}
+
+/** An update-only subresource (`namespaces/finalize`): PUT through its own strategy. */
+async function serveUpdateSubresource(r: SubresourceRequest, updateType: ResourceType): Promise<Response> {
+  if (r.request.method.toUpperCase() !== 'PUT' || r.info.watchPrefix) throw r.info.watchPrefix ? unknownPath() : r.methodNotAllowed();
+  const { body, options } = await readWriteRequest(r.request, r.query, bodyTarget(r.type));
+  const result = await r.registryFor(updateType).update(r.info.namespace, r.info.name, body, options);
+  return respond(r, result.object, result.warnings);
 }
 
 /** POST of the legacy `bindings` resource: the Binding's own name says which pod. */
@@ -141,7 +149,11 @@ function verbOf(method: string, watchPrefix: boolean): string {
 
 /** The built-in subresources served by a handler of their own (the pod connecters, binding, eviction, token). */
 export const hasSubresourceHandler = (type: ResourceType, subresource: string): boolean =>
-  isPodConnect(type, subresource) || isPodBinding(type, subresource) || isPodEviction(type, subresource) || isServiceAccountToken(type, subresource);
+  isPodConnect(type, subresource) ||
+  isPodBinding(type, subresource) ||
+  isPodEviction(type, subresource) ||
+  isServiceAccountToken(type, subresource) ||
+  type.updateSubresources?.[subresource] !== undefined;
 
 export async function serveSubresource(r: SubresourceRequest): Promise<Response> {
   const { type, info } = r;
@@ -149,6 +161,8 @@ export async function serveSubresource(r: SubresourceRequest): Promise<Response>
   if (isPodBinding(type, info.subresource)) return servePodBinding(r);
   if (isServiceAccountToken(type, info.subresource)) return serveTokenRequest(r);
   if (isPodEviction(type, info.subresource)) return servePodEviction(r);
+  const updateType = updateSubresourceTypeOf(type, info.subresource);
+  if (updateType) return serveUpdateSubresource(r, updateType);
   const served = (info.subresource === 'status' && type.statusStrategy) || (info.subresource === 'scale' && type.scale);
   if (!served) throw type.unstructured ? notFound({ group: type.group, resource: type.plural }, info.name) : unknownPath();
   const method = r.request.method.toUpperCase();

@@ -65,6 +65,7 @@ export function coreV1ResourceTypes(ctx: BuiltinContext): ResourceType[] {
       returnDeletedObject: true,
       strategy: namespaceStrategy,
       statusStrategy: composeStrategy(defaulting(defaultNamespace), keepFromStored('spec'), validateStatus(validateNamespaceStatus)),
+      updateSubresources: { finalize: namespaceFinalizeStrategy },
     }),
     core({
       kind: 'ConfigMap',
@@ -213,6 +214,27 @@ const namespaceStrategy: Strategy = composeStrategy(
     canCompleteDeletion: (obj) => (arrAt(objAt(obj, 'spec'), 'finalizers') ?? []).length === 0,
   },
 );
+
+/** The standard finalizer names a namespace's spec.finalizers may hold unqualified (helper.IsStandardFinalizerName). */
+const STANDARD_FINALIZERS = ['kubernetes', ORPHAN_FINALIZER, FOREGROUND_FINALIZER];
+
+/**
+ * namespaceFinalizeStrategy (FinalizeREST): spec.finalizers and metadata change, status stays;
+ * ValidateNamespaceFinalizeUpdate checks each finalizer name. Emptying spec.finalizers of a
+ * terminating namespace completes its deletion, as any update that leaves nothing to wait for.
+ */
+const namespaceFinalizeStrategy: Strategy = composeStrategy(defaulting(defaultNamespace), keepFromStored('status'), {
+  validateUpdate(obj) {
+    const finalizers = (arrAt(objAt(obj, 'spec'), 'finalizers') ?? []) as unknown[];
+    return finalizers.flatMap((f, i) => {
+      const name = goString(f);
+      const path = `spec.finalizers[${i}]`;
+      const errs = isQualifiedName(name).map((msg) => fieldError.invalid(path, name, msg));
+      if (!name.includes('/') && !STANDARD_FINALIZERS.includes(name)) errs.push(fieldError.invalid(path, name, 'name is neither a standard finalizer name nor is it fully qualified'));
+      return errs;
+    });
+  },
+});
 
 /** NamespaceLifecycle admission: these namespaces are never deleted. */
 export const IMMORTAL_NAMESPACES = ['default', 'kube-system', 'kube-public'];

@@ -183,6 +183,8 @@ export interface ResourceDefinition {
   fieldLabelError?: ResourceType['fieldLabelError'];
   readWarnings?: ResourceType['requestWarnings'];
   createOnly?: ResourceType['createOnly'];
+  /** Update-only subresources with a strategy of their own (`finalize`); each must be one discovery lists. */
+  updateSubresources?: ResourceType['updateSubresources'];
 }
 
 /** The generated discovery facts of a served built-in resource. */
@@ -228,5 +230,11 @@ export function builtin(group: string, version: string, def: ResourceDefinition)
   if (def.fieldLabelError) type.fieldLabelError = def.fieldLabelError;
   if (def.readWarnings) type.requestWarnings = def.readWarnings;
   if (def.createOnly) type.createOnly = def.createOnly;
+  if (def.updateSubresources) {
+    for (const sub of Object.keys(def.updateSubresources)) {
+      if (!facts.subresources.some((s) => s.name === sub)) throw new Error(`invariant: ${group}/${version}/${def.plural} has no ${sub} subresource upstream`);
+    }
+    type.updateSubresources = def.updateSubresources;
+  }
   return type;
 }

@@ -3,35 +3,48 @@
 // StatusStrategy`). Here that copy is a derived ResourceType run through the same generic registry,
 // so `/status` writes get every rule of an update (preconditions, resourceVersion, dry-run, no-op
 // detection, completing a deletion) with the status strategy's prepare and validate.
-import type { ResourceType } from '../../apis/resource-type.ts';
+import type { ResourceType, Strategy } from '../../apis/resource-type.ts';
 
-const derived = new WeakMap<ResourceType, ResourceType>();
+const derived = new WeakMap<ResourceType, Map<string, ResourceType>>();
 
 /**
  * The type `/status` updates and patches go through, or undefined when the resource has no status
  * subresource. One derived type per resource type, so registries cached per type are shared.
  */
 export function statusTypeOf(type: ResourceType): ResourceType | undefined {
-  const status = type.statusStrategy;
-  if (!status) return undefined;
-  let statusType = derived.get(type);
-  if (!statusType) {
+  return type.statusStrategy ? subresourceTypeOf(type, 'status', type.statusStrategy) : undefined;
+}
+
+/**
+ * The type an update-only subresource with a strategy of its own goes through (`namespaces/
+ * finalize`: FinalizeREST's store copy with namespaceFinalizeStrategy), or undefined.
+ */
+export function updateSubresourceTypeOf(type: ResourceType, subresource: string): ResourceType | undefined {
+  const strategy = type.updateSubresources?.[subresource];
+  return strategy ? subresourceTypeOf(type, subresource, strategy) : undefined;
+}
+
+function subresourceTypeOf(type: ResourceType, subresource: string, strategy: Strategy): ResourceType {
+  let byName = derived.get(type);
+  if (!byName) derived.set(type, (byName = new Map()));
+  let subType = byName.get(subresource);
+  if (!subType) {
     const main = type.strategy;
-    statusType = {
+    subType = {
       ...type,
       // StatusREST.Update passes forceAllowCreate=false, and status strategies never create.
       allowCreateOnUpdate: false,
-      subresource: 'status',
+      subresource,
       strategy: {
-        ...status,
-        // The checks the status strategy inherits from the resource's strategy.
-        validateTypeMeta: status.validateTypeMeta ?? main.validateTypeMeta,
-        canCompleteDeletion: status.canCompleteDeletion ?? main.canCompleteDeletion,
+        ...strategy,
+        // The checks the subresource's strategy inherits from the resource's strategy.
+        validateTypeMeta: strategy.validateTypeMeta ?? main.validateTypeMeta,
+        canCompleteDeletion: strategy.canCompleteDeletion ?? main.canCompleteDeletion,
         checkGracefulDelete: main.checkGracefulDelete,
         beforeDelete: main.beforeDelete,
       },
     };
-    derived.set(type, statusType);
+    byName.set(subresource, subType);
   }
-  return statusType;
+  return subType;
 }
