@@ -7,7 +7,8 @@ import { apiVersionOf, isPlainObject, parseGroupVersion, type KubeObject } from 
 import { decodeGoBase64 } from '../apis/builtin/go-base64.ts';
 import { goJson } from '../errors/go-format.ts';
 import { GO_KINDS, GO_NAMED, GO_STRUCTS } from '../generated/go-types.generated.ts';
-import { decodeTypedJson, GoTypeSystem, setOwn, type TypedJsonResult } from '../go/typed-json.ts';
+import { decodeTypedJson, GoTypeSystem, type TypedJsonResult } from '../go/typed-json.ts';
+import { setOwn } from '../util/own-property.ts';
 import { convertFromUnstructured, type ConverterResult } from '../go/unstructured-converter.ts';
 import { SPECIAL_DECODERS, SPECIAL_ZERO } from './special-types.ts';
 

@@ -1,5 +1,7 @@
 // Renders values the way Go's fmt and encoding/json do, because kube-apiserver messages embed them
 // (`Invalid value: "x"`, `Invalid value: 15`, `Invalid value: ["a","b"]`) and clients compare texts.
+import { goHtmlEscape } from '../go/json-encode.ts';
+import { setOwn } from '../util/own-property.ts';
 
 /** The backslash escapes of Go's strconv.Quote that cel-go's strings.quote() also writes. */
 export const GO_BACKSLASH_ESCAPES: Readonly<Record<string, string>> = {
@@ -54,21 +56,18 @@ export function goFloat(n: number): string {
 
 /** encoding/json's Marshal: map keys sorted, HTML characters escaped. */
 export function goJson(value: unknown): string {
-  return escapeHtml(JSON.stringify(sortKeysDeep(value)) ?? 'null');
+  return goHtmlEscape(JSON.stringify(sortKeysDeep(value)) ?? 'null');
 }
 
 function sortKeysDeep(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(sortKeysDeep);
   if (value && typeof value === 'object') {
     const out: Record<string, unknown> = {};
-    for (const k of Object.keys(value).sort()) out[k] = sortKeysDeep((value as Record<string, unknown>)[k]);
+    // setOwn: a key `__proto__` is data (a ConfigMap key), not the prototype.
+    for (const k of Object.keys(value).sort()) setOwn(out, k, sortKeysDeep((value as Record<string, unknown>)[k]));
     return out;
   }
   return value;
-}
-
-function escapeHtml(json: string): string {
-  return json.replace(/[<>&\u2028\u2029]/g, (c) => '\\u' + c.charCodeAt(0).toString(16).padStart(4, '0'));
 }
 
 /** Go's `%#v` of a []string, used in a few legacy messages (`[]string{"a", "b"}`). */

@@ -13,6 +13,7 @@
 // IntOrString, Time, ...) are handed to `special`.
 
 import { goQuote } from '../errors/go-format.ts';
+import { setOwn } from '../util/own-property.ts';
 
 /** The generated facts (src/generated/go-types.generated.ts). */
 export interface GoTypeFacts {
@@ -535,11 +536,6 @@ export function goZero(t: GoType, specialZero?: Readonly<Record<string, unknown>
 
 const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
-/** Assignment that keeps `__proto__` an own key, as JSON.parse does. */
-export function setOwn(out: Record<string, unknown>, key: string, value: unknown): void {
-  if (key === '__proto__') Object.defineProperty(out, key, { value, writable: true, enumerable: true, configurable: true });
-  else out[key] = value;
-}
 
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
 

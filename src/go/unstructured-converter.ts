@@ -5,7 +5,8 @@
 // string into a number, `cannot restore struct from: string`, the first error in struct field
 // order, and the unknown fields sorted by their text.
 import { goJson } from '../errors/go-format.ts';
-import { goZero, OMITEMPTY, omittedOnEncode, setGoZero, setOwn, type GoType, type GoTypeSystem, type SpecialDecoder } from './typed-json.ts';
+import { goZero, OMITEMPTY, omittedOnEncode, setGoZero, type GoType, type GoTypeSystem, type SpecialDecoder } from './typed-json.ts';
+import { setOwn } from '../util/own-property.ts';
 
 export interface ConverterOptions {
   /** returnUnknownFields (fieldValidation Strict or Warn). */
