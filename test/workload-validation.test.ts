@@ -191,6 +191,34 @@ describe('other workloads', () => {
   });
 });
 
+describe('Service', () => {
+  const svc = (name: string, spec: k8s.V1ServiceSpec) => core.createNamespacedService({ namespace: 'default', body: { metadata: { name }, spec } });
+
+  it('requires ports unless headless or ExternalName, and names them when there are several', async () => {
+    await expectStatus(svc('noports', { selector: { app: 'web' } }), { code: 422, message: 'Service "noports" is invalid: spec.ports: Required value' });
+    const status = await expectStatus(svc('twoports', { ports: [{ port: 80 }, { port: 70000, name: 'Admin', protocol: 'HTTP' as never, targetPort: 'web_ui' as never }] }), { code: 422 });
+    expect(causes(status)).toEqual([
+      'spec.ports[0].name: Required value',
+      `spec.ports[1].name: Invalid value: "Admin": a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-', and must start and end with an alphanumeric character (e.g. 'my-name',  or '123-abc', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?')`,
+      'spec.ports[1].port: Invalid value: 70000: must be between 1 and 65535, inclusive',
+      'spec.ports[1].protocol: Unsupported value: "HTTP": supported values: "SCTP", "TCP", "UDP"',
+      'spec.ports[1].targetPort: Invalid value: "web_ui": must contain only alpha-numeric characters (a-z, 0-9), and hyphens (-)',
+    ]);
+    const headless = await svc('headless', { clusterIP: 'None', selector: { app: 'web' } });
+    expect(headless.spec?.clusterIP).toBe('None');
+  });
+
+  it('checks the type and an ExternalName service\'s name', async () => {
+    await expectStatus(svc('badtype', { type: 'Internal', ports: [{ port: 80 }] }), {
+      code: 422,
+      message: 'Service "badtype" is invalid: spec.type: Unsupported value: "Internal": supported values: "ClusterIP", "ExternalName", "LoadBalancer", "NodePort"',
+    });
+    await expectStatus(svc('ext', { type: 'ExternalName' }), { code: 422, message: 'Service "ext" is invalid: spec.externalName: Required value' });
+    const ok = await svc('ext-ok', { type: 'ExternalName', externalName: 'db.example.com.' });
+    expect(ok.spec?.externalName).toBe('db.example.com.');
+  });
+});
+
 describe.skipIf(!kubectlAvailable)('through kubectl', () => {
   it('kubectl create reports a template whose labels the selector does not select', async () => {
     const kubectl = kubectlRunner((await cluster.listen()).kubeconfig);

@@ -9,6 +9,7 @@ import { isPlainObject } from '../object.ts';
 import type { Strategy } from '../resource-type.ts';
 import type { BuiltinContext } from './context.ts';
 import { arrAt, child, clone, getIn, type JsonObject, objAt, semanticEqual, setDefault, unset } from './shared.ts';
+import { validateServiceSpec } from './service-validation.ts';
 
 const CLUSTER_FAMILY = 'IPv4';
 
@@ -71,8 +72,9 @@ export function serviceStrategy(ctx: BuiltinContext): Strategy {
       updateClusterIPs(spec, oldSpec, ctx, (errs) => hold(obj, errs));
       updateNodePorts(spec, oldSpec, ctx, (errs) => hold(obj, errs));
     },
-    validate: (obj) => pending.get(obj) ?? [],
-    validateUpdate: (obj) => pending.get(obj) ?? [],
+    // BeginCreate/BeginUpdate allocate before validation runs; an allocation error ends the request.
+    validate: (obj) => pending.get(obj) ?? validateServiceSpec(obj),
+    validateUpdate: (obj) => pending.get(obj) ?? validateServiceSpec(obj),
   };
 }
 
