@@ -1,6 +1,6 @@
 // kubefake: an embedded, in-memory fake Kubernetes API server for tests.
 export { createFakeCluster } from './cluster/fake-cluster.ts';
-export type { FakeCluster, FakeClusterOptions, ListenOptions, ListenResult, Manifests, ManifestSource } from './cluster/fake-cluster.ts';
+export type { ClusterTransport, FakeCluster, FakeClusterOptions, ListenOptions, ListenResult, Manifests, ManifestSource } from './cluster/fake-cluster.ts';
 export type { KubeObject, ObjectMeta, OwnerReference, KubeList } from './apis/object.ts';
 export type { WebhookHandler, WebhookServiceReference, WebhookTarget } from './webhooks/types.ts';
 export { StatusError } from './errors/status-error.ts';

@@ -169,6 +169,62 @@ describe('cluster.kubeConfig transport', () => {
     }
   });
 
+  it('hands the server the same request on both transports: method, URL, headers and body', async () => {
+    const seen = async (transport: 'dispatcher' | 'msw') => {
+      const cluster = await createFakeCluster({ transport });
+      open.push(cluster);
+      const requests: Array<{ verb: string; url: string; headers: [string, string][]; body: unknown }> = [];
+      const host = new URL(cluster.url).host;
+      cluster.faults.add(async (request) => {
+        // The host differs by cluster; everything else must not differ by transport.
+        const headers = [...request.headers].map(([k, v]): [string, string] => [k, k === 'host' ? v.replace(host, '<host>') : v]);
+        requests.push({ verb: request.verb, url: request.path, headers, body: await request.body() });
+        return undefined;
+      });
+      const core = cluster.kubeConfig.makeApiClient(k8s.CoreV1Api);
+      await core.createNamespacedConfigMap({ namespace: 'default', body: { metadata: { name: 'a' }, data: { k: 'üß' } } });
+      await core.patchNamespacedConfigMap({ namespace: 'default', name: 'a', body: [{ op: 'add', path: '/data/x', value: 'y' }] });
+      await core.readNamespacedConfigMap({ namespace: 'default', name: 'a' });
+      await core.deleteNamespacedConfigMap({ namespace: 'default', name: 'a', body: { gracePeriodSeconds: 0 } });
+      return requests;
+    };
+    const viaDispatcher = await seen('dispatcher');
+    expect(viaDispatcher).toHaveLength(4);
+    expect(viaDispatcher[0]!.headers).toContainEqual(['content-length', String(Buffer.byteLength(JSON.stringify({ metadata: { name: 'a' }, data: { k: 'üß' } })))]);
+    expect(viaDispatcher).toEqual(await seen('msw'));
+  });
+
+  it('gives client-node the same answers on both transports: status, headers and bytes', async () => {
+    const answers = async (transport: 'dispatcher' | 'msw') => {
+      const cluster = await createFakeCluster({ transport, deterministic: true });
+      open.push(cluster);
+      const seen: Array<{ status: number; headers: Record<string, string>; body: string }> = [];
+      const record: k8s.ObservableMiddleware = {
+        pre: (ctx) => new k8s.Observable(Promise.resolve(ctx)),
+        post: (rsp) =>
+          new k8s.Observable(
+            rsp.body.text().then((body) => {
+              seen.push({ status: rsp.httpStatusCode, headers: rsp.headers, body });
+              return new k8s.ResponseContext(rsp.httpStatusCode, rsp.headers, { text: async () => body, binary: async () => Buffer.from(body), stream: () => null });
+            }),
+          ),
+      };
+      const options = { middleware: [record], middlewareMergeStrategy: 'append' as const };
+      const core = cluster.kubeConfig.makeApiClient(k8s.CoreV1Api);
+      await core.createNamespacedConfigMap({ namespace: 'default', body: { metadata: { name: 'a' }, data: { k: 'üß'.repeat(40_000) } } }, options);
+      await core.readNamespacedConfigMap({ namespace: 'default', name: 'a' }, options);
+      await core.listNamespacedConfigMap({ namespace: 'default' }, options);
+      await core.readNamespacedConfigMap({ namespace: 'default', name: 'missing' }, options).catch(() => undefined);
+      // A Status body with causes.
+      await core.createNamespacedConfigMap({ namespace: 'default', body: { metadata: { name: 'bad' }, data: { 'not a key': '' } } }, options).catch(() => undefined);
+      await core.deleteNamespacedConfigMap({ namespace: 'default', name: 'a' }, options);
+      return seen;
+    };
+    const viaDispatcher = await answers('dispatcher');
+    expect(viaDispatcher.map((a) => a.status)).toEqual([201, 200, 200, 404, 422, 200]);
+    expect(viaDispatcher).toEqual(await answers('msw'));
+  });
+
   it('keeps kubeConfig traffic out of a user’s own msw handlers for the cluster host', async () => {
     const seen: string[] = [];
     const cluster = await createFakeCluster({ transport: 'dispatcher' });

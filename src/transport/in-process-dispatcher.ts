@@ -260,26 +260,29 @@ async function readRequestBody(body: DispatchOptions['body']): Promise<Uint8Arra
 
 /**
  * The Request a server would have parsed off the wire: the client's headers plus what undici's
- * HTTP/1.1 client adds (host, connection, content-length), so handlers cannot tell the transports apart.
+ * HTTP/1.1 client adds (host, connection, content-length), so handlers cannot tell the transports
+ * apart. Headers go in as a list: a Headers object would be built through msw's Headers proxy.
  */
 function toRequest(origin: string, host: string, options: DispatchOptions, body: Uint8Array | undefined): Request {
-  const headers = new Headers();
-  headers.set('host', host);
-  headers.set('connection', 'keep-alive');
-  appendHeaders(headers, options.headers);
+  const headers: [string, string][] = [];
+  let hostGiven = false;
+  let lengthGiven = false;
+  forEachHeader(options.headers, (name, value) => {
+    const lower = name.toLowerCase();
+    if (lower === 'host') hostGiven = true;
+    else if (lower === 'content-length') lengthGiven = true;
+    headers.push([name, value]);
+  });
+  if (!hostGiven) headers.push(['host', host]);
+  headers.push(['connection', 'keep-alive']);
   const method = options.method;
   const bodyless = method === 'GET' || method === 'HEAD';
-  if (body !== undefined && !bodyless) headers.set('content-length', String(body.byteLength));
-  return new Request(origin + options.path, {
-    method,
-    headers,
-    body: bodyless ? undefined : (body as BodyInit | undefined),
-  });
+  if (body !== undefined && !bodyless && !lengthGiven) headers.push(['content-length', String(body.byteLength)]);
+  return new Request(origin + options.path, { method, headers, body: bodyless ? undefined : (body as BodyInit | undefined) });
 }
 
-function appendHeaders(target: Headers, headers: DispatchOptions['headers']): void {
+function forEachHeader(headers: DispatchOptions['headers'], add: (name: string, value: string) => void): void {
   if (headers == null) return;
-  const add = (name: string, value: string) => (name.toLowerCase() === 'host' ? target.set(name, value) : target.append(name, value));
   if (Array.isArray(headers)) {
     // undici accepts a flat [name, value, name, value] list or [name, value] pairs.
     if (headers.length > 0 && Array.isArray(headers[0])) {
@@ -293,7 +296,8 @@ function appendHeaders(target: Headers, headers: DispatchOptions['headers']): vo
     for (const [name, value] of headers as Iterable<[string, string]>) add(name, value);
     return;
   }
-  for (const [name, value] of Object.entries(headers as Record<string, string | string[] | undefined>)) {
+  for (const name in headers) {
+    const value = (headers as Record<string, string | string[] | undefined>)[name];
     if (value === undefined) continue;
     if (Array.isArray(value)) for (const v of value) add(name, v);
     else add(name, String(value));
