@@ -222,6 +222,10 @@ describe('cluster.kubeConfig transport', () => {
     };
     const viaDispatcher = await answers('dispatcher');
     expect(viaDispatcher.map((a) => a.status)).toEqual([201, 200, 200, 404, 422, 200]);
+    // Framed as Go's net/http frames them: a body longer than 2,048 bytes chunked, a short one with its length.
+    expect(viaDispatcher[0]!.headers).toMatchObject({ 'transfer-encoding': 'chunked' });
+    expect(viaDispatcher[0]!.headers['content-length']).toBeUndefined();
+    expect(viaDispatcher[3]!.headers).toMatchObject({ 'content-length': String(Buffer.byteLength(viaDispatcher[3]!.body)) });
     expect(viaDispatcher).toEqual(await answers('msw'));
   });
 

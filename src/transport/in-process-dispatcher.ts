@@ -8,7 +8,7 @@
 // It is the undici copy client-node itself depends on (package.json pins the same range).
 import { STATUS_CODES } from 'node:http';
 import { Dispatcher } from 'undici';
-import { bodyOfResponse } from '../http/sent-bodies.ts';
+import { frame } from './framing.ts';
 
 export type RequestHandlerFn = (request: Request) => Promise<Response>;
 
@@ -173,6 +173,7 @@ class Exchange implements DispatchController {
   }
 
   private respond(method: string, response: Response): void {
+    const sent = frame(method.toUpperCase(), response);
     const raw: string[] = [];
     const headers: Record<string, string | string[]> = {};
     response.headers.forEach((value, name) => {
@@ -192,10 +193,8 @@ class Exchange implements DispatchController {
       return;
     }
     // A body the handler built from bytes in hand goes over in one piece, without reading the stream.
-    const sent = bodyOfResponse(response);
     if (sent !== undefined) {
-      const chunk = typeof sent === 'string' ? Buffer.from(sent) : Buffer.from(sent.buffer, sent.byteOffset, sent.byteLength);
-      if (chunk.length > 0) this.handler.onResponseData?.(this, chunk);
+      if (sent.length > 0) this.handler.onResponseData?.(this, sent);
       if (!this._aborted) this.end();
       return;
     }

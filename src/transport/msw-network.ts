@@ -6,6 +6,7 @@ import type { Socket } from 'node:net';
 import { HttpRequestInterceptor } from '@mswjs/interceptors/http';
 import { http } from 'msw';
 import { defineNetwork, InMemoryHandlersController, InterceptorSource, type NetworkApi } from 'msw/experimental';
+import { frame } from './framing.ts';
 
 export type RequestHandlerFn = (request: Request) => Promise<Response>;
 
@@ -19,7 +20,10 @@ function createNetwork(): NetworkApi<[InterceptorSource]> {
   const handler = http.all(`https://*.${CLUSTER_DOMAIN}/*`, async ({ request }) => {
     const route = routes.get(new URL(request.url).host);
     // No response means "not mine": msw then performs the request as it is.
-    return route ? route(request) : undefined;
+    if (!route) return undefined;
+    const response = await route(request);
+    frame(request.method.toUpperCase(), response);
+    return response;
   });
   return defineNetwork({
     sources: [new InterceptorSource({ interceptors: [new HttpRequestInterceptor()] })],
