@@ -28,6 +28,8 @@ import { notAcceptable } from '../errors/status-error.ts';
 import { discoveryResponse } from './discovery-response.ts';
 import { openapiResponse } from './openapi-response.ts';
 import { serveSubresource } from './subresource-handler.ts';
+import { isCorePods, servePodConnect } from './pod-connect-handler.ts';
+import { POD_CONNECTIONS, type PodConnection } from '../registry/subresources/pod-connect.ts';
 
 export interface VersionInfo {
   major: string;
@@ -115,6 +117,19 @@ export class ApiHandler {
     // Namespaced objects live under namespaces/<ns>/; cluster-scoped ones never do.
     if ((info.namespace !== undefined && !type.namespaced) || (type.namespaced && info.namespace === undefined && info.name !== undefined)) {
       throw unknownPath();
+    }
+    if (info.subresource !== undefined && info.name !== undefined && isCorePods(type) && POD_CONNECTIONS.has(info.subresource)) {
+      const nodes = catalog.find('', 'v1', 'nodes');
+      return await servePodConnect({
+        connection: info.subresource as PodConnection,
+        namespace: info.namespace,
+        name: info.name,
+        method: request.method.toUpperCase(),
+        query,
+        pods: this.deps.registryFor(type),
+        nodes: nodes && this.deps.registryFor(nodes),
+        methodNotAllowed,
+      });
     }
     // go-restful has no route for a subresource a built-in does not serve.
     if (info.subresource !== undefined && !type.unstructured && !type.subresources.includes(info.subresource)) throw unknownPath();
