@@ -5,7 +5,7 @@ import { http, HttpResponse } from 'msw';
 import { setupServer } from 'msw/node';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { getGlobalDispatcher } from 'undici';
+import { fetch as undiciFetch, getGlobalDispatcher, type Dispatcher } from 'undici';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { clusterInternals } from '../src/cluster/internals.ts';
 import { createFakeCluster, type FakeCluster } from '../src/index.ts';
@@ -227,6 +227,51 @@ describe('cluster.kubeConfig transport', () => {
     expect(viaDispatcher[0]!.headers['content-length']).toBeUndefined();
     expect(viaDispatcher[3]!.headers).toMatchObject({ 'content-length': String(Buffer.byteLength(viaDispatcher[3]!.body)) });
     expect(viaDispatcher).toEqual(await answers('msw'));
+  });
+
+  it('holds a watch stream back while its reader is paused, and resumes without losing or reordering events', async () => {
+    const cluster = await createFakeCluster({ transport: 'dispatcher' });
+    open.push(cluster);
+    // The dispatcher client-node would use, driven by undici's own fetch (the seam's other users: Watch, Log).
+    const dispatcher = (await dispatcherOf(cluster.kubeConfig)) as Dispatcher;
+    const response = await undiciFetch(`${cluster.url}/api/v1/namespaces/default/configmaps?watch=true`, { dispatcher, headers: { authorization: 'Bearer kubefake' } });
+    expect(response.status).toBe(200);
+    // 600 events of 4 KiB arrive while nothing reads: undici's body fills and pauses the dispatcher.
+    const big = 'x'.repeat(4096);
+    for (let i = 0; i < 600; i++) await cluster.apply({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: `cm-${i}`, namespace: 'default' }, data: { big } });
+    const names: string[] = [];
+    let buffered = '';
+    const reader = response.body!.getReader();
+    const decoder = new TextDecoder();
+    while (names.length < 600) {
+      const { value, done } = await reader.read();
+      if (done) break;
+      buffered += decoder.decode(value, { stream: true });
+      const lines = buffered.split('\n');
+      buffered = lines.pop()!;
+      for (const line of lines) names.push((JSON.parse(line) as { object: { metadata: { name: string } } }).object.metadata.name);
+    }
+    expect(names).toEqual(Array.from({ length: 600 }, (_, i) => `cm-${i}`));
+    await reader.cancel();
+    await vi.waitFor(() => expect(clusterInternals(cluster).servedWatches.size).toBe(0));
+  });
+
+  it('reads a streamed request body', async () => {
+    const cluster = await createFakeCluster({ transport: 'dispatcher' });
+    open.push(cluster);
+    const dispatcher = (await dispatcherOf(cluster.kubeConfig)) as Dispatcher;
+    const text = JSON.stringify({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'streamed' }, data: { k: 'v' } });
+    const body = new ReadableStream<Uint8Array>({
+      start(controller) {
+        const bytes = new TextEncoder().encode(text);
+        controller.enqueue(bytes.subarray(0, 10));
+        controller.enqueue(bytes.subarray(10));
+        controller.close();
+      },
+    });
+    const response = await undiciFetch(`${cluster.url}/api/v1/namespaces/default/configmaps`, { method: 'POST', dispatcher, body, duplex: 'half', headers: { 'content-type': 'application/json' } });
+    expect(response.status).toBe(201);
+    expect(cluster.get({ kind: 'ConfigMap', name: 'streamed' })?.data).toEqual({ k: 'v' });
   });
 
   it('keeps kubeConfig traffic out of a user’s own msw handlers for the cluster host', async () => {
