@@ -12,22 +12,32 @@ import { runInNewContext } from 'node:vm';
 import { MockAgent } from 'undici';
 import { createFakeCluster, type ClusterTransport, type FakeCluster } from '../src/index.ts';
 import { makeKubeConfig } from '../src/cluster/kubeconfig.ts';
-import { summarize, table, type Stats } from './stats.ts';
+import { summarize, type Stats } from './stats.ts';
 
 const NAMESPACE = 'default';
 
+/** A case's timings, and the process CPU time it used per call (less sensitive to other processes' load than wall time). */
+type Timed = Stats & { cpuMs: number };
+
 /** Times the cases interleaved, rotating which goes first each iteration. */
-async function interleaved(cases: Array<[string, () => Promise<unknown>]>, iterations: number, warmup: number): Promise<Stats[]> {
+async function interleaved(cases: Array<[string, () => Promise<unknown>]>, iterations: number, warmup: number): Promise<Timed[]> {
   const samples = cases.map(() => [] as number[]);
+  const cpuUs = cases.map(() => 0);
   for (let i = 0; i < warmup + iterations; i++) {
     for (let k = 0; k < cases.length; k++) {
       const index = (i + k) % cases.length;
+      const cpu0 = process.cpuUsage();
       const t0 = performance.now();
       await cases[index]![1]();
-      if (i >= warmup) samples[index]!.push(performance.now() - t0);
+      const elapsed = performance.now() - t0;
+      const cpu = process.cpuUsage(cpu0);
+      if (i >= warmup) {
+        samples[index]!.push(elapsed);
+        cpuUs[index]! += cpu.user + cpu.system;
+      }
     }
   }
-  return cases.map(([name], index) => summarize(name, samples[index]!));
+  return cases.map(([name], index) => ({ ...summarize(name, samples[index]!), cpuMs: cpuUs[index]! / 1000 / iterations }));
 }
 
 /** A client-node CoreV1Api whose every request a MockAgent answers with `bytes`: no server, no socket. */
@@ -51,9 +61,19 @@ async function seeded(transport: ClusterTransport, count: number): Promise<FakeC
   return cluster;
 }
 
+interface Ratios {
+  dispatcher: number;
+  msw: number;
+}
+
 export interface TransportResult {
-  rows: Stats[];
-  ratios: { get: { dispatcher: number; msw: number }; list: { dispatcher: number; msw: number } };
+  rows: Timed[];
+  /** p50 wall time against the floor's. */
+  ratios: { get: Ratios; list: Ratios };
+  /** CPU time per call against the floor's. */
+  cpuRatios: { get: Ratios; list: Ratios };
+  /** cluster.handle() alone for the LIST (no client, no transport): kubefake's own share. */
+  handleList: Timed;
 }
 
 export async function transportRoundTrips(iterations: number): Promise<TransportResult> {
@@ -91,12 +111,20 @@ export async function transportRoundTrips(iterations: number): Promise<Transport
     Math.max(20, Math.round(iterations / 10)),
     20,
   );
+  const [handleList] = await interleaved(
+    [['LIST 500 ConfigMaps: cluster.handle() alone, body read (no client, no transport)', () => viaDispatcher.handle(new Request(`${viaDispatcher.url}${all}`, { headers: { accept: 'application/json' } })).then((r) => r.text())]],
+    Math.max(20, Math.round(iterations / 10)),
+    20,
+  );
   await viaDispatcher.close();
   await viaMsw.close();
-  const ratio = (rows: Stats[], i: number) => rows[i]!.p50Ms / rows[0]!.p50Ms;
+  const ratio = (rows: Timed[], i: number) => rows[i]!.p50Ms / rows[0]!.p50Ms;
+  const cpuRatio = (rows: Timed[], i: number) => rows[i]!.cpuMs / rows[0]!.cpuMs;
   return {
-    rows: [...gets, ...lists],
+    rows: [...gets, ...lists, handleList!],
     ratios: { get: { dispatcher: ratio(gets, 1), msw: ratio(gets, 2) }, list: { dispatcher: ratio(lists, 1), msw: ratio(lists, 2) } },
+    cpuRatios: { get: { dispatcher: cpuRatio(gets, 1), msw: cpuRatio(gets, 2) }, list: { dispatcher: cpuRatio(lists, 1), msw: cpuRatio(lists, 2) } },
+    handleList: handleList!,
   };
 }
 
@@ -135,9 +163,13 @@ interface GrowthRow {
   handlesLater: string;
 }
 
+/** Waits out undici's keep-alive (4 s), so connections of earlier runs close before a baseline or a reading. */
+const keepAliveOver = () => new Promise((resolve) => setTimeout(resolve, 5_000));
+
 async function growth(name: string, warm: () => Promise<void>, run: () => Promise<void>): Promise<GrowthRow> {
   const gc = collect();
   await warm();
+  await keepAliveOver();
   gc();
   const heap0 = process.memoryUsage().heapUsed;
   const handles0 = handles();
@@ -145,7 +177,7 @@ async function growth(name: string, warm: () => Promise<void>, run: () => Promis
   gc();
   const heap1 = process.memoryUsage().heapUsed;
   const handles1 = handles();
-  await new Promise((resolve) => setTimeout(resolve, 5_000));
+  await keepAliveOver();
   gc();
   const heap2 = process.memoryUsage().heapUsed;
   return { name, heapKiB: (heap1 - heap0) / 1024, handles: handleGrowth(handles0, handles1), heapKiBLater: (heap2 - heap0) / 1024, handlesLater: handleGrowth(handles0, handles()) };
@@ -175,11 +207,17 @@ export async function transportGrowth(requests = 10_000, cycles = 1_000): Promis
   return rows;
 }
 
+function cpuTable(rows: Timed[]): string {
+  const lines = ['| case | iterations | mean (ms) | p50 (ms) | p99 (ms) | CPU per call (ms) |', '| --- | ---: | ---: | ---: | ---: | ---: |'];
+  for (const r of rows) lines.push(`| ${r.name} | ${r.iterations} | ${r.meanMs.toFixed(3)} | ${r.p50Ms.toFixed(3)} | ${r.p99Ms.toFixed(3)} | ${r.cpuMs.toFixed(3)} |`);
+  return lines.join('\n');
+}
+
 const fmtKiB = (k: number) => `${k >= 0 ? '+' : ''}${Math.round(k).toLocaleString('en')} KiB`;
 
 export async function transportSection(iterations: number): Promise<string> {
   const loadBefore = loadavg()[0]!;
-  const { rows, ratios } = await transportRoundTrips(iterations);
+  const { rows, ratios, cpuRatios, handleList } = await transportRoundTrips(iterations);
   const grown = await transportGrowth();
   const loadAfter = loadavg()[0]!;
   const x = (n: number) => `${n.toFixed(2)}×`;
@@ -189,13 +227,18 @@ Client-node 2.x; one call of each case per iteration, the order rotating, after 
 with an undici MockAgent answering the bytes kubefake answers (no server at all). Load average (1 min) before/after:
 ${loadBefore.toFixed(2)} / ${loadAfter.toFixed(2)}.
 
-${table(rows)}
+${cpuTable(rows)}
 
 Median against the floor: GET **${x(ratios.get.dispatcher)}** through the in-process dispatcher (target ≤ 1.5×), ${x(ratios.get.msw)} through msw;
 LIST of 500 **${x(ratios.list.dispatcher)}** through the dispatcher (target ≤ 1.3×), ${x(ratios.list.msw)} through msw.
+CPU time per call against the floor's (what other processes' load moves least): GET ${x(cpuRatios.get.dispatcher)} dispatcher,
+${x(cpuRatios.get.msw)} msw; LIST ${x(cpuRatios.list.dispatcher)} dispatcher, ${x(cpuRatios.list.msw)} msw. Of the LIST's CPU time,
+\`cluster.handle()\` alone (listing and serialising 500 objects, reading the body) takes ${handleList.cpuMs.toFixed(2)} ms: the
+dispatcher adds what kubefake's own work costs and little else, so the LIST target rests on kubefake's list path.
 
-Growth of the heap (after a full GC) and of open handles (\`process.getActiveResourcesInfo()\`, immediates left out), right
-after the run and again 5 s later, once undici has closed idle keep-alive connections (target: none):
+Growth of the heap (after a full GC) and of open handles (\`process.getActiveResourcesInfo()\`, immediates left out), from a
+baseline taken after a warm-up and 5 s of quiet (so earlier connections have closed), right after the run and again 5 s
+later, once undici has closed idle keep-alive connections (target: none):
 
 | run | heap | handles | heap 5 s later | handles 5 s later |
 | --- | ---: | --- | ---: | --- |

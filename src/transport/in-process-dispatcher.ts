@@ -16,6 +16,10 @@ type DispatchOptions = Dispatcher.DispatchOptions;
 type DispatchHandler = Dispatcher.DispatchHandler;
 type DispatchController = Dispatcher.DispatchController;
 
+// Node's own Request class, taken before msw's interception (enabled with the first cluster) wraps
+// the global one in a Proxy that records raw headers: a cost on every request and no use here.
+const NativeRequest = globalThis.Request;
+
 /** Statuses whose answers have no body (fetch's null body statuses, and HEAD). */
 const NULL_BODY_STATUSES = new Set([101, 103, 204, 205, 304]);
 
@@ -277,7 +281,7 @@ function toRequest(origin: string, host: string, options: DispatchOptions, body:
   const method = options.method;
   const bodyless = method === 'GET' || method === 'HEAD';
   if (body !== undefined && !bodyless && !lengthGiven) headers.push(['content-length', String(body.byteLength)]);
-  return new Request(origin + options.path, { method, headers, body: bodyless ? undefined : (body as BodyInit | undefined) });
+  return new NativeRequest(origin + options.path, { method, headers, body: bodyless ? undefined : (body as BodyInit | undefined) });
 }
 
 function forEachHeader(headers: DispatchOptions['headers'], add: (name: string, value: string) => void): void {
