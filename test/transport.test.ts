@@ -256,6 +256,22 @@ describe('cluster.kubeConfig transport', () => {
     await vi.waitFor(() => expect(clusterInternals(cluster).servedWatches.size).toBe(0));
   });
 
+  it('cuts open watches off on destroy(), on both sides, and refuses requests after it', async () => {
+    const cluster = await createFakeCluster({ transport: 'dispatcher' });
+    open.push(cluster);
+    const dispatcher = (await dispatcherOf(cluster.kubeConfig)) as Dispatcher;
+    let ended: (err: unknown) => void;
+    const end = new Promise<unknown>((r) => (ended = r));
+    await new k8s.Watch(cluster.kubeConfig).watch('/api/v1/namespaces/default/configmaps', {}, () => undefined, (err) => ended(err));
+    await vi.waitFor(() => expect(clusterInternals(cluster).servedWatches.size).toBe(1));
+    await dispatcher.destroy();
+    // undici's fetch reports a body cut off mid-stream as 'terminated', the cause attached.
+    expect(await end).toMatchObject({ message: 'terminated', cause: { code: 'ENOTFOUND' } });
+    await vi.waitFor(() => expect(clusterInternals(cluster).servedWatches.size).toBe(0));
+    const err = await cluster.kubeConfig.makeApiClient(k8s.CoreV1Api).readNamespace({ name: 'default' }).then(() => undefined, (e: unknown) => e);
+    expect((err as TypeError).cause).toMatchObject({ code: 'ENOTFOUND' });
+  });
+
   it('reads a streamed request body', async () => {
     const cluster = await createFakeCluster({ transport: 'dispatcher' });
     open.push(cluster);

@@ -71,19 +71,14 @@ export class InProcessDispatcher extends Dispatcher {
   override destroy(err: Error | null): Promise<void>;
   override destroy(callback: () => void): void;
   override destroy(err: Error | null, callback: () => void): void;
+  /** As close(), and what is still open is cut off, as a dropped connection is (watches end on the server side too). */
   override destroy(errOrCallback?: Error | null | (() => void), callback?: () => void): Promise<void> | void {
     const cb = typeof errOrCallback === 'function' ? errOrCallback : callback;
     this.closed = true;
-    for (const exchange of [...this.inFlight]) exchange.abortFromServer(unknownHost(this.host));
+    for (const exchange of [...this.inFlight]) exchange.abort(unknownHost(this.host));
     if (cb) queueMicrotask(cb);
     else return Promise.resolve();
   }
-
-  /** How many exchanges are running (tests check nothing is left behind). */
-  get pending(): number {
-    return this.inFlight.size;
-  }
-
 }
 
 /** getaddrinfo's error, as a client sees it for a closed cluster's host name on the msw path. */
@@ -136,11 +131,6 @@ class Exchange implements DispatchController {
     this._reason = reason;
     this.release();
     this.handler.onResponseError?.(this, reason);
-  }
-
-  /** The server went away mid-exchange. */
-  abortFromServer(err: Error): void {
-    this.abort(err);
   }
 
   /** Fails before anything was sent. */
