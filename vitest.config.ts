@@ -7,6 +7,8 @@ import { configDefaults, defineConfig } from 'vitest/config';
 
 const source = (path: string) => fileURLToPath(new URL(path, import.meta.url));
 
+const exclude = [...configDefaults.exclude, 'examples/jest/**'];
+
 export default defineConfig({
   // The docs' examples (docs/examples) import the package by name, as a user would; here that is the source.
   resolve: {
@@ -17,11 +19,47 @@ export default defineConfig({
     ],
   },
   test: {
-    include: ['src/**/*.test.ts', 'test/**/*.test.ts', 'examples/**/*.test.ts', 'docs/**/*.test.ts'],
     // examples/jest is a Jest suite (npm run example:jest, part of npm test).
-    exclude: [...configDefaults.exclude, 'examples/jest/**'],
+    exclude,
     // Clusters share one msw network per process; files run in separate workers anyway.
     testTimeout: 20_000,
     hookTimeout: 20_000,
+    // `cluster.kubeConfig` has two transports a client must not be able to tell apart: the
+    // in-process undici Dispatcher (the default) and the msw interception every other client
+    // uses. The behaviour suite runs on both (`--project dispatcher` or `--project msw` picks one).
+    projects: [
+      {
+        extends: true,
+        test: {
+          name: 'dispatcher',
+          include: ['src/**/*.test.ts', 'test/**/*.test.ts', 'examples/**/*.test.ts', 'docs/**/*.test.ts'],
+          env: { KUBEFAKE_TRANSPORT: 'dispatcher' },
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: 'msw',
+          include: ['test/**/*.test.ts', 'examples/**/*.test.ts', 'docs/**/*.test.ts'],
+          // Files that never reach a cluster through client-node: nothing of theirs depends on the transport.
+          exclude: [
+            ...exclude,
+            'test/cel.test.ts',
+            'test/cel-engine-isolation.test.ts',
+            'test/cel-equality.test.ts',
+            'test/cel-spec.test.ts',
+            'test/cel-timestamps-strings.test.ts',
+            'test/cel-values.test.ts',
+            'test/go-format.test.ts',
+            'test/cli.test.ts',
+            'test/cel-cost-estimation.test.ts',
+            'test/architecture.test.ts',
+            'test/builtin-catalogue-generator.test.ts',
+            'test/docs.test.ts',
+          ],
+          env: { KUBEFAKE_TRANSPORT: 'msw' },
+        },
+      },
+    ],
   },
 });

@@ -24,8 +24,8 @@ async function interleaved(cases: Array<[string, () => Promise<unknown>]>, itera
 }
 
 export async function roundTrips(iterations: number): Promise<Stats[]> {
-  // kubefake in-process (msw network, socket-level interceptor).
-  const cluster = await createFakeCluster();
+  // kubefake in-process (msw network, socket-level interceptor); bench/transport.ts compares the dispatcher.
+  const cluster = await createFakeCluster({ transport: 'msw' });
   const fake = cluster.kubeConfig.makeApiClient(k8s.CoreV1Api);
   // A static-response handler on the same msw network, answering the very bytes kubefake answers:
   // the difference between the two is kubefake's own cost.

@@ -13,6 +13,8 @@ import { harnessBench } from './harness.ts';
 import { conversionSection } from './conversion.ts';
 import { typedDecodingSection } from './typed-decoding.ts';
 import { overhead, roundTrips } from './round-trip.ts';
+import { transportSection } from './transport.ts';
+import { execFileSync } from 'node:child_process';
 
 
 
@@ -39,9 +41,11 @@ async function startup(count: number): Promise<Stats[]> {
 }
 
 const iterations = Number(process.env.BENCH_ITERATIONS ?? 2000);
+const uptimeBefore = execFileSync('uptime', { encoding: 'utf8' }).trim();
 const gcSection = await cascadeSection(1000, 10);
 const schemaBench = await schemaSection();
 const harnessSection = await harnessBench();
+const transports = await transportSection(iterations);
 const trips = await roundTrips(iterations);
 const starts = await startup(200);
 const watch = await watchSection();
@@ -53,11 +57,14 @@ const warmStart = starts[1]!;
 const report = `# Benchmark results
 
 Written by \`npm run bench\` (bench/run.ts) on ${new Date().toISOString().slice(0, 10)}: Node ${process.version}, ${cpus().length} × ${cpus()[0]?.model ?? 'CPU'}.
+\`uptime\` at the start: \`${uptimeBefore}\`; at the end: \`${execFileSync('uptime', { encoding: 'utf8' }).trim()}\`.
 Each round trip is a \`CoreV1Api.readNamespace\` through @kubernetes/client-node 2.x. The in-process pair and the loopback pair
 each run interleaved (one call of each per iteration, alternating the order) after a warm-up, so drift and GC pauses fall on
 both cases of a pair alike; both static baselines answer the very bytes kubefake answers.
 
-## GET round trip
+${transports}
+
+## GET round trip (msw transport)
 
 ${table(trips)}
 

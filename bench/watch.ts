@@ -1,9 +1,9 @@
 // Watch fan-out: 10 watchers of one collection while ConfigMaps are created at 1,000 writes/s, and
 // the latency from each write to each watcher's callback. The same load runs through several paths
-// so the cost of each layer shows: kubefake through client-node over the in-process msw transport
-// (what tests use) and over listen() loopback, kubefake with no transport and no client at all,
-// and a static stream with no kubefake at all through msw and client-node (the floor those two
-// layers set). Rounds of the cases are interleaved so a busy machine hits all of them alike.
+// so the cost of each layer shows: kubefake through client-node over the in-process dispatcher
+// (cluster.kubeConfig's default), over the in-process msw transport and over listen() loopback,
+// kubefake with no transport and no client at all, and a static stream with no kubefake at all
+// through msw and client-node (the floor those two layers set). Rounds of the cases are interleaved so a busy machine hits all of them alike.
 // Run alone: `node bench/watch.ts`.
 import * as k8s from '@kubernetes/client-node';
 import { readFileSync } from 'node:fs';
@@ -100,8 +100,8 @@ const postConfigMap = (cluster: FakeCluster, name: string) =>
   );
 
 /** kubefake with `watchers` client-node Watch streams, read over `transport`. */
-async function kubefakeThroughClient(o: Required<WatchBenchOptions>, transport: 'msw' | 'listen'): Promise<RoundResult> {
-  const cluster = await createFakeCluster();
+async function kubefakeThroughClient(o: Required<WatchBenchOptions>, transport: 'dispatcher' | 'msw' | 'listen'): Promise<RoundResult> {
+  const cluster = await createFakeCluster({ transport: transport === 'dispatcher' ? 'dispatcher' : 'msw' });
   let kubeConfig = cluster.kubeConfig;
   if (transport === 'listen') kubeConfig = makeKubeConfig((await cluster.listen()).url);
   const issuedAt = new Map<string, number>();
@@ -246,6 +246,7 @@ async function staticThroughMsw(o: Required<WatchBenchOptions>): Promise<RoundRe
 }
 
 const CASES: Case[] = [
+  { name: 'kubefake → client-node Watch (in-process dispatcher, cluster.kubeConfig)', run: (o) => kubefakeThroughClient(o, 'dispatcher') },
   { name: 'kubefake → client-node Watch (in-process msw)', run: (o) => kubefakeThroughClient(o, 'msw') },
   { name: 'kubefake → client-node Watch (listen(), loopback)', run: (o) => kubefakeThroughClient(o, 'listen') },
   { name: 'kubefake, no transport (cluster.handle() streams)', run: kubefakeNoTransport },
@@ -332,9 +333,10 @@ Load average (1 min) before/after: ${load[0].toFixed(2)} / ${load[1].toFixed(2)}
 | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |
 ${rows.join('\n')}
 
-Target: p99 under 5 ms from write to delivery with 10 watchers at 1,000 writes/s (first row). The last row has no kubefake
-in it: it is what msw's socket interceptor, undici and client-node's \`Watch\` (readline, a timer reset per chunk) cost
-for the same events on the same thread; the third row is kubefake alone (writes included). "CPU per event" is the main
+Target: p99 under 5 ms from write to delivery with 10 watchers at 1,000 writes/s (first row, what \`cluster.kubeConfig\`
+uses). The last row has no kubefake in it: it is what msw's socket interceptor, undici and client-node's \`Watch\`
+(readline, a timer reset per chunk) cost for the same events on the same thread; the fourth row is kubefake alone
+(writes included). "CPU per event" is the main
 thread's CPU time (Linux schedstat) per delivered event, the writes' share included, and depends far less on other
 processes (cache and context-switch costs still rise with them); "waiting for a CPU" is how long the main thread sat in the run queue. When that is more than a few ms per s,
 other processes held the CPUs and the latencies above measure that wait more than this code.

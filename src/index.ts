@@ -2,7 +2,7 @@
 // First: on an unsupported Node.js, fail with one sentence before any dependency loads.
 import './node-support.ts';
 export { createFakeCluster } from './cluster/fake-cluster.ts';
-export type { FakeCluster, FakeClusterOptions, ListenOptions, ListenResult, Manifests, ManifestSource } from './cluster/fake-cluster.ts';
+export type { ClusterTransport, FakeCluster, FakeClusterOptions, ListenOptions, ListenResult, Manifests, ManifestSource } from './cluster/fake-cluster.ts';
 export type { KubeObject, ObjectMeta, OwnerReference, KubeList } from './apis/object.ts';
 export type { WebhookHandler, WebhookServiceReference, WebhookTarget } from './webhooks/types.ts';
 export { StatusError } from './errors/status-error.ts';

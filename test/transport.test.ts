@@ -1,11 +1,13 @@
-// The two transports: in-process msw interception (alongside a user's own msw server) and the
-// loopback listener.
+// The transports: cluster.kubeConfig's in-process Dispatcher, the msw interception every other
+// client uses (alongside a user's own msw server), and the loopback listener.
 import * as k8s from '@kubernetes/client-node';
 import { http, HttpResponse } from 'msw';
 import { setupServer } from 'msw/node';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { afterEach, describe, expect, it } from 'vitest';
+import { fetch as undiciFetch, getGlobalDispatcher, type Dispatcher } from 'undici';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { clusterInternals } from '../src/cluster/internals.ts';
 import { createFakeCluster, type FakeCluster } from '../src/index.ts';
 
 const open: FakeCluster[] = [];
@@ -42,6 +44,266 @@ describe('in-process transport', () => {
       expect(await fetch(`http://127.0.0.1:${port}/`).then((r) => r.text())).toBe('real server');
     } finally {
       upstream.close();
+    }
+  });
+});
+
+/** The dispatcher client-node's fetch would use for a request through `kc` (undefined: undici's global one). */
+async function dispatcherOf(kc: k8s.KubeConfig): Promise<unknown> {
+  const ctx = new k8s.RequestContext('https://example.invalid/', k8s.HttpMethod.GET);
+  await kc.applySecurityAuthentication(ctx);
+  return ctx.getDispatcher();
+}
+
+/** Open handles by kind (sockets, servers, timers), from Node's own list; immediates come and go by the tick. */
+function activeResources(): Record<string, number> {
+  const counts: Record<string, number> = {};
+  for (const kind of process.getActiveResourcesInfo()) if (kind !== 'Immediate') counts[kind] = (counts[kind] ?? 0) + 1;
+  return counts;
+}
+
+/** Kinds of which more are open now than `before` (an msw keep-alive socket of an earlier test may close meanwhile). */
+function grownSince(before: Record<string, number>): Record<string, number> {
+  const grown: Record<string, number> = {};
+  for (const [kind, count] of Object.entries(activeResources())) if (count > (before[kind] ?? 0)) grown[kind] = count - (before[kind] ?? 0);
+  return grown;
+}
+
+describe('cluster.kubeConfig transport', () => {
+  it('is the one KUBEFAKE_TRANSPORT selects, the in-process dispatcher by default', async () => {
+    const cluster = await createFakeCluster();
+    open.push(cluster);
+    const expected = process.env.KUBEFAKE_TRANSPORT || 'dispatcher';
+    if (expected === 'dispatcher') expect(await dispatcherOf(cluster.kubeConfig)).toBeDefined();
+    else expect(await dispatcherOf(cluster.kubeConfig)).toBeUndefined();
+  });
+
+  it('takes the transport option over the environment, and refuses an unknown one', async () => {
+    const viaDispatcher = await createFakeCluster({ transport: 'dispatcher' });
+    const viaMsw = await createFakeCluster({ transport: 'msw' });
+    open.push(viaDispatcher, viaMsw);
+    expect(await dispatcherOf(viaDispatcher.kubeConfig)).toBeDefined();
+    expect(await dispatcherOf(viaMsw.kubeConfig)).toBeUndefined();
+    await expect(createFakeCluster({ transport: 'carrier-pigeon' as 'msw' })).rejects.toThrow('kubefake: unknown transport "carrier-pigeon" (expected "dispatcher" or "msw")');
+  });
+
+  it('leaves the dispatcher to the network once the KubeConfig points elsewhere, and copies are ordinary', async () => {
+    const cluster = await createFakeCluster({ transport: 'dispatcher' });
+    open.push(cluster);
+    const kc = cluster.kubeConfig;
+    const copy = new k8s.KubeConfig();
+    copy.loadFromString(kc.exportConfig());
+    expect(await dispatcherOf(copy)).toBeUndefined();
+    // The copy still reaches the cluster, through msw.
+    expect((await copy.makeApiClient(k8s.CoreV1Api).readNamespace({ name: 'default' })).metadata?.name).toBe('default');
+    kc.addCluster({ name: 'other', server: 'https://other.example.invalid', skipTLSVerify: false });
+    kc.addContext({ name: 'other', cluster: 'other', user: kc.getCurrentUser()!.name });
+    kc.setCurrentContext('other');
+    try {
+      expect(await dispatcherOf(kc)).toBeUndefined();
+    } finally {
+      kc.setCurrentContext('kubefake');
+    }
+    expect(await dispatcherOf(kc)).toBeDefined();
+  });
+
+  it('serves every client-node path without opening a socket or touching undici’s global dispatcher', async () => {
+    const global = getGlobalDispatcher();
+    const before = activeResources();
+    const cluster = await createFakeCluster({ transport: 'dispatcher' });
+    open.push(cluster);
+    const kc = cluster.kubeConfig;
+    const core = kc.makeApiClient(k8s.CoreV1Api);
+    await core.createNamespacedConfigMap({ namespace: 'default', body: { metadata: { name: 'a' }, data: { k: 'v' } } });
+    // KubernetesObjectApi, a 404 Status, a large list, a watch and an informer.
+    const objects = k8s.KubernetesObjectApi.makeApiClient(kc);
+    expect(await objects.read({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'a', namespace: 'default' } })).toMatchObject({ data: { k: 'v' } });
+    await expect(core.readNamespacedConfigMap({ namespace: 'default', name: 'missing' })).rejects.toMatchObject({ code: 404 });
+    const big = 'x'.repeat(64 * 1024);
+    await Promise.all(Array.from({ length: 40 }, (_, i) => core.createNamespacedConfigMap({ namespace: 'default', body: { metadata: { name: `big-${i}` }, data: { big } } })));
+    expect((await core.listNamespacedConfigMap({ namespace: 'default' })).items).toHaveLength(41);
+    const events: string[] = [];
+    let ended: (err: unknown) => void;
+    const end = new Promise((r) => (ended = r));
+    const watch = await new k8s.Watch(kc).watch('/api/v1/namespaces/default/configmaps', { resourceVersion: '0' }, (type, obj) => events.push(`${type} ${obj.metadata.name}`), (err) => ended(err));
+    const informer = k8s.makeInformer(kc, '/api/v1/namespaces/default/configmaps', () => core.listNamespacedConfigMap({ namespace: 'default' }));
+    const informed: string[] = [];
+    informer.on('add', (obj) => informed.push(obj.metadata!.name!));
+    await informer.start();
+    await core.createNamespacedConfigMap({ namespace: 'default', body: { metadata: { name: 'late' } } });
+    await cluster.waitFor({ kind: 'ConfigMap', name: 'late' });
+    await vi.waitFor(() => expect(events).toContain('ADDED late'));
+    await vi.waitFor(() => expect(informed).toContain('late'));
+    await informer.stop();
+    watch.abort();
+    await end;
+    expect(events).toHaveLength(42);
+    // No TCP handle (nor anything else) came or stayed, and undici's global dispatcher is the one it was.
+    await vi.waitFor(() => expect(clusterInternals(cluster).servedWatches.size).toBe(0));
+    expect(getGlobalDispatcher()).toBe(global);
+    await cluster.close();
+    expect(grownSince(before)).toEqual({});
+  });
+
+  it('keeps nothing per cluster: 200 clusters with requests leave the same open handles', async () => {
+    const before = activeResources();
+    for (let i = 0; i < 200; i++) {
+      const cluster = await createFakeCluster({ transport: 'dispatcher' });
+      const core = cluster.kubeConfig.makeApiClient(k8s.CoreV1Api);
+      await core.readNamespace({ name: 'default' });
+      await core.createNamespacedConfigMap({ namespace: 'default', body: { metadata: { name: 'c' } } });
+      await cluster.close();
+    }
+    expect(grownSince(before)).toEqual({});
+  });
+
+  it('answers what the msw path answers once the cluster is closed: its host no longer resolves', async () => {
+    for (const transport of ['dispatcher', 'msw'] as const) {
+      const cluster = await createFakeCluster({ transport });
+      const core = cluster.kubeConfig.makeApiClient(k8s.CoreV1Api);
+      await cluster.close();
+      const err = await core.readNamespace({ name: 'default' }).then(() => undefined, (e: unknown) => e);
+      expect(err, transport).toBeInstanceOf(TypeError);
+      expect((err as TypeError).message, transport).toBe('fetch failed');
+      expect((err as TypeError).cause, transport).toMatchObject({ code: 'ENOTFOUND', hostname: new URL(cluster.url).host });
+    }
+  });
+
+  it('hands the server the same request on both transports: method, URL, headers and body', async () => {
+    const seen = async (transport: 'dispatcher' | 'msw') => {
+      const cluster = await createFakeCluster({ transport });
+      open.push(cluster);
+      const requests: Array<{ verb: string; url: string; headers: [string, string][]; body: unknown }> = [];
+      const host = new URL(cluster.url).host;
+      cluster.faults.add(async (request) => {
+        // The host differs by cluster; everything else must not differ by transport.
+        const headers = [...request.headers].map(([k, v]): [string, string] => [k, k === 'host' ? v.replace(host, '<host>') : v]);
+        requests.push({ verb: request.verb, url: request.path, headers, body: await request.body() });
+        return undefined;
+      });
+      const core = cluster.kubeConfig.makeApiClient(k8s.CoreV1Api);
+      await core.createNamespacedConfigMap({ namespace: 'default', body: { metadata: { name: 'a' }, data: { k: 'üß' } } });
+      await core.patchNamespacedConfigMap({ namespace: 'default', name: 'a', body: [{ op: 'add', path: '/data/x', value: 'y' }] });
+      await core.readNamespacedConfigMap({ namespace: 'default', name: 'a' });
+      await core.deleteNamespacedConfigMap({ namespace: 'default', name: 'a', body: { gracePeriodSeconds: 0 } });
+      return requests;
+    };
+    const viaDispatcher = await seen('dispatcher');
+    expect(viaDispatcher).toHaveLength(4);
+    expect(viaDispatcher[0]!.headers).toContainEqual(['content-length', String(Buffer.byteLength(JSON.stringify({ metadata: { name: 'a' }, data: { k: 'üß' } })))]);
+    expect(viaDispatcher).toEqual(await seen('msw'));
+  });
+
+  it('gives client-node the same answers on both transports: status, headers and bytes', async () => {
+    const answers = async (transport: 'dispatcher' | 'msw') => {
+      const cluster = await createFakeCluster({ transport, deterministic: true });
+      open.push(cluster);
+      const seen: Array<{ status: number; headers: Record<string, string>; body: string }> = [];
+      const record: k8s.ObservableMiddleware = {
+        pre: (ctx) => new k8s.Observable(Promise.resolve(ctx)),
+        post: (rsp) =>
+          new k8s.Observable(
+            rsp.body.text().then((body) => {
+              seen.push({ status: rsp.httpStatusCode, headers: rsp.headers, body });
+              return new k8s.ResponseContext(rsp.httpStatusCode, rsp.headers, { text: async () => body, binary: async () => Buffer.from(body), stream: () => null });
+            }),
+          ),
+      };
+      const options = { middleware: [record], middlewareMergeStrategy: 'append' as const };
+      const core = cluster.kubeConfig.makeApiClient(k8s.CoreV1Api);
+      await core.createNamespacedConfigMap({ namespace: 'default', body: { metadata: { name: 'a' }, data: { k: 'üß'.repeat(40_000) } } }, options);
+      await core.readNamespacedConfigMap({ namespace: 'default', name: 'a' }, options);
+      await core.listNamespacedConfigMap({ namespace: 'default' }, options);
+      await core.readNamespacedConfigMap({ namespace: 'default', name: 'missing' }, options).catch(() => undefined);
+      // A Status body with causes.
+      await core.createNamespacedConfigMap({ namespace: 'default', body: { metadata: { name: 'bad' }, data: { 'not a key': '' } } }, options).catch(() => undefined);
+      await core.deleteNamespacedConfigMap({ namespace: 'default', name: 'a' }, options);
+      return seen;
+    };
+    const viaDispatcher = await answers('dispatcher');
+    expect(viaDispatcher.map((a) => a.status)).toEqual([201, 200, 200, 404, 422, 200]);
+    // Framed as Go's net/http frames them: a body longer than 2,048 bytes chunked, a short one with its length.
+    expect(viaDispatcher[0]!.headers).toMatchObject({ 'transfer-encoding': 'chunked' });
+    expect(viaDispatcher[0]!.headers['content-length']).toBeUndefined();
+    expect(viaDispatcher[3]!.headers).toMatchObject({ 'content-length': String(Buffer.byteLength(viaDispatcher[3]!.body)) });
+    expect(viaDispatcher).toEqual(await answers('msw'));
+  });
+
+  it('holds a watch stream back while its reader is paused, and resumes without losing or reordering events', async () => {
+    const cluster = await createFakeCluster({ transport: 'dispatcher' });
+    open.push(cluster);
+    // The dispatcher client-node would use, driven by undici's own fetch (the seam's other users: Watch, Log).
+    const dispatcher = (await dispatcherOf(cluster.kubeConfig)) as Dispatcher;
+    const response = await undiciFetch(`${cluster.url}/api/v1/namespaces/default/configmaps?watch=true`, { dispatcher, headers: { authorization: 'Bearer kubefake' } });
+    expect(response.status).toBe(200);
+    // 600 events of 4 KiB arrive while nothing reads: undici's body fills and pauses the dispatcher.
+    const big = 'x'.repeat(4096);
+    for (let i = 0; i < 600; i++) await cluster.apply({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: `cm-${i}`, namespace: 'default' }, data: { big } });
+    const names: string[] = [];
+    let buffered = '';
+    const reader = response.body!.getReader();
+    const decoder = new TextDecoder();
+    while (names.length < 600) {
+      const { value, done } = await reader.read();
+      if (done) break;
+      buffered += decoder.decode(value, { stream: true });
+      const lines = buffered.split('\n');
+      buffered = lines.pop()!;
+      for (const line of lines) names.push((JSON.parse(line) as { object: { metadata: { name: string } } }).object.metadata.name);
+    }
+    expect(names).toEqual(Array.from({ length: 600 }, (_, i) => `cm-${i}`));
+    await reader.cancel();
+    await vi.waitFor(() => expect(clusterInternals(cluster).servedWatches.size).toBe(0));
+  });
+
+  it('cuts open watches off on destroy(), on both sides, and refuses requests after it', async () => {
+    const cluster = await createFakeCluster({ transport: 'dispatcher' });
+    open.push(cluster);
+    const dispatcher = (await dispatcherOf(cluster.kubeConfig)) as Dispatcher;
+    let ended: (err: unknown) => void;
+    const end = new Promise<unknown>((r) => (ended = r));
+    await new k8s.Watch(cluster.kubeConfig).watch('/api/v1/namespaces/default/configmaps', {}, () => undefined, (err) => ended(err));
+    await vi.waitFor(() => expect(clusterInternals(cluster).servedWatches.size).toBe(1));
+    await dispatcher.destroy();
+    // undici's fetch reports a body cut off mid-stream as 'terminated', the cause attached.
+    expect(await end).toMatchObject({ message: 'terminated', cause: { code: 'ENOTFOUND' } });
+    await vi.waitFor(() => expect(clusterInternals(cluster).servedWatches.size).toBe(0));
+    const err = await cluster.kubeConfig.makeApiClient(k8s.CoreV1Api).readNamespace({ name: 'default' }).then(() => undefined, (e: unknown) => e);
+    expect((err as TypeError).cause).toMatchObject({ code: 'ENOTFOUND' });
+  });
+
+  it('reads a streamed request body', async () => {
+    const cluster = await createFakeCluster({ transport: 'dispatcher' });
+    open.push(cluster);
+    const dispatcher = (await dispatcherOf(cluster.kubeConfig)) as Dispatcher;
+    const text = JSON.stringify({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'streamed' }, data: { k: 'v' } });
+    const body = new ReadableStream<Uint8Array>({
+      start(controller) {
+        const bytes = new TextEncoder().encode(text);
+        controller.enqueue(bytes.subarray(0, 10));
+        controller.enqueue(bytes.subarray(10));
+        controller.close();
+      },
+    });
+    const response = await undiciFetch(`${cluster.url}/api/v1/namespaces/default/configmaps`, { method: 'POST', dispatcher, body, duplex: 'half', headers: { 'content-type': 'application/json' } });
+    expect(response.status).toBe(201);
+    expect(cluster.get({ kind: 'ConfigMap', name: 'streamed' })?.data).toEqual({ k: 'v' });
+  });
+
+  it('keeps kubeConfig traffic out of a user’s own msw handlers for the cluster host', async () => {
+    const seen: string[] = [];
+    const cluster = await createFakeCluster({ transport: 'dispatcher' });
+    open.push(cluster);
+    const server = setupServer(http.all(`${cluster.url}/*`, ({ request }) => void seen.push(request.url)));
+    server.listen({ onUnhandledFrame: 'bypass' });
+    try {
+      await cluster.kubeConfig.makeApiClient(k8s.CoreV1Api).readNamespace({ name: 'default' });
+      expect(seen).toEqual([]);
+      // Raw fetch still goes through msw, where the user's handler looks first.
+      await fetch(`${cluster.url}/version`);
+      expect(seen).toEqual([`${cluster.url}/version`]);
+    } finally {
+      server.close();
     }
   });
 });

@@ -15,6 +15,7 @@ import { GenericRegistry } from '../registry/generic-registry.ts';
 import { VersionedStore } from '../storage/versioned-store.ts';
 import { listen as listenHttp, type ListenOptions, type Listener } from '../transport/http-listener.ts';
 import { attachHost, CLUSTER_DOMAIN, detachHost } from '../transport/msw-network.ts';
+import { InProcessDispatcher } from '../transport/in-process-dispatcher.ts';
 import { findCrdCondition, isCrdConditionTrue } from '../apiextensions/crd-conditions.ts';
 import type { ControllerContext } from '../controllers/context.ts';
 import { ControllerManager } from '../controllers/controller-manager.ts';
@@ -85,11 +86,28 @@ export interface FakeClusterOptions {
     /** How many unread events a watcher may fall behind before it is ended with 410 Expired; default 10,000. */
     maxBacklog?: number;
   };
+  /**
+   * How `cluster.kubeConfig` reaches the cluster: `'dispatcher'` (the default) answers its
+   * requests in-process through an undici Dispatcher of the cluster's own (no sockets, nothing
+   * global); `'msw'` through the process-wide msw interception every other client uses. The
+   * environment variable `KUBEFAKE_TRANSPORT` sets the default. Clients answer the same either way.
+   */
+  transport?: ClusterTransport;
   /** Webhook calls the cluster makes (CRD conversion). */
   webhooks?: {
     /** Absolute timeout of one call; default 30,000 ms, as the apiserver. */
     timeoutMs?: number;
   };
+}
+
+/** See FakeClusterOptions.transport. */
+export type ClusterTransport = 'dispatcher' | 'msw';
+
+/** The transport `cluster.kubeConfig` uses: the option, else KUBEFAKE_TRANSPORT, else the dispatcher. */
+function transportOf(options: FakeClusterOptions): ClusterTransport {
+  const chosen = options.transport ?? (process.env.KUBEFAKE_TRANSPORT || 'dispatcher');
+  if (chosen !== 'dispatcher' && chosen !== 'msw') throw new TypeError(`kubefake: unknown transport ${JSON.stringify(chosen)} (expected "dispatcher" or "msw")`);
+  return chosen;
 }
 
 /** What `cluster.listen()` resolves to. */
@@ -182,6 +200,7 @@ let clusterCounter = 0;
  */
 export async function createFakeCluster(options: FakeClusterOptions = {}): Promise<FakeCluster> {
   assertSupportedNode();
+  const transport = transportOf(options);
   const id = `c${(++clusterCounter).toString(36)}${Math.random().toString(36).slice(2, 8)}`;
   const host = `${id}.${CLUSTER_DOMAIN}`;
   const url = `https://${host}`;
@@ -256,9 +275,10 @@ export async function createFakeCluster(options: FakeClusterOptions = {}): Promi
   };
 
   await attachHost(host, handle);
+  const dispatcher = transport === 'dispatcher' ? new InProcessDispatcher(url, handle) : undefined;
   const cluster: FakeCluster = {
     url,
-    kubeConfig: makeKubeConfig(url),
+    kubeConfig: makeKubeConfig(url, dispatcher),
     apply,
     handle,
     serveWebhook: (target, webhookHandler) => webhooks.serve(target, webhookHandler),
@@ -293,6 +313,7 @@ export async function createFakeCluster(options: FakeClusterOptions = {}): Promi
       servedWatches.close();
       harness.close();
       await Promise.all(listeners.map((l) => l.close()));
+      await dispatcher?.close();
       await detachHost(host);
     },
     [Symbol.asyncDispose]() {

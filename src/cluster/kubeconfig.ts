@@ -1,12 +1,38 @@
 // Client configuration pointing at a cluster: a client-node KubeConfig for in-process use and
 // kubeconfig YAML for kubectl and other tools.
-import { KubeConfig } from '@kubernetes/client-node';
+import { KubeConfig, type RequestContext } from '@kubernetes/client-node';
+import type { Dispatcher } from 'undici';
 import { dump } from 'js-yaml';
 
 const NAME = 'kubefake';
 
-export function makeKubeConfig(server: string): KubeConfig {
-  const kc = new KubeConfig();
+/**
+ * A KubeConfig whose fetch-based requests (generated APIs, KubernetesObjectApi, Watch, Log,
+ * informers) go to `dispatcher` while its current cluster is still `server`: client-node sets the
+ * per-request dispatcher in applySecurityAuthentication (config.js), after the auth headers.
+ * WebSocket paths (Exec, Attach, PortForward) use applyToHTTPSOptions and `ws`, so they stay on
+ * the msw interception; a copy made from exportConfig() is an ordinary KubeConfig.
+ */
+class InProcessKubeConfig extends KubeConfig {
+  readonly #server: string;
+  readonly #dispatcher: Dispatcher;
+
+  constructor(server: string, dispatcher: Dispatcher) {
+    super();
+    this.#server = server;
+    this.#dispatcher = dispatcher;
+  }
+
+  override async applySecurityAuthentication(context: RequestContext): Promise<void> {
+    await super.applySecurityAuthentication(context);
+    const cluster = this.getCurrentCluster();
+    if (cluster && !cluster.proxyUrl && cluster.server === this.#server) context.setDispatcher(this.#dispatcher);
+  }
+}
+
+/** A KubeConfig for `server`; with `dispatcher`, its fetch requests are answered by it instead of the network. */
+export function makeKubeConfig(server: string, dispatcher?: Dispatcher): KubeConfig {
+  const kc = dispatcher ? new InProcessKubeConfig(server, dispatcher) : new KubeConfig();
   kc.loadFromOptions({
     clusters: [{ name: NAME, server, skipTLSVerify: server.startsWith('http:') }],
     users: [{ name: NAME, token: 'kubefake' }],

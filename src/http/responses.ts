@@ -23,11 +23,13 @@ export function objectResponse(body: unknown, options: ResponseOptions = {}): Re
   const format = options.format ?? 'json';
   // JSON as the apiserver's serializer writes it (json.NewEncoder: HTML escaped, a trailing newline).
   const text = format === 'yaml' ? dump(body, { noRefs: true, lineWidth: -1 }) : encodeGoJson(body);
-  const headers = new Headers(options.headers);
-  headers.set('content-type', options.contentType ?? (format === 'yaml' ? 'application/yaml' : 'application/json'));
+  // A list, not a Headers object: the global Headers is msw's recording Proxy while interception is on.
+  const headers: [string, string][] = [];
+  for (const [name, value] of Object.entries(options.headers ?? {})) if (name.toLowerCase() !== 'content-type') headers.push([name, value]);
+  headers.push(['content-type', options.contentType ?? (format === 'yaml' ? 'application/yaml' : 'application/json')]);
   // NewWarningHeader refuses texts with control characters (a YAML strict error has newlines):
   // the recorder then drops that warning.
-  for (const w of new Set(options.warnings ?? [])) if (!/\p{Cc}/u.test(w)) headers.append('warning', warningHeader(w));
+  if (options.warnings?.length) for (const w of new Set(options.warnings)) if (!/\p{Cc}/u.test(w)) headers.push(['warning', warningHeader(w)]);
   return sentResponse(text, { status: options.status ?? 200, headers });
 }
 

@@ -2,11 +2,16 @@
 // here on demand instead of cloning every Response (a tee of its stream that the client's read
 // then pays for). Likewise the bytes the handler read from a request.
 const responseBodies = new WeakMap<Response, string | Uint8Array>();
+
+// The Response class as Node defines it, taken before msw's interception (enabled with the first
+// cluster) wraps the global one in a Proxy that records raw headers for msw's own use: kubefake's
+// answers need none of that, and the in-process dispatcher would pay for it on every request.
+const NativeResponse = globalThis.Response;
 const requestBodies = new WeakMap<Request, Uint8Array>();
 
 /** `new Response(body, init)`, remembering `body` for bodyOfResponse(). */
 export function sentResponse(body: string | Uint8Array, init: ResponseInit): Response {
-  const response = new Response(body as BodyInit, init);
+  const response = new NativeResponse(body as BodyInit, init);
   responseBodies.set(response, body);
   return response;
 }

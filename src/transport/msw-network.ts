@@ -1,9 +1,12 @@
 // One msw network per process, shared by every cluster: client-node 2.x sends through undici,
 // which only the socket-level HttpRequestInterceptor sees. Each cluster owns a host name; other
 // hosts pass through untouched, and interception is released when the last cluster detaches.
+import { subscribe, unsubscribe } from 'node:diagnostics_channel';
+import type { Socket } from 'node:net';
 import { HttpRequestInterceptor } from '@mswjs/interceptors/http';
 import { http } from 'msw';
 import { defineNetwork, InMemoryHandlersController, InterceptorSource, type NetworkApi } from 'msw/experimental';
+import { frame } from './framing.ts';
 
 export type RequestHandlerFn = (request: Request) => Promise<Response>;
 
@@ -17,7 +20,10 @@ function createNetwork(): NetworkApi<[InterceptorSource]> {
   const handler = http.all(`https://*.${CLUSTER_DOMAIN}/*`, async ({ request }) => {
     const route = routes.get(new URL(request.url).host);
     // No response means "not mine": msw then performs the request as it is.
-    return route ? route(request) : undefined;
+    if (!route) return undefined;
+    const response = await route(request);
+    frame(request.method.toUpperCase(), response);
+    return response;
   });
   return defineNetwork({
     sources: [new InterceptorSource({ interceptors: [new HttpRequestInterceptor()] })],
@@ -34,6 +40,7 @@ export async function attachHost(host: string, handler: RequestHandlerFn): Promi
   if (!network) {
     network = createNetwork();
     enabling = Promise.resolve(network.enable());
+    subscribe(UNDICI_CONNECTED, releaseHandlesOnClose);
   }
   await enabling;
 }
@@ -43,5 +50,32 @@ export async function detachHost(host: string): Promise<void> {
   const current = network;
   network = undefined;
   enabling = undefined;
+  unsubscribe(UNDICI_CONNECTED, releaseHandlesOnClose);
   await current.disable();
+}
+
+// @mswjs/interceptors (0.45) mocks a TLS connection on a TLSWrap over a TCP handle of its own
+// (its tls `_wrapHandle` patch); when undici closes such a socket, the socket is destroyed and
+// emits 'close' but both handles stay open, holding the socket and everything it references:
+// one TCP handle and ~45 KiB of heap per connection, for the life of the process. Every undici
+// copy (client-node's and Node's own fetch) reports its connections on this channel; closing the
+// leftover handles of ours once the socket has closed is what Node's own destroy would have done.
+const UNDICI_CONNECTED = 'undici:client:connected';
+
+interface HandleLike {
+  close(): void;
+  _parent?: HandleLike;
+}
+
+function releaseHandlesOnClose(message: unknown): void {
+  const { socket, connectParams } = message as { socket?: Socket & { _handle?: HandleLike | null }; connectParams?: { hostname?: string } };
+  const name = connectParams?.hostname;
+  if (!socket || typeof name !== 'string' || !name.endsWith(`.${CLUSTER_DOMAIN}`)) return;
+  socket.once('close', () => {
+    const handle = socket._handle;
+    if (!handle || !socket.destroyed) return;
+    socket._handle = null;
+    handle.close();
+    handle._parent?.close();
+  });
 }
