@@ -51,12 +51,28 @@ async function writeResponse(response: Response, res: ServerResponse): Promise<v
     for (;;) {
       const { done, value } = await reader.read();
       if (done) break;
-      if (value.byteLength) res.write(value);
+      // Backpressure: read no more of the body until the socket takes what it has, so a client
+      // that stops reading leaves the unread events in the watch stream's own queue, where its
+      // backlog limit sees them (http/watch-stream.ts), not in an ever-growing socket buffer.
+      if (value.byteLength && !res.write(value)) await drained(res);
     }
   } catch {
     // The reader was cancelled because the client left.
   }
   res.end();
+}
+
+/** Resolves once `res` can take more data, or it closed (a client that left never drains). */
+function drained(res: ServerResponse): Promise<void> {
+  return new Promise((resolve) => {
+    const done = () => {
+      res.off('drain', done);
+      res.off('close', done);
+      resolve();
+    };
+    res.on('drain', done);
+    res.on('close', done);
+  });
 }
 
 export async function listen(handler: RequestHandlerFn, options: ListenOptions = {}): Promise<Listener> {
