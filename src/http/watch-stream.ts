@@ -105,7 +105,13 @@ export function watchResponse(
                 close();
                 return;
               }
-              const line = lines.encode(event);
+              let line: string | undefined;
+              try {
+                line = lines.encode(event);
+              } catch {
+                // WatchServer ends a stream whose event it cannot encode (it never skips one).
+                line = undefined;
+              }
               if (line === undefined) {
                 close();
                 return;
