@@ -11,6 +11,7 @@ import { celSection } from './cel.ts';
 import { watchSection } from './watch.ts';
 import { harnessBench } from './harness.ts';
 import { conversionSection } from './conversion.ts';
+import { managedFieldsSection } from './managed-fields.ts';
 import { overhead, roundTrips } from './round-trip.ts';
 
 
@@ -46,6 +47,7 @@ const starts = await startup(200);
 const watch = await watchSection();
 const cel = await celSection();
 const conversion = await conversionSection();
+const managedFields = await managedFieldsSection();
 const tripOverhead = overhead(trips);
 const warmStart = starts[1]!;
 const report = `# Benchmark results
@@ -80,6 +82,8 @@ ${gcSection}
 ${harnessSection}
 
 ${conversion}
+
+${managedFields}
 `;
 await writeFile(new URL('./RESULTS.md', import.meta.url), report);
 console.log(report);

@@ -213,7 +213,8 @@ export class VersionedStore {
     if (!existing) throw new KeyNotFoundError(key);
     if (existing.metadata.resourceVersion !== expectedRevision) throw new RevisionConflictError(key);
     const candidate = { ...obj, metadata: { ...obj.metadata, resourceVersion: existing.metadata.resourceVersion } };
-    if (nestingDepth(candidate, MAX_OBJECT_DEPTH) <= MAX_OBJECT_DEPTH && deepEqual(candidate, existing)) return existing;
+    // deepEqual recurses no deeper than `existing`, which the depth limit bounds.
+    if (deepEqual(candidate, existing)) return existing;
     return this.commit(bucket, key, 'MODIFIED', obj, existing, limits);
   }
 

@@ -14,16 +14,34 @@ export const MAX_OBJECT_DEPTH = 1000;
 /** The nesting depth of `value`, or `limit + 1` as soon as it is known to exceed `limit`. */
 export function nestingDepth(value: unknown, limit = Number.MAX_SAFE_INTEGER): number {
   if (value === null || typeof value !== 'object') return 0;
+  // Parallel stacks, no tuple or Object.values array per node: this runs on every stored write.
+  const values: object[] = [value];
+  const depths: number[] = [1];
   let deepest = 0;
-  const stack: Array<[unknown, number]> = [[value, 1]];
-  while (stack.length > 0) {
-    const [v, depth] = stack.pop()!;
+  while (values.length > 0) {
+    const v = values.pop()!;
+    const depth = depths.pop()!;
     if (depth > deepest) {
       deepest = depth;
       if (deepest > limit) return limit + 1;
     }
-    const children = Array.isArray(v) ? v : Object.values(v as object);
-    for (const child of children) if (child !== null && typeof child === 'object') stack.push([child, depth + 1]);
+    if (Array.isArray(v)) {
+      for (let i = 0; i < v.length; i++) {
+        const child: unknown = v[i];
+        if (child !== null && typeof child === 'object') {
+          values.push(child);
+          depths.push(depth + 1);
+        }
+      }
+    } else {
+      for (const key in v) {
+        const child: unknown = (v as Record<string, unknown>)[key];
+        if (child !== null && typeof child === 'object') {
+          values.push(child);
+          depths.push(depth + 1);
+        }
+      }
+    }
   }
   return deepest;
 }
