@@ -12,6 +12,7 @@ import { watchSection } from './watch.ts';
 import { harnessBench } from './harness.ts';
 import { conversionSection } from './conversion.ts';
 import { typedDecodingSection } from './typed-decoding.ts';
+import { managedFieldsSection } from './managed-fields.ts';
 import { overhead, roundTrips } from './round-trip.ts';
 import { transportSection } from './transport.ts';
 import { execFileSync } from 'node:child_process';
@@ -52,6 +53,7 @@ const watch = await watchSection();
 const cel = await celSection();
 const conversion = await conversionSection();
 const typedDecoding = await typedDecodingSection();
+const managedFields = await managedFieldsSection();
 const tripOverhead = overhead(trips);
 const warmStart = starts[1]!;
 const report = `# Benchmark results
@@ -91,6 +93,8 @@ ${gcSection}
 ${harnessSection}
 
 ${conversion}
+
+${managedFields}
 `;
 await writeFile(new URL('./RESULTS.md', import.meta.url), report);
 console.log(report);

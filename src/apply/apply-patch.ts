@@ -3,7 +3,9 @@
 // fieldValidation Strict or Warn a second, strict decode whose duplicate-key error is the 400
 // `error strict decoding YAML: ...` (Strict) or a warning (Warn).
 import { load, YAML11_SCHEMA, type YAMLException } from 'js-yaml';
-import { badRequest } from '../errors/status-error.ts';
+import { badRequest, nestedTooDeep } from '../errors/status-error.ts';
+import { goYamlToJson } from '../go/yaml.ts';
+import { MAX_OBJECT_DEPTH } from '../util/nesting-depth.ts';
 import type { FieldValidation } from '../apis/options.ts';
 import { isMap } from './value.ts';
 
@@ -27,16 +29,12 @@ export function applyStrictWarnings(patch: ApplyPatch): string[] {
   return patch.strictError !== undefined && patch.fieldValidation === 'Warn' ? [patch.strictError] : [];
 }
 
-const yamlReason = (err: unknown) => (err as YAMLException).reason ?? (err as Error).message;
-
 export function decodeApplyPatch(body: Uint8Array, options: { force?: boolean; fieldValidation: FieldValidation }): ApplyPatch {
   const text = Buffer.from(body).toString('utf8');
-  let value: unknown;
-  try {
-    value = load(text, { schema: YAML11_SCHEMA, json: true });
-  } catch (err) {
-    throw badRequest(`error decoding YAML: error converting YAML to JSON: yaml: ${yamlReason(err)}`);
-  }
+  // JSON is YAML too: both go through sigs.k8s.io/yaml's Unmarshal, alias limits included.
+  const decoded = goYamlToJson(text);
+  if (!decoded.ok) throw decoded.tooDeep ? nestedTooDeep(MAX_OBJECT_DEPTH) : badRequest(`error decoding YAML: error converting YAML to JSON: ${decoded.error}`);
+  let value = decoded.value;
   if (value === undefined || value === null) value = {};
   if (!isMap(value)) {
     const kind = Array.isArray(value) ? 'array' : typeof value === 'boolean' ? 'bool' : typeof value;
@@ -45,11 +43,13 @@ export function decodeApplyPatch(body: Uint8Array, options: { force?: boolean; f
   const patch: ApplyPatch = { kind: 'apply', config: value, force: options.force ?? false, fieldValidation: options.fieldValidation };
   if (options.fieldValidation !== 'Ignore') {
     try {
-      load(text, { schema: YAML11_SCHEMA });
+      // Bounded like the decode above (it already passed the alias check); only duplicate keys matter here.
+      load(text, { schema: YAML11_SCHEMA, maxDepth: MAX_OBJECT_DEPTH, maxTotalMergeKeys: -1 });
     } catch (err) {
       const e = err as YAMLException;
+      if (!/duplicated mapping key/.test(e.reason ?? '')) return patch;
       const line = (e.mark?.line ?? 0) + 1;
-      const key = /duplicated mapping key/.test(e.reason ?? '') ? duplicateKeyAt(text, e.mark?.position) : undefined;
+      const key = duplicateKeyAt(text, e.mark?.position);
       patch.strictError = `error converting YAML to JSON: yaml: unmarshal errors:\n  line ${line}: key ${JSON.stringify(key ?? '')} already set in map`;
     }
   }

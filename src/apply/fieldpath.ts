@@ -24,8 +24,12 @@ function compareKeys(a: KeyField[], b: KeyField[]): number {
   return a.length === b.length ? 0 : a.length < b.length ? -1 : 1;
 }
 
+/** How many PathElements were compared: the complexity tests count them (cheaper than timing). */
+export const pathElementComparisons = { count: 0 };
+
 /** PathElement.Compare: field names < keys < values < indices. */
 export function comparePE(a: PathElement, b: PathElement): number {
+  pathElementComparisons.count++;
   const ka = kind(a);
   const kb = kind(b);
   if (ka !== kb) return ka < kb ? -1 : 1;
@@ -75,10 +79,40 @@ interface SetNode {
   set: FieldSet;
 }
 
-/** fieldpath.Set: members (leaf paths) and children (sub-tries), each sorted by PathElement. */
+/**
+ * fieldpath.Set: members (leaf paths) and children (sub-tries), each sorted by PathElement.
+ *
+ * Building a set must stay O(n log n): a ConfigMap with 200k keys makes 200k members of one
+ * node, in the object's (unsorted) key order. Upstream inserts into a sorted slice (a memmove per
+ * insert); here an insert in order appends, one out of order appends too and marks the list
+ * unsorted, with a hash index (by serialised element) to find duplicates meanwhile. The list is
+ * sorted once, when it is next read.
+ */
 export class FieldSet {
-  members: PathElement[] = [];
-  children: SetNode[] = [];
+  #members: PathElement[] = [];
+  #children: SetNode[] = [];
+  /** While the members are unsorted: their serialised elements, to refuse duplicates. */
+  #memberIndex: Set<string> | undefined;
+  /** While the children are unsorted: each child by its serialised element. */
+  #childIndex: Map<string, SetNode> | undefined;
+
+  /** The members, sorted by PathElement. */
+  get members(): readonly PathElement[] {
+    if (this.#memberIndex) {
+      this.#members.sort(comparePE);
+      this.#memberIndex = undefined;
+    }
+    return this.#members;
+  }
+
+  /** The children, sorted by PathElement. */
+  get children(): readonly SetNode[] {
+    if (this.#childIndex) {
+      this.#children.sort((a, b) => comparePE(a.pe, b.pe));
+      this.#childIndex = undefined;
+    }
+    return this.#children;
+  }
 
   static of(...paths: Path[]): FieldSet {
     const s = new FieldSet();
@@ -88,8 +122,8 @@ export class FieldSet {
 
   private static from(members: PathElement[], children: SetNode[]): FieldSet {
     const s = new FieldSet();
-    s.members = members;
-    s.children = children;
+    s.#members = members;
+    s.#children = children;
     return s;
   }
 
@@ -101,27 +135,72 @@ export class FieldSet {
   }
 
   private insertMember(pe: PathElement): void {
-    const loc = search(this.members, pe, self);
-    if (loc < this.members.length && comparePE(this.members[loc]!, pe) === 0) return;
-    this.members.splice(loc, 0, pe);
+    const members = this.#members;
+    if (this.#memberIndex) {
+      const key = serializePE(pe);
+      if (this.#memberIndex.has(key)) return;
+      this.#memberIndex.add(key);
+      members.push(pe);
+      return;
+    }
+    const last = members[members.length - 1];
+    const cmp = last === undefined ? -1 : comparePE(last, pe);
+    if (cmp < 0) {
+      members.push(pe);
+      return;
+    }
+    if (cmp === 0 || this.hasMember(pe)) return;
+    this.#memberIndex = new Set(members.map(serializePE));
+    this.#memberIndex.add(serializePE(pe));
+    members.push(pe);
   }
 
+  /** The child set under `pe`, created (empty) when absent. */
   private descend(pe: PathElement): FieldSet {
-    const loc = search(this.children, pe, (n) => n.pe);
-    if (loc < this.children.length && comparePE(this.children[loc]!.pe, pe) === 0) return this.children[loc]!.set;
-    const set = new FieldSet();
-    this.children.splice(loc, 0, { pe, set });
-    return set;
+    const found = this.child(pe);
+    if (found) return found;
+    const node = { pe, set: new FieldSet() };
+    this.appendChild(node);
+    return node.set;
+  }
+
+  /** Adds a child known to be absent. */
+  private appendChild(node: SetNode): void {
+    const children = this.#children;
+    if (!this.#childIndex) {
+      const last = children[children.length - 1];
+      if (last === undefined || comparePE(last.pe, node.pe) < 0) {
+        children.push(node);
+        return;
+      }
+      this.#childIndex = new Map(children.map((n) => [serializePE(n.pe), n]));
+    }
+    this.#childIndex.set(serializePE(node.pe), node);
+    children.push(node);
+  }
+
+  /** Unions `set` into the child under `pe` (for Set.FromJSON). */
+  mergeChild(pe: PathElement, set: FieldSet): void {
+    const node = this.#childIndex ? this.#childIndex.get(serializePE(pe)) : this.sortedChildNode(pe);
+    if (node) node.set = node.set.union(set);
+    else this.appendChild({ pe, set });
+  }
+
+  private sortedChildNode(pe: PathElement): SetNode | undefined {
+    const children = this.#children;
+    const loc = search(children, pe, (n) => n.pe);
+    return loc < children.length && comparePE(children[loc]!.pe, pe) === 0 ? children[loc] : undefined;
   }
 
   private child(pe: PathElement): FieldSet | undefined {
-    const loc = search(this.children, pe, (n) => n.pe);
-    return loc < this.children.length && comparePE(this.children[loc]!.pe, pe) === 0 ? this.children[loc]!.set : undefined;
+    return (this.#childIndex ? this.#childIndex.get(serializePE(pe)) : this.sortedChildNode(pe))?.set;
   }
 
   hasMember(pe: PathElement): boolean {
-    const loc = search(this.members, pe, self);
-    return loc < this.members.length && comparePE(this.members[loc]!, pe) === 0;
+    if (this.#memberIndex) return this.#memberIndex.has(serializePE(pe));
+    const members = this.#members;
+    const loc = search(members, pe, self);
+    return loc < members.length && comparePE(members[loc]!, pe) === 0;
   }
 
   has(path: Path): boolean {
@@ -199,7 +278,7 @@ export class FieldSet {
       let next: Atom | undefined;
       if ('field' in n.pe && atom?.map) next = atom.map.fields.get(n.pe.field)?.type ?? atom.map.elementType;
       else if ('key' in n.pe && atom?.list) next = atom.list.elementType;
-      out.children.push({ pe: n.pe, set: n.set.ensureNamedFieldsAreMembers(next) });
+      out.appendChild({ pe: n.pe, set: n.set.ensureNamedFieldsAreMembers(next) });
     }
     return out;
   }
@@ -275,12 +354,7 @@ function readNode(json: unknown): { children?: FieldSet; isMember: boolean } {
       }
       if (sub.children) {
         children ??= new FieldSet();
-        const existing = children['children'].find((n) => comparePE(n.pe, pe) === 0);
-        if (existing) existing.set = existing.set.union(sub.children);
-        else {
-          children['children'].push({ pe, set: sub.children });
-          children['children'].sort((a, b) => comparePE(a.pe, b.pe));
-        }
+        children.mergeChild(pe, sub.children);
       }
     }
   }
@@ -288,7 +362,7 @@ function readNode(json: unknown): { children?: FieldSet; isMember: boolean } {
   return { children, isMember };
 }
 
-function mergeSorted(a: PathElement[], b: PathElement[], op: 'union' | 'intersection' | 'difference'): PathElement[] {
+function mergeSorted(a: readonly PathElement[], b: readonly PathElement[], op: 'union' | 'intersection' | 'difference'): PathElement[] {
   const out: PathElement[] = [];
   let i = 0;
   let j = 0;
@@ -306,12 +380,13 @@ function mergeSorted(a: PathElement[], b: PathElement[], op: 'union' | 'intersec
       j++;
     }
   }
-  if (op !== 'intersection') out.push(...a.slice(i));
-  if (op === 'union') out.push(...b.slice(j));
+  // Loops, not push(...rest): spreading 200k arguments overflows the stack.
+  if (op !== 'intersection') for (; i < a.length; i++) out.push(a[i]!);
+  if (op === 'union') for (; j < b.length; j++) out.push(b[j]!);
   return out;
 }
 
-function unionNodes(a: SetNode[], b: SetNode[]): SetNode[] {
+function unionNodes(a: readonly SetNode[], b: readonly SetNode[]): SetNode[] {
   const out: SetNode[] = [];
   let i = 0;
   let j = 0;

@@ -1,6 +1,7 @@
 // structured-merge-diff's typed package (v6.3.3) over plain JSON values: validation, field sets,
 // merge (apply), comparison and item removal, each a walk of the value guided by its schema atom.
 // `undefined` is Go's nil (absent), `null` an explicit JSON null.
+import { appendAll } from '../util/append-all.ts';
 import { FieldSet, keyElement, peString, type KeyField, type PathElement } from './fieldpath.ts';
 import { DEDUCED, deduceAtom, fieldType, sameAtom, type Atom, type ListType, type MapType, type ScalarKind } from './smd-schema.ts';
 import { compareStrings, isMap, valuesEqual } from './value.ts';
@@ -101,10 +102,10 @@ export function validate(atom: Atom, value: unknown, allowDuplicates = false): V
     for (const key of mapKeys(value)) {
       const t = fieldType(a.map, key);
       if (!t) {
-        errs.push(...prefixed(errorf('field not declared in schema'), '.' + key));
+        appendAll(errs, prefixed(errorf('field not declared in schema'), '.' + key));
         break;
       }
-      errs.push(...prefixed(validate(t, value[key], allowDuplicates), '.' + key));
+      appendAll(errs, prefixed(validate(t, value[key], allowDuplicates), '.' + key));
     }
     return errs;
   }
@@ -121,10 +122,10 @@ export function validate(atom: Atom, value: unknown, allowDuplicates = false): V
         const r = listItemToPathElement(a.list, child);
         if ('error' in r) return [...errs, ...errorf(`element ${i}: ${r.error}`)];
         pe = r.pe;
-        if (seen.hasMember(pe) && !allowDuplicates) errs.push(...errorf(`duplicate entries for key ${peString(pe)}`));
+        if (seen.hasMember(pe) && !allowDuplicates) appendAll(errs, errorf(`duplicate entries for key ${peString(pe)}`));
         seen.insert([pe]);
       }
-      errs.push(...prefixed(validate(a.list.elementType, child, allowDuplicates), peString(pe)));
+      appendAll(errs, prefixed(validate(a.list.elementType, child, allowDuplicates), peString(pe)));
     }
     return errs;
   }
@@ -208,12 +209,12 @@ export function merge(atom: Atom, lhs: unknown, rhs: unknown): MergeOut {
   const arhs = deduceAtom(atom, rhs);
   const state = { leaf: false, out: undefined as unknown };
   const errs: ValidationError[] = [];
-  if (rhs === undefined) errs.push(...mergeAtom(alhs, lhs, rhs, state));
-  else if (lhs === undefined || sameAtom(alhs, arhs)) errs.push(...mergeAtom(arhs, lhs, rhs, state));
+  if (rhs === undefined) appendAll(errs, mergeAtom(alhs, lhs, rhs, state));
+  else if (lhs === undefined || sameAtom(alhs, arhs)) appendAll(errs, mergeAtom(arhs, lhs, rhs, state));
   else {
     const other = { leaf: false, out: undefined as unknown };
-    errs.push(...mergeAtom(alhs, lhs, rhs, other));
-    errs.push(...mergeAtom(arhs, lhs, rhs, state));
+    appendAll(errs, mergeAtom(alhs, lhs, rhs, other));
+    appendAll(errs, mergeAtom(arhs, lhs, rhs, state));
   }
   return { out: state.out, errs };
 }
@@ -256,7 +257,7 @@ function mergeMap(t: MapType, lhsV: unknown, rhsV: unknown, state: { leaf: boole
     const l = lhs && Object.hasOwn(lhs, key) ? lhs[key] : undefined;
     const r = rhs && Object.hasOwn(rhs, key) ? rhs[key] : undefined;
     const child = merge(fieldType(t, key) ?? DEDUCED, l, r);
-    errs.push(...prefixed(child.errs, '.' + key));
+    appendAll(errs, prefixed(child.errs, '.' + key));
     if (child.out !== undefined) setOwn(out, key, child.out);
   }
   if (Object.keys(out).length > 0) state.out = out;
@@ -271,12 +272,12 @@ function indexList(t: ListType, list: unknown[] | undefined, allowDuplicates: bo
   (list ?? []).forEach((child, i) => {
     const r = listItemToPathElement(t, child);
     if ('error' in r) {
-      errs.push(...errorf(`element ${i}: ${r.error}`));
+      appendAll(errs, errorf(`element ${i}: ${r.error}`));
       return;
     }
     const id = peId(r.pe);
     if (observed.has(id) && !allowDuplicates) {
-      errs.push(...errorf(`duplicate entries for key ${peString(r.pe)}`));
+      appendAll(errs, errorf(`duplicate entries for key ${peString(r.pe)}`));
       return;
     }
     observed.set(id, observed.has(id) ? null : child);
@@ -312,7 +313,7 @@ function mergeList(t: ListType, lhsV: unknown, rhsV: unknown, state: { leaf: boo
   const mergedRHS = new Set<string>();
   const item = (pe: PathElement, lChild: unknown, rChild: unknown) => {
     const res = merge(t.elementType, lChild ?? undefined, rChild ?? undefined);
-    errs.push(...prefixed(res.errs, peString(pe)));
+    appendAll(errs, prefixed(res.errs, peString(pe)));
     if (res.out !== undefined) out.push(res.out);
   };
   let lI = 0;

@@ -83,7 +83,7 @@ export interface FakeClusterOptions {
   watch?: {
     /** How often an idle watch with allowWatchBookmarks gets a BOOKMARK; default 60,000 ms, as the apiserver. */
     bookmarkIntervalMs?: number;
-    /** How many unread events a watcher may fall behind before it is ended with 410 Expired; default 10,000. */
+    /** How many events a watcher may leave unread before its stream is ended (no ERROR event, as the watch cache ends an unresponsive watcher); default 10,000. */
     maxBacklog?: number;
   };
   /**

@@ -1,8 +1,8 @@
 // Turns what users pass to apply() into a flat list of objects: YAML or JSON text (multi-document),
 // file and directory paths, objects, or an array of any of these; `List` kinds are expanded.
 import { fileURLToPath } from 'node:url';
-import { loadAll, YAML11_SCHEMA } from 'js-yaml';
 import { isPlainObject, type KubeObject } from '../apis/object.ts';
+import { goYamlDocumentsToJson } from '../go/yaml.ts';
 import { readManifestFiles } from './manifest-files.ts';
 
 /**
@@ -47,7 +47,10 @@ function sources(input: Manifests): ReadonlyArray<ManifestSource> {
 
 function parseText(text: string): KubeObject[] {
   const out: KubeObject[] = [];
-  for (const doc of loadAll(text, { schema: YAML11_SCHEMA })) out.push(...expand(doc));
+  // As kubectl reads a manifest: YAML 1.1 per document, aliases bounded as go-yaml bounds them.
+  const decoded = goYamlDocumentsToJson(text);
+  if (!decoded.ok) throw new TypeError(`kubefake: ${decoded.tooDeep ? 'a manifest nested deeper than kubefake supports: ' : ''}${decoded.error}`);
+  for (const doc of decoded.values) out.push(...expand(doc));
   return out;
 }
 

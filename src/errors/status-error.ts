@@ -190,6 +190,14 @@ export function badRequest(message: string): StatusError {
   return new StatusError({ message, reason: 'BadRequest', code: 400 });
 }
 
+/**
+ * kubefake's own refusal of an object nested deeper than it can process and serialise
+ * (util/nesting-depth.ts); kube-apiserver accepts up to 10,000 levels.
+ */
+export function nestedTooDeep(limit: number): StatusError {
+  return badRequest(`kubefake: objects nested deeper than ${limit} levels are not supported (kube-apiserver accepts up to 10000)`);
+}
+
 export function methodNotSupported(gr: GroupResource, action: string): StatusError {
   return new StatusError({
     message: `${action} is not supported on resources of kind ${JSON.stringify(qualifiedResource(gr))}`,

@@ -1,11 +1,12 @@
 // Reading and decoding request bodies: the 3 MiB limit, JSON or YAML, and the 400 texts of
 // transformDecodeError (apiserver/pkg/endpoints/handlers/rest.go).
-import { load, YAML11_SCHEMA, type YAMLException } from 'js-yaml';
 import { apiVersionOf } from '../apis/object.ts';
 import type { ResourceType } from '../apis/resource-type.ts';
-import { badRequest, requestEntityTooLarge, unsupportedMediaType } from '../errors/status-error.ts';
+import { badRequest, nestedTooDeep, requestEntityTooLarge, unsupportedMediaType } from '../errors/status-error.ts';
+import { goYamlToJson } from '../go/yaml.ts';
+import { MAX_OBJECT_DEPTH, nestingDepth } from '../util/nesting-depth.ts';
 import type { WriteOptions } from '../apis/options.ts';
-import { decodeGoUtf8, goDuplicateFieldError, goJsonTypeError, parseGoJson, summarizeGoData } from '../go/json.ts';
+import { decodeGoUtf8, goDuplicateFieldError, goJsonTypeError, parseGoJson, summarizeGoData, VERSION_KIND_ERROR_PREFIX } from '../go/json.ts';
 import { decodeKubernetesProtobuf, isKubernetesProtobuf, ProtobufDecodeError } from './protobuf/decode.ts';
 import { contentTypeEssence } from './media-types.ts';
 import { rememberRequestBody } from './sent-bodies.ts';
@@ -47,31 +48,30 @@ export async function readBody(request: Request): Promise<Uint8Array> {
   return bytes;
 }
 
-/** Parses JSON or YAML into a plain value, or returns the decoder's error text. */
-export function parseStructured(body: Uint8Array, format: 'json' | 'yaml'): { ok: true; value: unknown } | { ok: false; error: string } {
-  return parseBody(body, format, false);
-}
+type Parsed = { ok: true; value: unknown; strictErrors: string[]; json?: string } | { ok: false; error: string; tooDeep?: boolean };
 
-type Parsed = { ok: true; value: unknown; strictErrors: string[]; json?: string } | { ok: false; error: string };
-
-// With `strict`, also what the strict serializer finds on top of the lenient decode (json.go
-// unmarshal): go-yaml's duplicate-key error for YAML, `duplicate field "<path>"` per JSON key set twice.
+/**
+ * JSON or YAML into a plain value, or the error the serializer's Decode returns: meta.go's
+ * `couldn't get version/kind; json parse error: ...` for JSON, sigs.k8s.io/yaml YAMLToJSON's bare
+ * `yaml: ...` for YAML (json.go Decode returns it unwrapped). A value nested deeper than
+ * kubefake handles is `tooDeep`.
+ *
+ * With `strict`, also what the strict serializer finds on top of the lenient decode (json.go
+ * unmarshal): go-yaml's duplicate-key error for YAML, `duplicate field "<path>"` per JSON key set twice.
+ */
 function parseBody(body: Uint8Array, format: 'json' | 'yaml', strict: boolean): Parsed {
   if (format === 'json') {
     const parsed = parseGoJson(body, { trackDuplicates: strict });
-    if (!parsed.ok) return { ok: false, error: parsed.error };
+    if (!parsed.ok) return { ok: false, error: VERSION_KIND_ERROR_PREFIX + parsed.error };
+    if (nestingDepth(parsed.value, MAX_OBJECT_DEPTH) > MAX_OBJECT_DEPTH) return { ok: false, error: '', tooDeep: true };
     return { ok: true, value: parsed.value, strictErrors: parsed.duplicates.map(goDuplicateFieldError), json: strict ? decodeGoUtf8(body) : undefined };
   }
   const text = Buffer.from(body).toString('utf8');
-  let value: unknown;
-  try {
-    // go-yaml's lenient decode keeps the last of duplicate keys; the strict pass reports them.
-    value = load(text, { schema: YAML11_SCHEMA, json: true });
-  } catch (err) {
-    return { ok: false, error: `error converting YAML to JSON: yaml: ${(err as YAMLException).reason ?? (err as Error).message}` };
-  }
+  // go-yaml's lenient decode keeps the last of duplicate keys; the strict pass reports them.
+  const parsed = goYamlToJson(text);
+  if (!parsed.ok) return parsed;
   const duplicates = strict ? yamlDuplicateKeyError(text) : undefined;
-  return { ok: true, value, strictErrors: duplicates ? [duplicates] : [] };
+  return { ok: true, value: parsed.value, strictErrors: duplicates ? [duplicates] : [] };
 }
 
 /**
@@ -110,15 +110,19 @@ function decodeBody(
   strict: boolean,
 ): { object: Record<string, unknown>; strictErrors: string[]; json?: string } {
   const expectedKind = target.kind;
-  if (target.protobuf && contentType !== undefined && isKubernetesProtobuf(contentType)) return { object: decodeProtobufBody(bytes, target), strictErrors: [] };
+  if (target.protobuf && contentType !== undefined && isKubernetesProtobuf(contentType)) {
+    const object = decodeProtobufBody(bytes, target);
+    if (nestingDepth(object, MAX_OBJECT_DEPTH) > MAX_OBJECT_DEPTH) throw nestedTooDeep(MAX_OBJECT_DEPTH);
+    return { object, strictErrors: [] };
+  }
   const format = contentType === undefined || contentType === 'application/json' ? 'json' : contentType === 'application/yaml' ? 'yaml' : undefined;
   if (!format) throw unsupportedMediaType(contentTypesFor(target));
   const parsed = parseBody(bytes, format, strict);
-  const fail = (err: string) => badRequest(`the object provided is unrecognized (must be of type ${expectedKind}): couldn't get version/kind; json parse error: ${err} (${summarizeGoData(bytes)})`);
-  if (!parsed.ok) throw fail(parsed.error);
+  const fail = (err: string) => badRequest(`the object provided is unrecognized (must be of type ${expectedKind}): ${err} (${summarizeGoData(bytes)})`);
+  if (!parsed.ok) throw parsed.tooDeep ? nestedTooDeep(MAX_OBJECT_DEPTH) : fail(parsed.error);
   const value = parsed.value ?? {};
   const typeError = goJsonTypeError(value);
-  if (typeError) throw fail(typeError);
+  if (typeError) throw fail(VERSION_KIND_ERROR_PREFIX + typeError);
   return { object: value as Record<string, unknown>, strictErrors: parsed.strictErrors, json: parsed.json };
 }
 

@@ -3,7 +3,7 @@
 // `timeoutSeconds` ends the stream cleanly, a client that goes away unsubscribes, and the
 // cluster's close() ends every open stream.
 import type { ResourceType } from '../apis/resource-type.ts';
-import { expired, toStatusError, type StatusError } from '../errors/status-error.ts';
+import { toStatusError, type StatusError } from '../errors/status-error.ts';
 import type { GenericRegistry } from '../registry/generic-registry.ts';
 import type { WatchHandle, WatchOptions } from '../registry/watch.ts';
 import type { ServedWatches } from './served-watches.ts';
@@ -17,7 +17,7 @@ export interface WatchStreamOptions extends WatchOptions {
 export interface WatchStreamTuning {
   /** How often an idle watch with allowWatchBookmarks gets a BOOKMARK (the apiserver: about a minute). */
   bookmarkIntervalMs: number;
-  /** How many unread events a watcher may fall behind before it is ended with 410. */
+  /** How many unread events a watcher may fall behind before its stream is ended (cleanly, as the watch cache does). */
   maxBacklog: number;
 }
 
@@ -73,7 +73,6 @@ export function watchResponse(
           controller.close();
         };
         controller.enqueue(new Uint8Array(0));
-        let lastResourceVersion = '';
         // Events emitted in one synchronous run (a write seen by this watcher, the initial state, a
         // history replay) go out as one chunk, as WatchServer flushes when its channel is empty:
         // each chunk costs a trip through the transport. A microtask, not setImmediate, because the
@@ -95,20 +94,28 @@ export function watchResponse(
           handle = registry.watch(namespace, name, options, {
             event(event) {
               if (closed) return;
-              const rv = (event.object as { metadata?: { resourceVersion?: string } }).metadata?.resourceVersion;
               const backlog = pendingLive - (controller.desiredSize ?? 0);
               if (!starting && backlog > tuning.maxBacklog) {
-                // Too far behind, as the watch cache judges it: end with 410 so the client relists.
-                pending.push(lines.encode({ type: 'ERROR', object: expired(`too old resource version: ${lastResourceVersion} (${rv ?? ''})`).status })!);
+                // Too far behind: the watch cache terminates an unresponsive watcher
+                // (cacher/cache_watcher.go add(): forget(false) closes its result channel), and
+                // the stream just ends after what was already queued, with no ERROR event. The
+                // client re-watches from the last resourceVersion it read. The backlog counts
+                // only events the client has not read: chunks still in this stream's queue,
+                // which a transport pulls from only as fast as its client reads.
                 close();
                 return;
               }
-              const line = lines.encode(event);
+              let line: string | undefined;
+              try {
+                line = lines.encode(event);
+              } catch {
+                // WatchServer ends a stream whose event it cannot encode (it never skips one).
+                line = undefined;
+              }
               if (line === undefined) {
                 close();
                 return;
               }
-              if (rv) lastResourceVersion = rv;
               if (pending.length === 0) queueMicrotask(flush);
               pending.push(line);
               if (!starting) pendingLive++;

@@ -2,7 +2,8 @@
 // JSON patch, JSON merge patch and strategic merge patch, with the status codes and texts the
 // apiserver answers for each failure.
 import { goJson } from '../errors/go-format.ts';
-import { requestEntityTooLarge, type StatusError } from '../errors/status-error.ts';
+import { nestedTooDeep, requestEntityTooLarge, type StatusError } from '../errors/status-error.ts';
+import { MAX_OBJECT_DEPTH, nestingDepth } from '../util/nesting-depth.ts';
 import { interpretGoTypeMeta, parseGoJson } from '../go/json.ts';
 import { decodeIntoMap, decodeJsonPatchStrict } from './decode.ts';
 import { badRequest, invalidPatch, panicked, plainError, strictDecodingFailure, unprocessable } from './errors.ts';
@@ -81,6 +82,16 @@ export function patchObject(
   options: PatchOptions = {},
 ): PatchResult {
   const strict = (options.fieldValidation ?? 'Warn') !== 'Ignore';
+  // kubefake's depth limit (util/nesting-depth.ts), on the patch before any recursive merge runs
+  // on it and on what it makes: past 10,000 levels the decoders below answer Go's own error.
+  const syntax = parseGoJson(body);
+  if (syntax.ok && nestingDepth(syntax.value, MAX_OBJECT_DEPTH) > MAX_OBJECT_DEPTH) throw nestedTooDeep(MAX_OBJECT_DEPTH);
+  const result = patchByType(type, current, body, target, strict);
+  if (nestingDepth(result.object, MAX_OBJECT_DEPTH) > MAX_OBJECT_DEPTH) throw nestedTooDeep(MAX_OBJECT_DEPTH);
+  return result;
+}
+
+function patchByType(type: PatchType, current: Record<string, unknown>, body: Uint8Array, target: PatchTarget, strict: boolean): PatchResult {
   switch (type) {
     case 'json':
       return jsonPatch(current, body, strict);

@@ -14,6 +14,7 @@ import {
   forbidden,
   generateNameConflict,
   invalid,
+  nestedTooDeep,
   notFound,
   OPTIMISTIC_LOCK_MESSAGE,
   plainServerError,
@@ -21,7 +22,8 @@ import {
   type GroupResource,
   type Status,
 } from '../errors/status-error.ts';
-import { KeyExistsError, RevisionConflictError } from '../storage/versioned-store.ts';
+import { ETCD_MAX_REQUEST_BYTES, KeyExistsError, RevisionConflictError, UnstorableObjectError, type WriteLimits } from '../storage/versioned-store.ts';
+import { MAX_OBJECT_DEPTH } from '../util/nesting-depth.ts';
 import { validateObjectMeta, validateObjectMetaUpdate } from '../validation/object-meta.ts';
 import { formatTimestamp } from '../go/time.ts';
 import type { Clock } from '../util/clock-and-random.ts';
@@ -127,6 +129,34 @@ export class GenericRegistry {
   /** The object as it is written: converted to the storage version by the storage codec. */
   private toStore(obj: KubeObject): KubeObject | Promise<KubeObject> {
     return this.type.codec ? this.type.codec.encode(obj, this.ctx) : obj;
+  }
+
+  /**
+   * Writes a client's object through the storage codec with what storage refuses: custom resources
+   * are stored as JSON under etcd's request size limit, every object under kubefake's depth limit.
+   * A write too large for etcd is tried once more without managedFields (create.go, update.go and
+   * patch.go do, except for apply patches); still too large, it is the 500 etcd's error becomes
+   * (kubernetes#112152: `etcdserver: request is too large`, no reason).
+   */
+  private async commitWrite(obj: KubeObject, applied: boolean, write: (encoded: KubeObject, limits: WriteLimits | undefined) => StoredObject): Promise<StoredObject> {
+    const limits = this.type.unstructured ? { etcdRequestBytes: ETCD_MAX_REQUEST_BYTES } : undefined;
+    const attempt = async () => {
+      try {
+        return { stored: write(await this.toStore(obj), limits) };
+      } catch (err) {
+        if (!(err instanceof UnstorableObjectError)) throw err;
+        if (err.problem === 'tooDeep') throw nestedTooDeep(MAX_OBJECT_DEPTH);
+        return undefined;
+      }
+    };
+    const first = await attempt();
+    if (first) return first.stored;
+    if (!applied && obj.metadata?.managedFields) {
+      delete obj.metadata.managedFields;
+      const second = await attempt();
+      if (second) return second.stored;
+    }
+    throw plainServerError('etcdserver: request is too large');
   }
 
   /** A dry run answers what a write would: the object through the storage codec and back (read defaults included). */
@@ -240,8 +270,7 @@ export class GenericRegistry {
       if (existing) throw new KeyExistsError(existing);
       return { object: this.present(await this.roundTrip(obj)), created: true, warnings };
     }
-    const encoded = this.toStore(obj);
-    const stored = this.ctx.store.create(this.bucket, key, await encoded);
+    const stored = await this.commitWrite(obj, applied, (encoded, limits) => this.ctx.store.create(this.bucket, key, encoded, limits));
     return { object: this.present(await this.fromStoreOne(stored)), created: true, warnings };
   }
 
@@ -406,8 +435,7 @@ export class GenericRegistry {
       this.ctx.store.delete(this.bucket, key, old.resourceVersion);
       return { object: this.present(obj), created: false, warnings };
     }
-    const encoded = this.toStore(obj);
-    const stored = this.ctx.store.update(this.bucket, key, await encoded, old.resourceVersion);
+    const stored = await this.commitWrite(obj, applied, (encoded, limits) => this.ctx.store.update(this.bucket, key, encoded, old.resourceVersion, limits));
     return { object: this.present(await this.fromStoreOne(stored)), created: false, warnings };
   }
 

@@ -106,7 +106,20 @@ export function startWatch(target: WatchTarget, options: WatchOptions, sink: Wat
     if (initialEnd) metadata.annotations = { [INITIAL_EVENTS_END_ANNOTATION]: 'true' };
     return { kind: type.kind, apiVersion: type.group ? `${type.group}/${type.version}` : type.version, metadata };
   };
+  // Runs inside the store's commit: it must not throw. An event this watch cannot present ends
+  // the watch (the client re-watches from the last event it got), as WatchServer ends a stream
+  // whose event it cannot encode; it is never skipped silently.
   const deliver = (ev: StoreEvent) => {
+    try {
+      deliverOne(ev);
+    } catch {
+      if (stopped) return;
+      stopped = true;
+      unsubscribe();
+      sink.end();
+    }
+  };
+  const deliverOne = (ev: StoreEvent) => {
     lastRevision = ev.revision;
     if (ev.bucket !== bucket || !ev.key.startsWith(prefix)) return;
     const now = ev.type === 'DELETED' ? undefined : ev.object;
@@ -135,7 +148,7 @@ export function startWatch(target: WatchTarget, options: WatchOptions, sink: Wat
       const from = parseResourceVersion(rv);
       for (const ev of store.eventsSince(from, bucket)) deliver(ev);
     }
-    unsubscribe = store.subscribe(deliver);
+    if (!stopped) unsubscribe = store.subscribe(deliver);
   } catch (err) {
     if (!(err instanceof RevisionCompactedError)) throw err;
     // Too old: an ERROR event on the open stream, then the server closes it.

@@ -32,11 +32,12 @@ export function decodeCustomResource(compiled: CompiledSchema, obj: Record<strin
     if (decoded.error) return { unknownFields, error: decoded.error };
     for (const u of decoded.unknown) unknownFields.push(`metadata.${u}`);
   }
-  unknownFields.push(...pruneUnknownFields(obj, compiled.root, true));
+  // Loops, not push(...list): a body with ~100k unknown fields would overflow the stack.
+  for (const u of pruneUnknownFields(obj, compiled.root, true)) unknownFields.push(u);
   pruneNonNullableNulls(obj, compiled.root);
   const coerced = coerceEmbeddedResources(compiled, obj);
   if (coerced.error) return { unknownFields, error: coerced.error };
-  unknownFields.push(...coerced.unknownFields);
+  for (const u of coerced.unknownFields) unknownFields.push(u);
   if (hasMeta) obj.metadata = isObject(obj.metadata) ? normalizeObjectMeta(obj.metadata) : {};
   applyDefaults(obj, compiled.root);
   return { unknownFields };

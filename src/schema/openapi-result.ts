@@ -40,10 +40,17 @@ const NO_ERRORS = Object.freeze([]) as unknown as OpenAPIError[];
 export class Result {
   errors: OpenAPIError[] = NO_ERRORS;
   matchCount = 0;
+  /** The messages in `errors`. kube-openapi's AddErrors scans the list per error (quadratic: a
+   * 3 MiB body with 600k wrong-typed items ran for hours); a set gives the same result. */
+  #messages: Set<string> | undefined;
 
   add(e: OpenAPIError): void {
-    for (const r of this.errors) if (r.message === e.message) return;
-    if (this.errors === NO_ERRORS) this.errors = [];
+    if (this.errors === NO_ERRORS) {
+      this.errors = [];
+      this.#messages = new Set();
+    }
+    if (this.#messages!.has(e.message)) return;
+    this.#messages!.add(e.message);
     this.errors.push(e);
   }
 

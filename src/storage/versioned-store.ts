@@ -7,6 +7,7 @@
 import type { KubeObject, StoredObject } from '../apis/object.ts';
 import { deepEqual } from '../util/deep-equal.ts';
 import { deepFreeze } from '../util/deep-freeze.ts';
+import { MAX_OBJECT_DEPTH, nestingDepth } from '../util/nesting-depth.ts';
 
 export type StoreEventType = 'ADDED' | 'MODIFIED' | 'DELETED';
 
@@ -46,6 +47,43 @@ export class RevisionCompactedError extends Error {
     this.requested = requested;
     this.compacted = compacted;
   }
+}
+
+/**
+ * A write the store refuses before committing anything: etcd's request size limit (`tooLarge`,
+ * what etcd answers `etcdserver: request is too large`), or nesting deeper than kubefake can
+ * serialise again (`tooDeep`, see util/nesting-depth.ts).
+ */
+export class UnstorableObjectError extends Error {
+  readonly problem: 'tooLarge' | 'tooDeep';
+  constructor(problem: 'tooLarge' | 'tooDeep') {
+    super(problem === 'tooLarge' ? 'etcdserver: request is too large' : `object nested deeper than ${MAX_OBJECT_DEPTH} levels`);
+    this.problem = problem;
+  }
+}
+
+/** etcd's default --max-request-bytes: the largest raft request (a Txn putting one key) it accepts. */
+export const ETCD_MAX_REQUEST_BYTES = 1.5 * 1024 * 1024;
+
+/** What a write must fit in besides the depth limit every write has. */
+export interface WriteLimits {
+  /**
+   * The object is stored as JSON (custom resources): refuse it when etcd would, by its encoded
+   * size plus the key and the Txn's framing, as etcd's processInternalRaftRequestOnce measures it.
+   */
+  etcdRequestBytes?: number;
+}
+
+/** The bytes of etcd's Txn beyond the value: the key twice (compare and put), revision, lease, header. */
+const TXN_OVERHEAD_BYTES = 64;
+
+function checkStorable(bucket: string, key: string, object: KubeObject, limits: WriteLimits | undefined): void {
+  if (nestingDepth(object, MAX_OBJECT_DEPTH) > MAX_OBJECT_DEPTH) throw new UnstorableObjectError('tooDeep');
+  const max = limits?.etcdRequestBytes;
+  if (max === undefined) return;
+  // The storage key is /registry/<bucket>/<key>; the value is the JSON serializer's output and its newline.
+  const keyBytes = Buffer.byteLength(`/registry/${bucket}/${key}`);
+  if (Buffer.byteLength(JSON.stringify(object)) + 1 + 2 * keyBytes + TXN_OVERHEAD_BYTES > max) throw new UnstorableObjectError('tooLarge');
 }
 
 /** One resource's objects, with views rebuilt only when it changes. */
@@ -160,23 +198,24 @@ export class VersionedStore {
     return entries;
   }
 
-  create(bucket: string, key: string, obj: KubeObject): StoredObject {
+  create(bucket: string, key: string, obj: KubeObject, limits?: WriteLimits): StoredObject {
     const existing = this.get(bucket, key);
     if (existing) throw new KeyExistsError(existing);
-    return this.commit(bucket, key, 'ADDED', obj, undefined);
+    return this.commit(bucket, key, 'ADDED', obj, undefined, limits);
   }
 
   /**
    * Replaces an object if its stored revision is still `expectedRevision`. A write that changes
    * nothing is a no-op: no new revision, no event, the stored object is returned.
    */
-  update(bucket: string, key: string, obj: KubeObject, expectedRevision: string): StoredObject {
+  update(bucket: string, key: string, obj: KubeObject, expectedRevision: string, limits?: WriteLimits): StoredObject {
     const existing = this.get(bucket, key);
     if (!existing) throw new KeyNotFoundError(key);
     if (existing.metadata.resourceVersion !== expectedRevision) throw new RevisionConflictError(key);
     const candidate = { ...obj, metadata: { ...obj.metadata, resourceVersion: existing.metadata.resourceVersion } };
+    // deepEqual recurses no deeper than `existing`, which the depth limit bounds.
     if (deepEqual(candidate, existing)) return existing;
-    return this.commit(bucket, key, 'MODIFIED', obj, existing);
+    return this.commit(bucket, key, 'MODIFIED', obj, existing, limits);
   }
 
   /** Removes an object; the returned last state carries the deletion revision. */
@@ -223,11 +262,17 @@ export class VersionedStore {
     return lo;
   }
 
-  private commit(bucket: string, key: string, type: StoreEventType, obj: KubeObject, previous: StoredObject | undefined): StoredObject {
+  /**
+   * Everything that can fail runs before the revision moves: an object that is committed is one
+   * every reader, answer and watch event can serialise, and every listener hears of it.
+   */
+  private commit(bucket: string, key: string, type: StoreEventType, obj: KubeObject, previous: StoredObject | undefined, limits?: WriteLimits): StoredObject {
     const revision = this.currentRevision + 1;
+    const fresh = { ...obj, metadata: { ...obj.metadata, resourceVersion: String(revision) } } as StoredObject;
+    if (type !== 'DELETED') checkStorable(bucket, key, fresh, limits);
     // A fresh top level and metadata; the rest is frozen in place, so callers must hand over
     // objects they no longer change (the registry always builds new ones).
-    const object = deepFreeze({ ...obj, metadata: { ...obj.metadata, resourceVersion: String(revision) } } as StoredObject);
+    const object = deepFreeze(fresh);
     this.currentRevision = revision;
     let b = this.buckets.get(bucket);
     if (!b) this.buckets.set(bucket, (b = new Bucket()));
@@ -241,7 +286,15 @@ export class VersionedStore {
       this.logStart += dropped;
       this.trimLog();
     }
-    for (const listener of this.listeners) listener(event);
+    // A listener that throws must not keep the others from the event, nor turn the committed
+    // write into an error for its writer (listeners are meant not to throw: a watch ends itself).
+    for (const listener of this.listeners) {
+      try {
+        listener(event);
+      } catch (err) {
+        process.emitWarning(`kubefake: a store listener failed on revision ${revision}: ${err instanceof Error ? err.message : String(err)}`);
+      }
+    }
     return object;
   }
 

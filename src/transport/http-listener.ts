@@ -148,7 +148,10 @@ async function writeResponse(response: Response, res: ServerResponse): Promise<v
     for (;;) {
       const { done, value } = await reader.read();
       if (done) break;
-      if (value.byteLength) res.write(value);
+      // Backpressure: read no more of the body until the socket takes what it has, so a client
+      // that stops reading leaves the unread events in the watch stream's own queue, where its
+      // backlog limit sees them (http/watch-stream.ts), not in an ever-growing socket buffer.
+      if (value.byteLength && !res.write(value)) await drained(res);
     }
   } catch {
     // The reader was cancelled because the client left.
@@ -171,6 +174,19 @@ function refuseUnparsable(err: NodeJS.ErrnoException & { bytesParsed?: number },
   socket.on('data', () => undefined);
   socket.on('error', () => undefined);
   setTimeout(() => socket.destroy(), REFUSED_LINGER_MS).unref();
+}
+
+/** Resolves once `res` can take more data, or it closed (a client that left never drains). */
+function drained(res: ServerResponse): Promise<void> {
+  return new Promise((resolve) => {
+    const done = () => {
+      res.off('drain', done);
+      res.off('close', done);
+      resolve();
+    };
+    res.on('drain', done);
+    res.on('close', done);
+  });
 }
 
 export async function listen(handler: RequestHandlerFn, options: ListenOptions = {}): Promise<Listener> {
