@@ -28,12 +28,13 @@ export function listObjects(ctx: HarnessContext, kind: KindSpec, options: Direct
   const byLabel = compileLabelSelector(labelSelectorText(options.labelSelector));
   const byField = compileFieldSelector(type, options.fieldSelector);
   const prefix = type.namespaced && options.namespace !== undefined ? `${options.namespace}/` : '';
+  // Read-time defaults as get() shows them (peek() applies the same decoding).
+  const decode = registry.type.fromStorage?.bind(registry.type);
   const out: KubeObject[] = [];
-  for (const { object: stored } of ctx.store.list(registry.bucket, prefix)) {
-    // Read through the registry as get() does, so both show the same read-time defaults.
-    const object = registry.peek(stored.metadata.namespace, stored.metadata.name!) ?? stored;
+  ctx.store.range(registry.bucket, prefix).forEach((_key, stored) => {
+    const object = decode ? decode(stored) : stored;
     if ((!byLabel || byLabel(object)) && (!byField || byField(object))) out.push(presentCopy(type, object));
-  }
+  });
   return out;
 }
 

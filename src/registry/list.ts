@@ -46,9 +46,10 @@ export async function listObjects(
   const { revision, startKey, paged } = await resolveStart(store, options);
   const limit = paged && options.limit && options.limit > 0 ? options.limit : 0;
 
-  let entries;
+  let range;
   try {
-    entries = store.list(bucket, prefix, revision);
+    // Only this page's keys are walked: the range starts at the continue key by binary search.
+    range = store.range(bucket, prefix, { from: startKey !== undefined ? prefix + startKey : undefined, revision });
   } catch (err) {
     if (!(err instanceof RevisionCompactedError)) throw err;
     if (options.continue) {
@@ -57,31 +58,25 @@ export async function listObjects(
     throw expired(LIST_EXPIRED);
   }
 
-  let index = 0;
-  if (startKey !== undefined) {
-    while (index < entries.length && entries[index]!.key.slice(prefix.length) < startKey) index++;
-  }
-  const first = index;
   const items: KubeObject[] = [];
   let lastKey: string | undefined;
   let hasMore = false;
-  for (; index < entries.length; index++) {
+  range.forEach((key, object) => {
     // Like the etcd3 store: once the page is full, any further key means there is more.
     if (limit && items.length >= limit) {
       hasMore = true;
-      break;
+      return false;
     }
-    const { key, object } = entries[index]!;
     lastKey = key;
-    if ((byLabel && !byLabel(object)) || (byField && !byField(object))) continue;
-    items.push(object);
-  }
+    if ((!byLabel || byLabel(object)) && (!byField || byField(object))) items.push(object);
+    return true;
+  });
   const filtered = !!byLabel || !!byField;
   return {
     items,
     resourceVersion: String(revision),
     continue: hasMore && lastKey !== undefined ? encodeContinue(`${lastKey.slice(prefix.length)}\u0000`, revision) : undefined,
-    remainingItemCount: hasMore && !filtered ? entries.length - first - limit : undefined,
+    remainingItemCount: hasMore && !filtered ? range.size - limit : undefined,
   };
 }
 
