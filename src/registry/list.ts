@@ -4,7 +4,7 @@ import type { KubeObject } from '../apis/object.ts';
 import type { ResourceType } from '../apis/resource-type.ts';
 import { badRequest, expired } from '../errors/status-error.ts';
 import { parseLabelSelector, SelectorParseError } from '../selectors/label-selector.ts';
-import { RevisionCompactedError, type VersionedStore } from '../storage/versioned-store.ts';
+import { RevisionCompactedError, type LabelNarrowing, type VersionedStore } from '../storage/versioned-store.ts';
 import { decodeContinue, encodeContinue } from './continue-token.ts';
 import { compileFieldSelector, type ObjectPredicate } from './field-selection.ts';
 import { validateListOptions, type ListOptions } from './options.ts';
@@ -22,14 +22,25 @@ const CONTINUE_EXPIRED =
 const LIST_EXPIRED = 'The resourceVersion for the provided list is too old.';
 
 export function compileLabelSelector(text: string | undefined): ObjectPredicate | undefined {
-  if (!text) return undefined;
+  return compileListLabelSelector(text).predicate;
+}
+
+/**
+ * A label selector as a predicate, and the label the store's index can narrow the walk to: the
+ * first `=`/`==`/`in` requirement (every object the selector matches carries one of its values).
+ */
+export function compileListLabelSelector(text: string | undefined): { predicate: ObjectPredicate | undefined; narrowing: LabelNarrowing | undefined } {
+  if (!text) return { predicate: undefined, narrowing: undefined };
+  let selector;
   try {
-    const selector = parseLabelSelector(text);
-    return selector.empty ? undefined : (obj) => selector.matches(obj.metadata?.labels);
+    selector = parseLabelSelector(text);
   } catch (err) {
     if (err instanceof SelectorParseError) throw badRequest(err.message);
     throw err;
   }
+  if (selector.empty) return { predicate: undefined, narrowing: undefined };
+  const narrowing = selector.requirements.find((r) => r.operator === '=' || r.operator === '==' || r.operator === 'in');
+  return { predicate: (obj) => selector.matches(obj.metadata?.labels), narrowing: narrowing && { key: narrowing.key, values: narrowing.values } };
 }
 
 export async function listObjects(
@@ -40,7 +51,7 @@ export async function listObjects(
   options: ListOptions,
 ): Promise<ListResult> {
   validateListOptions(options);
-  const byLabel = compileLabelSelector(options.labelSelector);
+  const { predicate: byLabel, narrowing } = compileListLabelSelector(options.labelSelector);
   const byField = compileFieldSelector(type, options.fieldSelector);
   const prefix = type.namespaced && namespace ? `${namespace}/` : '';
   const { revision, startKey, paged } = await resolveStart(store, options);
@@ -49,7 +60,8 @@ export async function listObjects(
   let range;
   try {
     // Only this page's keys are walked: the range starts at the continue key by binary search.
-    range = store.range(bucket, prefix, { from: startKey !== undefined ? prefix + startKey : undefined, revision });
+    // A label the index knows narrows the walk to the objects carrying it.
+    range = store.range(bucket, prefix, { from: startKey !== undefined ? prefix + startKey : undefined, revision, narrowing });
   } catch (err) {
     if (!(err instanceof RevisionCompactedError)) throw err;
     if (options.continue) {
@@ -71,6 +83,8 @@ export async function listObjects(
     if ((!byLabel || byLabel(object)) && (!byField || byField(object))) items.push(object);
     return true;
   });
+  // A narrowed walk visits only candidates: a full page still has more when any key follows.
+  if (limit && items.length >= limit && !hasMore && lastKey !== undefined) hasMore = range.hasKeyAfter(lastKey);
   const filtered = !!byLabel || !!byField;
   return {
     items,

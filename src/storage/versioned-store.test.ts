@@ -171,3 +171,49 @@ describe('VersionedStore.range', () => {
     expect(keysOf(s, '', { revision: 2 })).toEqual(['a@', 'b@']);
   });
 });
+
+describe('VersionedStore.range narrowed by a label', () => {
+  const labelled = (name: string, tier?: string, v = '1') => ({ metadata: { name, ...(tier ? { labels: { tier } } : {}) }, data: { v } });
+  const visit = (s: VersionedStore, options: Parameters<VersionedStore['range']>[2]) => {
+    const out: string[] = [];
+    s.range('/cm', 'n/', options).forEach((key, object) => {
+      out.push(`${key}:${object.metadata.labels?.tier ?? '-'}`);
+    });
+    return out;
+  };
+  const web = { key: 'tier', values: ['web'] };
+
+  it('visits only the objects carrying the label, in key order, from the start key', () => {
+    const s = new VersionedStore({ historyLimit: 100 });
+    for (const [name, tier] of [['n/d', 'web'], ['n/a', 'web'], ['n/b', 'db'], ['n/c'], ['m/a', 'web']] as const) s.create('/cm', name, labelled(name, tier));
+    expect(visit(s, { narrowing: web })).toEqual(['n/a:web', 'n/d:web']);
+    expect(visit(s, { narrowing: { key: 'tier', values: ['db', 'web'] } })).toEqual(['n/a:web', 'n/b:db', 'n/d:web']);
+    expect(visit(s, { narrowing: web, from: 'n/a\u0000' })).toEqual(['n/d:web']);
+    expect(visit(s, { narrowing: { key: 'zone', values: ['x'] } })).toEqual([]);
+  });
+
+  it('follows label changes and deletes, and at an older revision visits what carried the label then', () => {
+    const s = new VersionedStore({ historyLimit: 100 });
+    for (const [name, tier] of [['n/a', 'web'], ['n/b', 'web'], ['n/c', 'db']] as const) s.create('/cm', name, labelled(name, tier));
+    const then = s.revision;
+    s.update('/cm', 'n/a', labelled('n/a', 'db'), s.get('/cm', 'n/a')!.metadata.resourceVersion);
+    s.update('/cm', 'n/c', labelled('n/c', 'web'), s.get('/cm', 'n/c')!.metadata.resourceVersion);
+    s.delete('/cm', 'n/b');
+    s.create('/cm', 'n/e', labelled('n/e', 'web'));
+    expect(visit(s, { narrowing: web })).toEqual(['n/c:web', 'n/e:web']);
+    // The visitor still checks labels: at `then`, n/a and n/b carried the label; n/c (a candidate now) did not.
+    expect(visit(s, { narrowing: web, revision: then }).filter((e) => e.endsWith(':web'))).toEqual(['n/a:web', 'n/b:web']);
+  });
+
+  it('tells whether any key (matching or not) follows a key at the revision', () => {
+    const s = new VersionedStore({ historyLimit: 100 });
+    for (const name of ['n/a', 'n/b', 'n/c']) s.create('/cm', name, labelled(name));
+    const then = s.revision;
+    s.delete('/cm', 'n/c');
+    s.create('/cm', 'n/d', labelled('n/d'));
+    expect(s.range('/cm', 'n/', { narrowing: web }).hasKeyAfter('n/b')).toBe(true); // n/d
+    expect(s.range('/cm', 'n/', { narrowing: web }).hasKeyAfter('n/d')).toBe(false);
+    expect(s.range('/cm', 'n/', { narrowing: web, revision: then }).hasKeyAfter('n/b')).toBe(true); // n/c, deleted since
+    expect(s.range('/cm', 'n/', { narrowing: web, revision: then }).hasKeyAfter('n/c')).toBe(false); // n/d came later
+  });
+});
