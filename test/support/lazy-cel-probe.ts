@@ -1,0 +1,59 @@
+// Child process of test/lazy-loading.test.ts: imports kubefake in a fresh process, records whether
+// the CEL engine was loaded by the import, then makes a CRD with a rule (and an invalid rule) the
+// very first thing the process does, and writes a custom resource that breaks the rule. Prints one
+// JSON line.
+import { registerHooks } from 'node:module';
+
+const resolved = new Set<string>();
+registerHooks({
+  resolve(specifier, context, next) {
+    const result = next(specifier, context);
+    if (result.url.includes('/@marcbachmann/cel-js/')) resolved.add(result.url);
+    return result;
+  },
+});
+
+const { createFakeCluster } = await import('../../src/index.ts');
+const celAtImport = resolved.size > 0;
+const cluster = await createFakeCluster();
+const post = (path: string, body: unknown) =>
+  cluster.handle(new Request(`${cluster.url}${path}`, { method: 'POST', body: JSON.stringify(body), headers: { 'content-type': 'application/json' } }));
+const crd = (rule: string) => ({
+  apiVersion: 'apiextensions.k8s.io/v1',
+  kind: 'CustomResourceDefinition',
+  metadata: { name: 'widgets.lazy.example.com' },
+  spec: {
+    group: 'lazy.example.com',
+    scope: 'Namespaced',
+    names: { plural: 'widgets', singular: 'widget', kind: 'Widget' },
+    versions: [
+      {
+        name: 'v1',
+        served: true,
+        storage: true,
+        schema: { openAPIV3Schema: { type: 'object', properties: { spec: { type: 'object', properties: { replicas: { type: 'integer' } }, 'x-kubernetes-validations': [{ rule, message: 'replicas must be below 5' }] } } } },
+      },
+    ],
+  },
+});
+const badRule = await post('/apis/apiextensions.k8s.io/v1/customresourcedefinitions', crd('self.replicas == true'));
+const badRuleBody = (await badRule.json()) as { details?: { causes?: Array<{ message: string }> } };
+const created = await post('/apis/apiextensions.k8s.io/v1/customresourcedefinitions', crd('self.replicas < 5'));
+await created.arrayBuffer();
+await cluster.settle();
+const rejected = await post('/apis/lazy.example.com/v1/namespaces/default/widgets', { apiVersion: 'lazy.example.com/v1', kind: 'Widget', metadata: { name: 'w' }, spec: { replicas: 7 } });
+const rejectedBody = (await rejected.json()) as { message: string };
+const accepted = await post('/apis/lazy.example.com/v1/namespaces/default/widgets', { apiVersion: 'lazy.example.com/v1', kind: 'Widget', metadata: { name: 'w' }, spec: { replicas: 3 } });
+await accepted.arrayBuffer();
+await cluster.close();
+console.log(
+  JSON.stringify({
+    celAtImport,
+    celAfter: resolved.size > 0,
+    badRule: [badRule.status, badRuleBody.details?.causes?.[0]?.message ?? ''],
+    created: created.status,
+    rejected: [rejected.status, rejectedBody.message],
+    accepted: accepted.status,
+  }),
+);
+process.exit(0);
