@@ -11,6 +11,8 @@ export interface Rounds {
   name: string;
   /** One sample per round, in ms. */
   samples: number[];
+  /** The process's CPU time (user + system) of each sample, in ms: far less affected than wall time by other processes holding the CPUs. */
+  cpuSamples: number[];
 }
 
 /**
@@ -24,15 +26,22 @@ export async function interleavedRounds(
 ): Promise<{ results: Rounds[]; loadBefore: number; loadAfter: number }> {
   const loadBefore = loadavg()[0]!;
   const samples = cases.map(() => [] as number[]);
+  const cpuSamples = cases.map(() => [] as number[]);
   for (let r = 0; r < warmup + rounds; r++) {
     for (let k = 0; k < cases.length; k++) {
       const index = (r + k) % cases.length;
+      const c0 = process.cpuUsage();
       const t0 = performance.now();
       await cases[index]![1]();
-      if (r >= warmup) samples[index]!.push(performance.now() - t0);
+      const wall = performance.now() - t0;
+      const cpu = process.cpuUsage(c0);
+      if (r >= warmup) {
+        samples[index]!.push(wall);
+        cpuSamples[index]!.push((cpu.user + cpu.system) / 1000);
+      }
     }
   }
-  return { results: cases.map(([name], i) => ({ name, samples: samples[i]! })), loadBefore, loadAfter: loadavg()[0]! };
+  return { results: cases.map(([name], i) => ({ name, samples: samples[i]!, cpuSamples: cpuSamples[i]! })), loadBefore, loadAfter: loadavg()[0]! };
 }
 
 export function median(samples: readonly number[]): number {
