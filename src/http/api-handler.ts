@@ -26,7 +26,7 @@ import { parseRequestPath, type ResourceRequest } from './request-info.ts';
 import { errorResponse, objectResponse, plainNotFound, statusResponse } from './responses.ts';
 import { notAcceptable } from '../errors/status-error.ts';
 import { discoveryResponse } from './discovery-response.ts';
-import { openapiResponse } from './openapi-response.ts';
+import { loadOpenAPI, openapiResponse } from './openapi-response.ts';
 import { serveSubresource } from './subresource-handler.ts';
 
 export interface VersionInfo {
@@ -65,7 +65,10 @@ export class ApiHandler {
     const url = new URL(request.url);
     try {
       const info = parseRequestPath(url.pathname);
-      if (info.kind === 'non-resource') return this.nonResource(info.path, request);
+      if (info.kind === 'non-resource') {
+        if (info.path.startsWith('/openapi/')) await loadOpenAPI();
+        return this.nonResource(info.path, request);
+      }
       return await this.resource(info, request, url.searchParams);
     } catch (err) {
       return errorResponse(toStatusError(err));

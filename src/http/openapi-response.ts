@@ -5,16 +5,23 @@
 // Protobuf renditions are not produced: a protobuf-only Accept gets 406, which kubectl tolerates
 // on /openapi/v2 as long as the v3 documents advertise fieldValidation.
 import type { ApiCatalog } from '../apis/catalog.ts';
-import { OpenAPIService, type SerializedDocument } from '../apis/openapi/service.ts';
+import type { OpenAPIService, SerializedDocument } from '../apis/openapi/service.ts';
 import { KUBERNETES_VERSION } from '../cluster/version.ts';
 import { parseAccept } from './media-types.ts';
 import { sentResponse } from './sent-bodies.ts';
 
 const services = new WeakMap<ApiCatalog, OpenAPIService>();
+let Service: typeof OpenAPIService | undefined;
+
+/** Loads the OpenAPI tables (a dozen modules) on the first /openapi request, not with kubefake; openapiResponse() needs them. */
+export async function loadOpenAPI(): Promise<void> {
+  Service ??= (await import('../apis/openapi/service.ts')).OpenAPIService;
+}
 
 function serviceFor(catalog: ApiCatalog): OpenAPIService {
+  if (!Service) throw new Error('kubefake internal error: /openapi served before loadOpenAPI()');
   let service = services.get(catalog);
-  if (!service) services.set(catalog, (service = new OpenAPIService({ version: KUBERNETES_VERSION.gitVersion })));
+  if (!service) services.set(catalog, (service = new Service({ version: KUBERNETES_VERSION.gitVersion })));
   return service;
 }
 

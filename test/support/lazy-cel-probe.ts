@@ -1,7 +1,7 @@
 // Child process of test/lazy-loading.test.ts: imports kubefake in a fresh process, records whether
 // the CEL engine was loaded by the import, then makes a CRD with a rule (and an invalid rule) the
-// very first thing the process does, and writes a custom resource that breaks the rule. Prints one
-// JSON line.
+// very first write of the process, writes a custom resource that breaks the rule, and reads
+// /openapi/v3/api/v1 (whose tables also load on first use). Prints one JSON line.
 import { registerHooks } from 'node:module';
 
 const resolved = new Set<string>();
@@ -45,6 +45,8 @@ const rejected = await post('/apis/lazy.example.com/v1/namespaces/default/widget
 const rejectedBody = (await rejected.json()) as { message: string };
 const accepted = await post('/apis/lazy.example.com/v1/namespaces/default/widgets', { apiVersion: 'lazy.example.com/v1', kind: 'Widget', metadata: { name: 'w' }, spec: { replicas: 3 } });
 await accepted.arrayBuffer();
+const openapi = await cluster.handle(new Request(`${cluster.url}/openapi/v3/api/v1`, { headers: { accept: 'application/json' } }));
+const openapiBody = (await openapi.json()) as { openapi?: string; paths?: Record<string, unknown> };
 await cluster.close();
 console.log(
   JSON.stringify({
@@ -54,6 +56,7 @@ console.log(
     created: created.status,
     rejected: [rejected.status, rejectedBody.message],
     accepted: accepted.status,
+    openapi: [openapi.status, openapiBody.openapi, Object.hasOwn(openapiBody.paths ?? {}, '/api/v1/namespaces/{namespace}/configmaps')],
   }),
 );
 process.exit(0);
