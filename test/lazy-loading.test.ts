@@ -1,4 +1,4 @@
-// Machinery kubefake loads on first use (the CEL engine, the OpenAPI tables) must behave as if it were always there:
+// Machinery kubefake loads on first use (the CEL engine, the protobuf decoder, the OpenAPI tables) must behave as if it were always there:
 // in a fresh process, importing kubefake loads no CEL, and a CRD with rules as the process's very
 // first write is checked and enforced as usual. A child process, because test files share a worker.
 import { spawnSync } from 'node:child_process';
@@ -18,6 +18,7 @@ describe('CEL on first use', () => {
     expect(result.rejected).toEqual([422, expect.stringContaining('replicas must be below 5')]);
     expect(result.accepted).toBe(201);
     expect(result.celAfter).toBe(true);
+    expect(result.protobuf).toEqual([400, expect.stringMatching(/^the object provided is unrecognized \(must be of type ConfigMap\): /)]);
     expect(result.openapi).toEqual([200, '3.0.0', true]);
   }, 60_000);
 });

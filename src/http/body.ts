@@ -6,7 +6,8 @@ import type { ResourceType } from '../apis/resource-type.ts';
 import { badRequest, requestEntityTooLarge, unsupportedMediaType } from '../errors/status-error.ts';
 import type { WriteOptions } from '../registry/options.ts';
 import { goDuplicateFieldError, goJsonTypeError, parseGoJson, summarizeGoData } from './go-json.ts';
-import { decodeKubernetesProtobuf, isKubernetesProtobuf, ProtobufDecodeError } from './protobuf/decode.ts';
+import type * as ProtobufDecoder from './protobuf/decode.ts';
+import { isKubernetesProtobuf } from './protobuf/media-type.ts';
 import { contentTypeEssence } from './media-types.ts';
 import { rememberRequestBody } from './sent-bodies.ts';
 import { writeOptionsFrom } from './query-options.ts';
@@ -27,7 +28,11 @@ export const bodyTarget = (type: ResourceType): BodyTarget => ({ apiVersion: api
 const contentTypesFor = (target: BodyTarget) =>
   target.protobuf ? ['application/json', 'application/yaml', 'application/vnd.kubernetes.protobuf'] : ['application/json', 'application/yaml'];
 
+/** The protobuf decoder, loaded by readBody() for the first protobuf body instead of with kubefake. */
+let protobuf: typeof ProtobufDecoder | undefined;
+
 export async function readBody(request: Request): Promise<Uint8Array> {
+  if (!protobuf && isKubernetesProtobuf(request.headers.get('content-type'))) protobuf = await import('./protobuf/decode.ts');
   if (!request.body) return new Uint8Array(0);
   const reader = request.body.getReader();
   const chunks: Uint8Array[] = [];
@@ -113,10 +118,11 @@ function decodeBody(bytes: Uint8Array, contentType: string | undefined, target: 
 }
 
 function decodeProtobufBody(bytes: Uint8Array, target: BodyTarget): Record<string, unknown> {
+  if (!protobuf) throw new Error('kubefake internal error: a protobuf body decoded without readBody()');
   try {
-    return decodeKubernetesProtobuf(bytes, { apiVersion: target.apiVersion, kind: target.kind }).object;
+    return protobuf.decodeKubernetesProtobuf(bytes, { apiVersion: target.apiVersion, kind: target.kind }).object;
   } catch (err) {
-    if (!(err instanceof ProtobufDecodeError)) throw err;
+    if (!(err instanceof protobuf.ProtobufDecodeError)) throw err;
     // A kind kubefake has no protobuf schema for is one it cannot read in that format.
     if (err.reason === 'unknownKind') throw unsupportedMediaType(contentTypesFor({ ...target, protobuf: false }));
     throw badRequest(`the object provided is unrecognized (must be of type ${target.kind}): ${err.message} (${summarizeGoData(bytes)})`);

@@ -1,7 +1,8 @@
 // Child process of test/lazy-loading.test.ts: imports kubefake in a fresh process, records whether
 // the CEL engine was loaded by the import, then makes a CRD with a rule (and an invalid rule) the
-// very first write of the process, writes a custom resource that breaks the rule, and reads
-// /openapi/v3/api/v1 (whose tables also load on first use). Prints one JSON line.
+// very first write of the process, writes a custom resource that breaks the rule, sends a broken
+// protobuf body and reads /openapi/v3/api/v1 (the decoder and the tables also load on first use).
+// Prints one JSON line.
 import { registerHooks } from 'node:module';
 
 const resolved = new Set<string>();
@@ -45,6 +46,15 @@ const rejected = await post('/apis/lazy.example.com/v1/namespaces/default/widget
 const rejectedBody = (await rejected.json()) as { message: string };
 const accepted = await post('/apis/lazy.example.com/v1/namespaces/default/widgets', { apiVersion: 'lazy.example.com/v1', kind: 'Widget', metadata: { name: 'w' }, spec: { replicas: 3 } });
 await accepted.arrayBuffer();
+// A broken protobuf body (the magic, then bytes that are no runtime.Unknown): the decoder loads and answers 400.
+const protobuf = await cluster.handle(
+  new Request(`${cluster.url}/api/v1/namespaces/default/configmaps`, {
+    method: 'POST',
+    body: Uint8Array.of(0x6b, 0x38, 0x73, 0x00, 0xff, 0xff),
+    headers: { 'content-type': 'application/vnd.kubernetes.protobuf' },
+  }),
+);
+const protobufBody = (await protobuf.json()) as { message: string };
 const openapi = await cluster.handle(new Request(`${cluster.url}/openapi/v3/api/v1`, { headers: { accept: 'application/json' } }));
 const openapiBody = (await openapi.json()) as { openapi?: string; paths?: Record<string, unknown> };
 await cluster.close();
@@ -56,6 +66,7 @@ console.log(
     created: created.status,
     rejected: [rejected.status, rejectedBody.message],
     accepted: accepted.status,
+    protobuf: [protobuf.status, protobufBody.message],
     openapi: [openapi.status, openapiBody.openapi, Object.hasOwn(openapiBody.paths ?? {}, '/api/v1/namespaces/{namespace}/configmaps')],
   }),
 );
