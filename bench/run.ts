@@ -15,20 +15,24 @@ import { coldStartSection } from './cold-start.ts';
 import { loadNote } from './machine.ts';
 import { startup } from './startup.ts';
 
-
-
 const iterations = Number(process.env.BENCH_ITERATIONS ?? 2000);
 // Fresh processes first: nothing of this process's warm-up reaches them.
 const cold = await coldStartSection();
-const gcSection = await cascadeSection(1000, 10);
-const schemaBench = await schemaSection();
+/** A section with the machine's load before and after it, for the sections that do not print it themselves. */
+async function withLoad(section: () => Promise<string>): Promise<string> {
+  const before = loadNote();
+  const text = await section();
+  return `${text.trimEnd()}\n\nMeasured at ${before}; after: ${loadNote()}.\n`;
+}
+const gcSection = await withLoad(() => cascadeSection(1000, 10));
+const schemaBench = await withLoad(() => schemaSection());
 const harnessSection = await harnessBench();
 const tripsLoad = loadNote();
 const trips = await roundTrips(iterations);
 const startsLoad = loadNote();
 const starts = await startup(200);
 const watch = await watchSection();
-const cel = await celSection();
+const cel = await withLoad(() => celSection());
 const conversion = await conversionSection();
 const lists = await listsSection();
 const tripOverhead = overhead(trips);
