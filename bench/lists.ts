@@ -5,8 +5,11 @@
 // objects' JSON. Run alone: node bench/lists.ts
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
-import { createFakeCluster, type FakeCluster } from '../src/index.ts';
+import type { FakeCluster } from '../src/index.ts';
 import { interleavedRounds, loadNote, median, quantile } from './machine.ts';
+
+// BENCH_KUBEFAKE: another build's entry module (e.g. main's dist/index.js), to compare side by side.
+const { createFakeCluster } = (await import(process.env.BENCH_KUBEFAKE ?? '../src/index.ts')) as typeof import('../src/index.ts');
 
 setFlagsFromString('--expose-gc');
 const gc = runInNewContext('gc') as () => void;
