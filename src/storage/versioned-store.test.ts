@@ -205,6 +205,28 @@ describe('VersionedStore.range narrowed by a label', () => {
     expect(visit(s, { narrowing: web, revision: then }).filter((e) => e.endsWith(':web'))).toEqual(['n/a:web', 'n/b:web']);
   });
 
+  it('keeps the index exact as objects take, share, change and drop label values', () => {
+    const s = new VersionedStore({ historyLimit: 10 });
+    const tiers = ['web', 'db', 'cache', undefined];
+    let seed = 11;
+    const next = () => (seed = (seed * 48271) % 2147483647);
+    for (let i = 0; i < 3000; i++) {
+      const key = `n/k${next() % 40}`;
+      // 'rare' is carried by one object at a time, mostly: the index's single-entry form.
+      const tier = next() % 30 === 0 ? 'rare' : tiers[next() % tiers.length];
+      const existing = s.get('/cm', key);
+      if (existing && next() % 4 === 0) s.delete('/cm', key);
+      else if (existing) s.update('/cm', key, labelled(key, tier, String(i)), existing.metadata.resourceVersion);
+      else s.create('/cm', key, labelled(key, tier));
+      if (i % 100 === 0) {
+        for (const t of ['web', 'db', 'cache', 'rare']) {
+          const expected = s.list('/cm', 'n/').filter((e) => e.object.metadata.labels?.tier === t).map((e) => `${e.key}:${t}`);
+          expect(visit(s, { narrowing: { key: 'tier', values: [t] } })).toEqual(expected);
+        }
+      }
+    }
+  });
+
   it('tells whether any key (matching or not) follows a key at the revision', () => {
     const s = new VersionedStore({ historyLimit: 100 });
     for (const name of ['n/a', 'n/b', 'n/c']) s.create('/cm', name, labelled(name));

@@ -67,8 +67,11 @@ class Bucket {
   private added: Entry[] = [];
   private removed: Entry[] = [];
   private frozen: Readonly<Record<string, StoredObject>> | undefined;
-  /** label key → label value → the entries carrying it, so a selected list visits only candidates. */
-  private readonly labels = new Map<string, Map<string, Set<Entry>>>();
+  /**
+   * label key → label value → the entries carrying it, so a selected list visits only candidates.
+   * A value only one object carries (a uid, a hash) holds that entry itself, not a one-entry Set.
+   */
+  private readonly labels = new Map<string, Map<string, Entry | Set<Entry>>>();
 
   get size(): number {
     return this.entries.size;
@@ -112,7 +115,12 @@ class Bucket {
   withLabel(key: string, values: readonly string[]): Entry[] {
     const byValue = this.labels.get(key);
     const out: Entry[] = [];
-    if (byValue) for (const value of values) for (const entry of byValue.get(value) ?? []) out.push(entry);
+    if (!byValue) return out;
+    for (const value of values) {
+      const held = byValue.get(value);
+      if (held instanceof Set) for (const entry of held) out.push(entry);
+      else if (held) out.push(held);
+    }
     return out;
   }
 
@@ -122,9 +130,11 @@ class Bucket {
     for (const key in labels) {
       let byValue = this.labels.get(key);
       if (!byValue) this.labels.set(key, (byValue = new Map()));
-      let entries = byValue.get(labels[key]!);
-      if (!entries) byValue.set(labels[key]!, (entries = new Set()));
-      entries.add(entry);
+      const value = labels[key]!;
+      const held = byValue.get(value);
+      if (held === undefined) byValue.set(value, entry);
+      else if (held instanceof Set) held.add(entry);
+      else if (held !== entry) byValue.set(value, new Set([held, entry]));
     }
   }
 
@@ -133,12 +143,13 @@ class Bucket {
     if (!labels) return;
     for (const key in labels) {
       const byValue = this.labels.get(key)!;
-      const entries = byValue.get(labels[key]!)!;
-      entries.delete(entry);
-      if (entries.size === 0) {
-        byValue.delete(labels[key]!);
-        if (byValue.size === 0) this.labels.delete(key);
-      }
+      const value = labels[key]!;
+      const held = byValue.get(value)!;
+      if (held instanceof Set) {
+        held.delete(entry);
+        if (held.size === 1) byValue.set(value, held.values().next().value!);
+      } else if (held === entry) byValue.delete(value);
+      if (byValue.size === 0) this.labels.delete(key);
     }
   }
 
