@@ -4,7 +4,8 @@ import * as k8s from '@kubernetes/client-node';
 import { describe, expect, it } from 'vitest';
 import { kubectlAvailable, useKubectlCluster } from './support/kubectl.ts';
 
-describe.skipIf(!kubectlAvailable)('kubectl over cluster.listen()', () => {
+describe.skipIf(!kubectlAvailable)('kubectl over cluster.listen()', { shuffle: false }, () => {
+  // One cluster for the block and tests that build on each other's objects: they run in order even under --sequence.shuffle.
   const k = useKubectlCluster();
 
   it('gets namespaces', async () => {

@@ -146,6 +146,42 @@ describe('pagination', () => {
     expect(page.metadata?.remainingItemCount).toBeUndefined();
   });
 
+  it('pages a label-selected list at the first page’s revision while labels change between pages', async () => {
+    const label = (name: string, tier: string | null) =>
+      core.patchNamespacedConfigMap({ name, namespace: 'second', body: { metadata: { labels: { tier } } } }, k8s.setHeaderOptions('Content-Type', k8s.PatchStrategy.MergePatch));
+    for (const name of ['n1', 'n2', 'n4', 'n5']) await label(name, 'web');
+    await core.createNamespacedConfigMap({ namespace: 'second', body: { metadata: { name: 'n6' } } });
+    const first = await core.listNamespacedConfigMap({ namespace: 'second', limit: 2, labelSelector: 'tier=web' });
+    expect(names(first)).toEqual(['second/n1', 'second/n2']);
+    expect(first.metadata?.remainingItemCount).toBeUndefined();
+    // After the first page: n4 loses the label, n3 gains it, n5 is deleted, n45 is created with it.
+    await label('n4', null);
+    await label('n3', 'web');
+    await core.deleteNamespacedConfigMap({ name: 'n5', namespace: 'second' });
+    await core.createNamespacedConfigMap({ namespace: 'second', body: { metadata: { name: 'n45', labels: { tier: 'web' } } } });
+    const second = await core.listNamespacedConfigMap({ namespace: 'second', limit: 2, labelSelector: 'tier=web', _continue: first.metadata!._continue });
+    expect(names(second)).toEqual(['second/n4', 'second/n5']);
+    expect(second.metadata?.resourceVersion).toBe(first.metadata?.resourceVersion);
+    // The page is full and a key follows it at that revision (n6, not matching): there is a last, empty page.
+    const token = JSON.parse(Buffer.from(second.metadata!._continue!, 'base64url').toString());
+    expect(token.start).toBe('n5\u0000');
+    const third = await core.listNamespacedConfigMap({ namespace: 'second', limit: 2, labelSelector: 'tier=web', _continue: second.metadata!._continue });
+    expect(third.items).toEqual([]);
+    expect(third.metadata?._continue).toBeUndefined();
+    const now = await core.listNamespacedConfigMap({ namespace: 'second', labelSelector: 'tier in (web)' });
+    expect(names(now)).toEqual(['second/n1', 'second/n2', 'second/n3', 'second/n45']);
+  });
+
+  it('ends a label-selected list when its page is full and no key follows', async () => {
+    await core.patchNamespacedConfigMap({ name: 'n5', namespace: 'second', body: { metadata: { labels: { last: 'yes' } } } }, k8s.setHeaderOptions('Content-Type', k8s.PatchStrategy.MergePatch));
+    const page = await core.listNamespacedConfigMap({ namespace: 'second', limit: 1, labelSelector: 'last=yes' });
+    expect(names(page)).toEqual(['second/n5']);
+    expect(page.metadata?._continue).toBeUndefined();
+    const before = await core.listNamespacedConfigMap({ namespace: 'second', limit: 1, labelSelector: 'last!=yes' });
+    expect(names(before)).toEqual(['second/n1']);
+    expect(before.metadata?._continue).toBeTruthy();
+  });
+
   it('ignores limit for resourceVersion=0', async () => {
     const all = await core.listNamespacedConfigMap({ namespace: 'second', limit: 2, resourceVersion: '0' });
     expect(all.items).toHaveLength(5);

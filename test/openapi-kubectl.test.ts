@@ -38,7 +38,8 @@ spec:
         - containerPort: 80
 `;
 
-describe.skipIf(!kubectlAvailable)('kubectl with OpenAPI served (default --validate=strict)', () => {
+describe.skipIf(!kubectlAvailable)('kubectl with OpenAPI served (default --validate=strict)', { shuffle: false }, () => {
+  // One cluster for the block and tests that build on each other's objects: they run in order even under --sequence.shuffle.
   const k = useKubectlCluster();
 
   it('applies a ConfigMap (create), then re-applies it unchanged', async () => {

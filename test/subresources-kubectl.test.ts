@@ -34,7 +34,8 @@ const crd = {
   },
 };
 
-describe.skipIf(!kubectlAvailable)('kubectl and subresources', () => {
+describe.skipIf(!kubectlAvailable)('kubectl and subresources', { shuffle: false }, () => {
+  // One cluster for the block and tests that build on each other's objects: they run in order even under --sequence.shuffle.
   let cluster: FakeCluster;
   let kubectl: (args: string[], input?: string) => Promise<KubectlResult>;
 

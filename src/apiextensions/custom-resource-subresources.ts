@@ -5,7 +5,7 @@
 import { isPlainObject, type KubeObject } from '../apis/object.ts';
 import type { Strategy } from '../apis/resource-type.ts';
 import { validateCustomResourceScale, type CustomResourceScalePaths } from '../apis/scale.ts';
-import { customResourceCel } from '../cel/custom-resource.ts';
+import { lazyCustomResourceCel } from '../cel/lazy.ts';
 import type { FieldError } from '../errors/field-error.ts';
 import { JsonPath } from '../go/jsonpath.ts';
 import { goSprintV, toGoValue } from '../patch/go-value.ts';
@@ -45,7 +45,7 @@ interface StatusStrategyInput {
 export function customResourceStatusStrategy(input: StatusStrategyInput): Strategy {
   const statusSchema = input.schema?.properties?.status;
   const statusCompiled = statusSchema ? compileSchema(statusSchema) : undefined;
-  const cel = input.compiled ? customResourceCel(input.compiled) : undefined;
+  const cel = input.compiled ? lazyCustomResourceCel(input.compiled) : undefined;
   return {
     prepareForUpdate(obj, old) {
       const hasStatus = Object.hasOwn(obj, 'status');

@@ -7,7 +7,7 @@ import { fieldError, fieldErrorMessage, type FieldError } from '../errors/field-
 import { compileSchema, decodeCustomResource, unknownFieldMessages, validateEmbeddedResources, validateListTypes, validateListTypesUpdate, validateValue, withDefaults, type CompiledSchema } from '../schema/index.ts';
 import type { JSONSchemaProps } from '../schema/types.ts';
 import { deepEqual } from '../util/deep-equal.ts';
-import { customResourceCel } from '../cel/custom-resource.ts';
+import { lazyCustomResourceCel } from '../cel/lazy.ts';
 import { customResourceScale, type CustomResourceScalePaths } from '../apis/scale.ts';
 import { replicasPathOf, type ReplicasPathMappings } from '../apply/scale-handler.ts';
 import { customResourceFieldSelectors, customResourceStatusStrategy, mainScaleErrors, scalePathsOf } from './custom-resource-subresources.ts';
@@ -149,7 +149,7 @@ function customResourceStrategy(input: StrategyInput): Strategy {
     if (obj.apiVersion !== apiVersion) errs.push(fieldError.invalid('apiVersion', obj.apiVersion ?? '', `must be ${apiVersion}`));
     return errs;
   };
-  const cel = input.compiled ? customResourceCel(input.compiled) : undefined;
+  const cel = input.compiled ? lazyCustomResourceCel(input.compiled) : undefined;
   const validateBody = (obj: KubeObject, old?: KubeObject): FieldError[] => {
     if (!input.compiled) return mainScaleErrors(obj, input.scale);
     const errs = validateValue(input.compiled, obj, old ? { old } : {});

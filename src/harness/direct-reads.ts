@@ -2,7 +2,7 @@
 // HTTP in between. Answers are copies the caller may change.
 import type { KubeObject } from '../apis/object.ts';
 import { compileFieldSelector } from '../registry/field-selection.ts';
-import { compileLabelSelector } from '../registry/list.ts';
+import { compileListLabelSelector } from '../registry/list.ts';
 import type { HarnessContext } from './context.ts';
 import { presentCopy, resolveKind, resolveRef, type KindSpec, type ObjectTarget } from './object-ref.ts';
 
@@ -25,15 +25,16 @@ export function getObject(ctx: HarnessContext, target: ObjectTarget): KubeObject
 export function listObjects(ctx: HarnessContext, kind: KindSpec, options: DirectListOptions = {}): KubeObject[] {
   const type = resolveKind(ctx.catalog, kind);
   const registry = ctx.registryFor(type);
-  const byLabel = compileLabelSelector(labelSelectorText(options.labelSelector));
+  const { predicate: byLabel, narrowing } = compileListLabelSelector(labelSelectorText(options.labelSelector));
   const byField = compileFieldSelector(type, options.fieldSelector);
   const prefix = type.namespaced && options.namespace !== undefined ? `${options.namespace}/` : '';
+  // Read-time defaults as get() shows them (peek() applies the same decoding).
+  const decode = registry.type.fromStorage?.bind(registry.type);
   const out: KubeObject[] = [];
-  for (const { object: stored } of ctx.store.list(registry.bucket, prefix)) {
-    // Read through the registry as get() does, so both show the same read-time defaults.
-    const object = registry.peek(stored.metadata.namespace, stored.metadata.name!) ?? stored;
+  ctx.store.range(registry.bucket, prefix, { narrowing }).forEach((_key, stored) => {
+    const object = decode ? decode(stored) : stored;
     if ((!byLabel || byLabel(object)) && (!byField || byField(object))) out.push(presentCopy(type, object));
-  }
+  });
   return out;
 }
 

@@ -3,6 +3,7 @@
 import type { ApiCatalog } from '../apis/catalog.ts';
 import { apiVersionOf, parseApiVersion, type KubeObject } from '../apis/object.ts';
 import type { ResourceType } from '../apis/resource-type.ts';
+import { deepCopyJson } from '../schema/json-value.ts';
 
 /**
  * A kind: `'Deployment'`, `'deployments'`, `'deploy'`, `'Deployment.apps'`, `'crontabs.stable.example.com'`,
@@ -92,6 +93,8 @@ export function describeRef(ref: ResolvedRef): string {
  * resource of a multi-version CRD shows its storage version's fields under that version's name.
  */
 export function presentCopy(type: ResourceType, obj: KubeObject): KubeObject {
-  const { apiVersion, kind, ...rest } = structuredClone(obj);
+  // A JSON walk, not structuredClone: stored objects are plain JSON, and cluster.list() of many
+  // objects must cost no more than serialising them for an HTTP list.
+  const { apiVersion, kind, ...rest } = deepCopyJson(obj);
   return { apiVersion: apiVersion || apiVersionOf(type.group, type.version), kind: kind || type.kind, ...rest };
 }

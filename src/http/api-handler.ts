@@ -29,7 +29,7 @@ import { isPathSegmentName } from '../validation/names.ts';
 import { goQuote } from '../errors/go-format.ts';
 import { notAcceptable } from '../errors/status-error.ts';
 import { discoveryResponse } from './discovery-response.ts';
-import { openapiResponse } from './openapi-response.ts';
+import { loadOpenAPI, openapiResponse } from './openapi-response.ts';
 import { hasSubresourceHandler, serveLegacyBinding, serveSubresource } from './subresource-handler.ts';
 
 export interface VersionInfo {
@@ -69,7 +69,10 @@ export class ApiHandler {
       const target = requestTargetOf(request);
       if (!target) return plainBadRequest();
       const info = parseRequestPath(target.path);
-      if (info.kind === 'non-resource') return this.nonResource(info.path, request);
+      if (info.kind === 'non-resource') {
+        if (info.path.startsWith('/openapi/')) await loadOpenAPI();
+        return this.nonResource(info.path, request);
+      }
       return await this.resource(info, request, target.query);
     } catch (err) {
       return errorResponse(toStatusError(err));

@@ -7,7 +7,8 @@ import { goYamlToJson } from '../go/yaml.ts';
 import { MAX_OBJECT_DEPTH, nestingDepth } from '../util/nesting-depth.ts';
 import type { WriteOptions } from '../apis/options.ts';
 import { decodeGoUtf8, goDuplicateFieldError, goJsonTypeError, parseGoJson, summarizeGoData, VERSION_KIND_ERROR_PREFIX } from '../go/json.ts';
-import { decodeKubernetesProtobuf, isKubernetesProtobuf, ProtobufDecodeError } from './protobuf/decode.ts';
+import type * as ProtobufDecoder from './protobuf/decode.ts';
+import { isKubernetesProtobuf } from './protobuf/media-type.ts';
 import { contentTypeEssence } from './media-types.ts';
 import { rememberRequestBody } from './sent-bodies.ts';
 import { writeOptionsFrom } from './query-options.ts';
@@ -28,7 +29,11 @@ export const bodyTarget = (type: ResourceType): BodyTarget => ({ apiVersion: api
 const contentTypesFor = (target: BodyTarget) =>
   target.protobuf ? ['application/json', 'application/yaml', 'application/vnd.kubernetes.protobuf'] : ['application/json', 'application/yaml'];
 
+/** The protobuf decoder, loaded by readBody() for the first protobuf body instead of with kubefake. */
+let protobuf: typeof ProtobufDecoder | undefined;
+
 export async function readBody(request: Request): Promise<Uint8Array> {
+  if (!protobuf && isKubernetesProtobuf(request.headers.get('content-type'))) protobuf = await import('./protobuf/decode.ts');
   if (!request.body) return new Uint8Array(0);
   const reader = request.body.getReader();
   const chunks: Uint8Array[] = [];
@@ -127,10 +132,11 @@ function decodeBody(
 }
 
 function decodeProtobufBody(bytes: Uint8Array, target: BodyTarget): Record<string, unknown> {
+  if (!protobuf) throw new Error('kubefake internal error: a protobuf body decoded without readBody()');
   try {
-    return decodeKubernetesProtobuf(bytes, { apiVersion: target.apiVersion, kind: target.kind }).object;
+    return protobuf.decodeKubernetesProtobuf(bytes, { apiVersion: target.apiVersion, kind: target.kind }).object;
   } catch (err) {
-    if (!(err instanceof ProtobufDecodeError)) throw err;
+    if (!(err instanceof protobuf.ProtobufDecodeError)) throw err;
     // A kind kubefake has no protobuf schema for is one it cannot read in that format.
     if (err.reason === 'unknownKind') throw unsupportedMediaType(contentTypesFor({ ...target, protobuf: false }));
     throw badRequest(`the object provided is unrecognized (must be of type ${target.kind}): ${err.message} (${summarizeGoData(bytes)})`);

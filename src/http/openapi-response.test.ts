@@ -1,11 +1,12 @@
 // The HTTP side of /openapi (src/http/openapi-response.ts), kept beside the documents it serves.
 import { createHash } from 'node:crypto';
-import { describe, expect, it } from 'vitest';
-import { openapiResponse } from './openapi-response.ts';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { loadOpenAPI, openapiResponse } from './openapi-response.ts';
 import type { ApiCatalog } from '../apis/catalog.ts';
 import { cronTabType, testCatalog } from '../apis/openapi/test-fixtures.ts';
 
 const BASE = 'http://kubefake.test';
+beforeAll(loadOpenAPI);
 const get = (catalog: ApiCatalog, url: string, headers: Record<string, string> = {}) => {
   const request = new Request(BASE + url, { headers });
   return openapiResponse(request, new URL(request.url).pathname, catalog)!;

@@ -4,17 +4,24 @@
 // caching on a matching one, 304 on If-None-Match, 406 when no acceptable format is asked for).
 // /openapi/v2 is also served in protobuf (gnostic's openapi_v2.Document), which kubectl asks for.
 import type { ApiCatalog } from '../apis/catalog.ts';
-import { OpenAPIService, type SerializedDocument } from '../apis/openapi/service.ts';
+import type { OpenAPIService, SerializedDocument } from '../apis/openapi/service.ts';
 import { KUBERNETES_VERSION } from '../apis/version.ts';
 import { parseAccept } from './media-types.ts';
 import { swaggerToProtobuf } from './protobuf/openapi-v2.ts';
 import { sentResponse } from './sent-bodies.ts';
 
 const services = new WeakMap<ApiCatalog, OpenAPIService>();
+let Service: typeof OpenAPIService | undefined;
+
+/** Loads the OpenAPI tables (a dozen modules) on the first /openapi request, not with kubefake; openapiResponse() needs them. */
+export async function loadOpenAPI(): Promise<void> {
+  Service ??= (await import('../apis/openapi/service.ts')).OpenAPIService;
+}
 
 function serviceFor(catalog: ApiCatalog): OpenAPIService {
+  if (!Service) throw new Error('kubefake internal error: /openapi served before loadOpenAPI()');
   let service = services.get(catalog);
-  if (!service) services.set(catalog, (service = new OpenAPIService({ version: KUBERNETES_VERSION.gitVersion })));
+  if (!service) services.set(catalog, (service = new Service({ version: KUBERNETES_VERSION.gitVersion })));
   return service;
 }
 

@@ -32,6 +32,7 @@ import type { DeletionOutcome } from '../apis/deletion-strategy.ts';
 import { applyDeletion, completesDeletion } from './deletion.ts';
 import { GENERATE_NAME_ATTEMPTS, generateName } from './generate-name.ts';
 import { listObjects, type ListResult } from './list.ts';
+import { loadCelFor } from '../cel/lazy.ts';
 import { admitNamespacedCreate } from './namespace-admission.ts';
 import {
   fieldValidationMode,
@@ -245,6 +246,7 @@ export class GenericRegistry {
   }
 
   private async createOnce(input: KubeObject, options: WriteOptions, applied = false): Promise<WriteResult> {
+    await loadCelFor(this.type, input); // the validation below may compile CEL rules, loaded on first use
     const obj = deepCopy(input);
     const meta = obj.metadata!;
     const requestedResourceVersion = meta.resourceVersion;
@@ -394,6 +396,7 @@ export class GenericRegistry {
   }
 
   private async updateFrom(existing: StoredObject, input: KubeObject, requestedResourceVersion: string | undefined, options: WriteOptions, applied = false): Promise<WriteResult> {
+    await loadCelFor(this.type, input); // as in createOnce; a write meanwhile ends in a conflict, retried by the callers
     const name = existing.metadata.name;
     if (requestedResourceVersion !== undefined && requestedResourceVersion !== existing.metadata.resourceVersion) {
       throw conflict(this.groupResource, name, OPTIMISTIC_LOCK_MESSAGE);

@@ -4,7 +4,7 @@ import type { KubeObject } from '../apis/object.ts';
 import type { ResourceType } from '../apis/resource-type.ts';
 import { badRequest, expired } from '../errors/status-error.ts';
 import { parseLabelSelector, SelectorParseError } from '../selectors/label-selector.ts';
-import { RevisionCompactedError, type VersionedStore } from '../storage/versioned-store.ts';
+import { RevisionCompactedError, type LabelNarrowing, type VersionedStore } from '../storage/versioned-store.ts';
 import { decodeContinue, encodeContinue } from './continue-token.ts';
 import { compileFieldSelector, type ObjectPredicate } from './field-selection.ts';
 import { validateListOptions, type ListOptions } from '../apis/options.ts';
@@ -22,14 +22,25 @@ const CONTINUE_EXPIRED =
 const LIST_EXPIRED = 'The resourceVersion for the provided list is too old.';
 
 export function compileLabelSelector(text: string | undefined): ObjectPredicate | undefined {
-  if (!text) return undefined;
+  return compileListLabelSelector(text).predicate;
+}
+
+/**
+ * A label selector as a predicate, and the label the store's index can narrow the walk to: the
+ * first `=`/`==`/`in` requirement (every object the selector matches carries one of its values).
+ */
+export function compileListLabelSelector(text: string | undefined): { predicate: ObjectPredicate | undefined; narrowing: LabelNarrowing | undefined } {
+  if (!text) return { predicate: undefined, narrowing: undefined };
+  let selector;
   try {
-    const selector = parseLabelSelector(text);
-    return selector.empty ? undefined : (obj) => selector.matches(obj.metadata?.labels);
+    selector = parseLabelSelector(text);
   } catch (err) {
     if (err instanceof SelectorParseError) throw badRequest(err.message);
     throw err;
   }
+  if (selector.empty) return { predicate: undefined, narrowing: undefined };
+  const narrowing = selector.requirements.find((r) => r.operator === '=' || r.operator === '==' || r.operator === 'in');
+  return { predicate: (obj) => selector.matches(obj.metadata?.labels), narrowing: narrowing && { key: narrowing.key, values: narrowing.values } };
 }
 
 export async function listObjects(
@@ -40,15 +51,17 @@ export async function listObjects(
   options: ListOptions,
 ): Promise<ListResult> {
   validateListOptions(options);
-  const byLabel = compileLabelSelector(options.labelSelector);
+  const { predicate: byLabel, narrowing } = compileListLabelSelector(options.labelSelector);
   const byField = compileFieldSelector(type, options.fieldSelector);
   const prefix = type.namespaced && namespace ? `${namespace}/` : '';
   const { revision, startKey, paged } = await resolveStart(store, options);
   const limit = paged && options.limit && options.limit > 0 ? options.limit : 0;
 
-  let entries;
+  let range;
   try {
-    entries = store.list(bucket, prefix, revision);
+    // Only this page's keys are walked: the range starts at the continue key by binary search.
+    // A label the index knows narrows the walk to the objects carrying it.
+    range = store.range(bucket, prefix, { from: startKey !== undefined ? prefix + startKey : undefined, revision, narrowing });
   } catch (err) {
     if (!(err instanceof RevisionCompactedError)) throw err;
     if (options.continue) {
@@ -57,31 +70,27 @@ export async function listObjects(
     throw expired(LIST_EXPIRED);
   }
 
-  let index = 0;
-  if (startKey !== undefined) {
-    while (index < entries.length && entries[index]!.key.slice(prefix.length) < startKey) index++;
-  }
-  const first = index;
   const items: KubeObject[] = [];
   let lastKey: string | undefined;
   let hasMore = false;
-  for (; index < entries.length; index++) {
+  range.forEach((key, object) => {
     // Like the etcd3 store: once the page is full, any further key means there is more.
     if (limit && items.length >= limit) {
       hasMore = true;
-      break;
+      return false;
     }
-    const { key, object } = entries[index]!;
     lastKey = key;
-    if ((byLabel && !byLabel(object)) || (byField && !byField(object))) continue;
-    items.push(object);
-  }
+    if ((!byLabel || byLabel(object)) && (!byField || byField(object))) items.push(object);
+    return true;
+  });
+  // A narrowed walk visits only candidates: a full page still has more when any key follows.
+  if (limit && items.length >= limit && !hasMore && lastKey !== undefined) hasMore = range.hasKeyAfter(lastKey);
   const filtered = !!byLabel || !!byField;
   return {
     items,
     resourceVersion: String(revision),
     continue: hasMore && lastKey !== undefined ? encodeContinue(`${lastKey.slice(prefix.length)}\u0000`, revision) : undefined,
-    remainingItemCount: hasMore && !filtered ? entries.length - first - limit : undefined,
+    remainingItemCount: hasMore && !filtered ? range.size - limit : undefined,
   };
 }
 

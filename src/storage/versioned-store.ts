@@ -3,11 +3,13 @@
 // revision). Stored objects are deep-frozen and replaced, never changed, so readers can hold them.
 // Buckets are mutable maps so a write costs O(1) whatever the bucket's size (a copy-on-write
 // record per write made a 1,000-object cascade quadratic); `snapshot()` freezes a bucket's view
-// lazily and reuses it until the bucket changes.
+// lazily and reuses it until the bucket changes. Reads walk a sorted array of entries from a
+// binary-searched start, and read an older revision through an overlay built from the events
+// since, so a page of a list costs its own length, not the bucket's.
 import type { KubeObject, StoredObject } from '../apis/object.ts';
 import { deepEqual } from '../util/deep-equal.ts';
-import { deepFreeze } from '../util/deep-freeze.ts';
 import { MAX_OBJECT_DEPTH, nestingDepth } from '../util/nesting-depth.ts';
+import { SharedValues } from './shared-values.ts';
 
 export type StoreEventType = 'ADDED' | 'MODIFIED' | 'DELETED';
 
@@ -86,47 +88,263 @@ function checkStorable(bucket: string, key: string, object: KubeObject, limits: 
   if (Buffer.byteLength(JSON.stringify(object)) + 1 + 2 * keyBytes + TXN_OVERHEAD_BYTES > max) throw new UnstorableObjectError('tooLarge');
 }
 
+/** Pending key-set changes up to this many are spliced into the sorted keys; more re-sort them. */
+const SPLICE_LIMIT = 256;
+
+/** A key and its object; a write of an existing key replaces the object in place. */
+interface Entry {
+  readonly key: string;
+  object: StoredObject;
+}
+
 /** One resource's objects, with views rebuilt only when it changes. */
 class Bucket {
-  readonly objects = new Map<string, StoredObject>();
-  private sorted: string[] | undefined;
+  private readonly entries = new Map<string, Entry>();
+  /** Entries in etcd key order as of the last read; `added`/`removed` hold what changed since. */
+  private sorted: Entry[] = [];
+  private added: Entry[] = [];
+  private removed: Entry[] = [];
   private frozen: Readonly<Record<string, StoredObject>> | undefined;
+  /**
+   * label key → label value → the entries carrying it, so a selected list visits only candidates.
+   * A value only one object carries (a uid, a hash) holds that entry itself, not a one-entry Set.
+   */
+  private readonly labels = new Map<string, Map<string, Entry | Set<Entry>>>();
+
+  get size(): number {
+    return this.entries.size;
+  }
+
+  get(key: string): StoredObject | undefined {
+    return this.entries.get(key)?.object;
+  }
+
+  has(key: string): boolean {
+    return this.entries.has(key);
+  }
 
   set(key: string, object: StoredObject): void {
-    if (!this.objects.has(key)) this.sorted = undefined;
-    this.objects.set(key, object);
+    let entry = this.entries.get(key);
+    if (entry) {
+      if (entry.object.metadata.labels !== object.metadata.labels) {
+        this.unindex(entry);
+        entry.object = object;
+        this.index(entry);
+      } else entry.object = object;
+    } else {
+      entry = { key, object };
+      this.entries.set(key, entry);
+      this.added.push(entry);
+      this.index(entry);
+    }
     this.frozen = undefined;
   }
 
   delete(key: string): void {
-    this.objects.delete(key);
-    this.sorted = undefined;
+    const entry = this.entries.get(key);
+    if (!entry) return;
+    this.entries.delete(key);
+    this.unindex(entry);
+    this.removed.push(entry);
     this.frozen = undefined;
   }
 
-  /** Keys in etcd byte order, cached between key-set changes. */
-  sortedKeys(): readonly string[] {
-    return (this.sorted ??= [...this.objects.keys()].sort(compareKeys));
+  /** The entries whose label `key` has one of `values` now, in no order. */
+  withLabel(key: string, values: readonly string[]): Entry[] {
+    const byValue = this.labels.get(key);
+    const out: Entry[] = [];
+    if (!byValue) return out;
+    for (const value of values) {
+      const held = byValue.get(value);
+      if (held instanceof Set) for (const entry of held) out.push(entry);
+      else if (held) out.push(held);
+    }
+    return out;
   }
 
-  /** Keys starting with `prefix`, found by binary search in the sorted keys. */
-  keysWithPrefix(prefix: string): readonly string[] {
-    const keys = this.sortedKeys();
-    if (prefix === '') return keys;
-    let lo = 0;
-    let hi = keys.length;
-    while (lo < hi) {
-      const mid = (lo + hi) >>> 1;
-      if (keys[mid]! < prefix) lo = mid + 1;
-      else hi = mid;
+  private index(entry: Entry): void {
+    const labels = entry.object.metadata.labels;
+    if (!labels) return;
+    for (const key in labels) {
+      let byValue = this.labels.get(key);
+      if (!byValue) this.labels.set(key, (byValue = new Map()));
+      const value = labels[key]!;
+      const held = byValue.get(value);
+      if (held === undefined) byValue.set(value, entry);
+      else if (held instanceof Set) held.add(entry);
+      else if (held !== entry) byValue.set(value, new Set([held, entry]));
     }
-    let end = lo;
-    while (end < keys.length && keys[end]!.startsWith(prefix)) end++;
-    return keys.slice(lo, end);
+  }
+
+  private unindex(entry: Entry): void {
+    const labels = entry.object.metadata.labels;
+    if (!labels) return;
+    for (const key in labels) {
+      const byValue = this.labels.get(key)!;
+      const value = labels[key]!;
+      const held = byValue.get(value)!;
+      if (held instanceof Set) {
+        held.delete(entry);
+        if (held.size === 1) byValue.set(value, held.values().next().value!);
+      } else if (held === entry) byValue.delete(value);
+      if (byValue.size === 0) this.labels.delete(key);
+    }
+  }
+
+  /**
+   * Entries in etcd key order. A few writes since the last read are spliced in by binary search
+   * (a write between two pages of a paginated list must not re-sort 100,000 keys); many are
+   * sorted afresh. Walking this array is what makes a list cheap: no lookup per key.
+   */
+  sortedEntries(): readonly Entry[] {
+    const pending = this.added.length + this.removed.length;
+    if (pending === 0) return this.sorted;
+    if (pending > SPLICE_LIMIT) {
+      // Code-unit order is byte order for the ASCII names the API allows; sort() without a
+      // comparator compares code units and is the fastest form.
+      this.sorted = [...this.entries.keys()].sort().map((key) => this.entries.get(key)!);
+    } else {
+      const sorted = this.sorted;
+      for (const entry of this.removed) {
+        const at = lowerBound(sorted, entry.key);
+        if (sorted[at] === entry) sorted.splice(at, 1);
+      }
+      for (const entry of this.added) {
+        if (this.entries.get(entry.key) !== entry) continue; // created, then deleted again
+        sorted.splice(lowerBound(sorted, entry.key), 0, entry);
+      }
+    }
+    this.added = [];
+    this.removed = [];
+    return this.sorted;
   }
 
   view(): Readonly<Record<string, StoredObject>> {
-    return (this.frozen ??= Object.freeze(Object.fromEntries(this.objects)));
+    if (!this.frozen) {
+      const out: Record<string, StoredObject> = {};
+      for (const [key, entry] of this.entries) out[key] = entry.object;
+      this.frozen = Object.freeze(out);
+    }
+    return this.frozen;
+  }
+}
+
+/** The first index of `entries` (sorted) whose key is not below `key`. */
+function lowerBound(entries: readonly Entry[], key: string): number {
+  let lo = 0;
+  let hi = entries.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (entries[mid]!.key < key) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+/** The smallest string above every string that starts with `prefix` ('' when there is none). */
+function prefixEnd(prefix: string): string {
+  return prefix === '' ? '' : prefix.slice(0, -1) + String.fromCharCode(prefix.charCodeAt(prefix.length - 1) + 1);
+}
+
+/** Keeps a range to the objects whose label `key` has one of `values` (the others may still be visited). */
+export interface LabelNarrowing {
+  key: string;
+  values: readonly string[];
+}
+
+/**
+ * The keys of one bucket under a prefix, from a start key on, as they were at one revision: the
+ * current sorted entries, read through an overlay of what changed since that revision (taken from
+ * the event log). Building one costs two binary searches plus the events after the revision, never
+ * a walk or copy of the whole bucket, so each page of a paginated list costs only its own length.
+ * Narrowed by a label, it visits only the entries the label index names (and the keys changed
+ * since the revision, whose labels then may differ), sorted: a 1% selection visits about 1%.
+ */
+export class StoreRange {
+  /** How many keys the range holds (not counted for a narrowed range: NaN). */
+  readonly size: number;
+  private readonly entries: readonly Entry[];
+  private readonly lo: number;
+  private readonly hi: number;
+  /** The entries to visit when narrowed, sorted; else entries[lo, hi). */
+  private readonly candidates: readonly Entry[] | undefined;
+  /** Keys changed since the revision: their state then (null: absent then). */
+  private readonly overlay: ReadonlyMap<string, StoredObject | null> | undefined;
+  /** Keys to visit with their state then, outside the entries visited: deleted since, or (narrowed) not candidates now. Sorted. */
+  private readonly extra: readonly string[];
+  /** Keys present at the revision and deleted since. */
+  private readonly gone: readonly string[];
+
+  constructor(bucket: Bucket | undefined, prefix: string, from: string, overlay?: Map<string, StoredObject | null>, narrowing?: LabelNarrowing) {
+    const entries = (this.entries = bucket ? bucket.sortedEntries() : []);
+    const low = from > prefix ? from : prefix;
+    this.lo = lowerBound(entries, low);
+    const end = prefixEnd(prefix);
+    this.hi = end === '' ? entries.length : Math.max(this.lo, lowerBound(entries, end));
+    let candidateKeys: Set<string> | undefined;
+    if (narrowing && bucket) {
+      const inRange = (key: string) => key >= low && key.startsWith(prefix);
+      const candidates = bucket.withLabel(narrowing.key, narrowing.values).filter((e) => inRange(e.key));
+      this.candidates = candidates.sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
+      if (overlay && overlay.size > 0) candidateKeys = new Set(candidates.map((e) => e.key));
+    } else if (narrowing) this.candidates = [];
+    let size = this.hi - this.lo;
+    const extra: string[] = [];
+    const gone: string[] = [];
+    if (overlay && overlay.size > 0) {
+      this.overlay = overlay;
+      for (const [key, then] of overlay) {
+        const now = bucket?.has(key) ?? false;
+        if (then === null) {
+          if (now) size--;
+          continue;
+        }
+        if (!now) gone.push(key);
+        if (candidateKeys ? !candidateKeys.has(key) : !now) extra.push(key);
+      }
+      extra.sort();
+      size += gone.length;
+    }
+    this.extra = extra;
+    this.gone = gone;
+    this.size = this.candidates ? NaN : size;
+  }
+
+  /** Visits the keys in order with their objects until `visit` answers false. */
+  forEach(visit: (key: string, object: StoredObject) => boolean | void): void {
+    const { overlay } = this;
+    const list = this.candidates ?? this.entries;
+    const lo = this.candidates ? 0 : this.lo;
+    const hi = this.candidates ? this.candidates.length : this.hi;
+    if (overlay === undefined) {
+      for (let i = lo; i < hi; i++) {
+        const entry = list[i]!;
+        if (visit(entry.key, entry.object) === false) return;
+      }
+      return;
+    }
+    const extra = this.extra;
+    let g = 0;
+    for (let i = lo; i < hi; i++) {
+      const { key, object: now } = list[i]!;
+      while (g < extra.length && extra[g]! < key) {
+        if (visit(extra[g]!, overlay.get(extra[g]!)!) === false) return;
+        g++;
+      }
+      const then = overlay.get(key);
+      if (then === null) continue;
+      if (visit(key, then ?? now) === false) return;
+    }
+    for (; g < extra.length; g++) if (visit(extra[g]!, overlay.get(extra[g]!)!) === false) return;
+  }
+
+  /** Whether the range (not only the candidates of a narrowed one) holds a key after `key`. */
+  hasKeyAfter(key: string): boolean {
+    const { entries, hi, overlay } = this;
+    for (let i = Math.max(this.lo, lowerBound(entries, `${key}\u0000`)); i < hi; i++) {
+      if (overlay?.get(entries[i]!.key) !== null) return true;
+    }
+    return this.gone.some((k) => k > key);
   }
 }
 
@@ -143,6 +361,7 @@ export class VersionedStore {
   private compacted = 0;
   private readonly listeners = new Set<(event: StoreEvent) => void>();
   private readonly historyLimit: number;
+  private readonly shared = new SharedValues();
 
   constructor(options: VersionedStoreOptions) {
     this.historyLimit = Math.max(1, options.historyLimit);
@@ -160,12 +379,12 @@ export class VersionedStore {
   /** The whole store as immutable data; later writes never change it. Unchanged buckets are shared. */
   snapshot(): StoreState {
     const buckets: Record<string, Readonly<Record<string, StoredObject>>> = {};
-    for (const [name, bucket] of this.buckets) if (bucket.objects.size > 0) buckets[name] = bucket.view();
+    for (const [name, bucket] of this.buckets) if (bucket.size > 0) buckets[name] = bucket.view();
     return Object.freeze({ revision: this.currentRevision, buckets: Object.freeze(buckets) });
   }
 
   get(bucket: string, key: string): StoredObject | undefined {
-    return this.buckets.get(bucket)?.objects.get(key);
+    return this.buckets.get(bucket)?.get(key);
   }
 
   /**
@@ -173,29 +392,33 @@ export class VersionedStore {
    * were at `atRevision` (default: now).
    */
   list(bucket: string, prefix: string, atRevision?: number): Array<{ key: string; object: StoredObject }> {
-    if (atRevision === undefined || atRevision >= this.currentRevision) {
-      const current = this.buckets.get(bucket);
-      if (!current) return [];
-      return current.keysWithPrefix(prefix).map((key) => ({ key, object: current.objects.get(key)! }));
-    }
-    const entries = this.bucketAt(bucket, atRevision);
-    const keys = [...entries.keys()].filter((k) => k.startsWith(prefix));
-    keys.sort(compareKeys);
-    return keys.map((key) => ({ key, object: entries.get(key)! }));
+    const out: Array<{ key: string; object: StoredObject }> = [];
+    this.range(bucket, prefix, { revision: atRevision }).forEach((key, object) => {
+      out.push({ key, object });
+    });
+    return out;
   }
 
-  /** Rebuilds a bucket as of an older revision by undoing the logged events after it. */
-  private bucketAt(bucket: string, revision: number): Map<string, StoredObject> {
+  /**
+   * The keys of a bucket starting with `prefix` and not below `from` (a whole key), as they were
+   * at `revision` (default: now); throws RevisionCompactedError when the history no longer
+   * reaches back that far.
+   */
+  range(bucket: string, prefix: string, options: { from?: string; revision?: number; narrowing?: LabelNarrowing } = {}): StoreRange {
+    const { from = '', revision, narrowing } = options;
+    const current = this.buckets.get(bucket);
+    if (revision === undefined || revision >= this.currentRevision) return new StoreRange(current, prefix, from, undefined, narrowing);
     if (revision < this.compacted) throw new RevisionCompactedError(revision, this.compacted);
-    const entries = new Map(this.buckets.get(bucket)?.objects);
+    // Undo the events after the revision: the earliest event of a key says what it was then.
+    const low = from > prefix ? from : prefix;
+    const overlay = new Map<string, StoredObject | null>();
     for (let i = this.log.length - 1; i >= this.logStart; i--) {
       const ev = this.log[i]!;
       if (ev.revision <= revision) break;
-      if (ev.bucket !== bucket) continue;
-      if (ev.type === 'ADDED') entries.delete(ev.key);
-      else entries.set(ev.key, ev.previous!);
+      if (ev.bucket !== bucket || ev.key < low || !ev.key.startsWith(prefix)) continue;
+      overlay.set(ev.key, ev.type === 'ADDED' ? null : ev.previous!);
     }
-    return entries;
+    return new StoreRange(current, prefix, from, overlay, narrowing);
   }
 
   create(bucket: string, key: string, obj: KubeObject, limits?: WriteLimits): StoredObject {
@@ -271,8 +494,9 @@ export class VersionedStore {
     const fresh = { ...obj, metadata: { ...obj.metadata, resourceVersion: String(revision) } } as StoredObject;
     if (type !== 'DELETED') checkStorable(bucket, key, fresh, limits);
     // A fresh top level and metadata; the rest is frozen in place, so callers must hand over
-    // objects they no longer change (the registry always builds new ones).
-    const object = deepFreeze(fresh);
+    // objects they no longer change (the registry always builds new ones). Equal small parts of
+    // stored objects (field sets, label maps, kinds, namespaces) share one frozen copy.
+    const object = this.shared.freeze(fresh);
     this.currentRevision = revision;
     let b = this.buckets.get(bucket);
     if (!b) this.buckets.set(bucket, (b = new Bucket()));
@@ -305,9 +529,4 @@ export class VersionedStore {
       this.logStart = 0;
     }
   }
-}
-
-/** etcd orders keys by bytes; names are ASCII, so code-unit order matches. */
-export function compareKeys(a: string, b: string): number {
-  return a < b ? -1 : a > b ? 1 : 0;
 }

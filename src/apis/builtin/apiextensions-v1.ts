@@ -14,7 +14,7 @@ import {
 import { formatTimestamp } from '../../go/time.ts';
 import { checkWrappedPreconditions, type DeletionOutcome } from '../deletion-strategy.ts';
 import type { DeleteOptions } from '../options.ts';
-import { crdCelCompiler } from '../../cel/crd-compiler.ts';
+import { lazyCrdCelCompiler } from '../../cel/lazy.ts';
 import { compileSchema, validateValue } from '../../schema/index.ts';
 import { isPlainObject } from '../object.ts';
 import { arrAt, builtin, child, composeStrategy, defaulting, generation, goString, objAt, setDefault } from './shared.ts';
@@ -67,7 +67,7 @@ const CRDS = { group: 'apiextensions.k8s.io', resource: 'customresourcedefinitio
 /** Defaults must validate against their own schema (the schema engine answers that); CEL rules are compiled. */
 const VALIDATION_OPTIONS: CrdValidationOptions = {
   checkDefault: (value, schema, path) => validateValue(compileSchema(schema), value, { basePath: path }),
-  celCompiler: crdCelCompiler,
+  celCompiler: lazyCrdCelCompiler,
 };
 
 /**

@@ -30,19 +30,11 @@ export { ProtobufDecodeError } from './wire.ts';
 export type { ProtobufDecodeErrorReason } from './wire.ts';
 export { decodableKinds } from './schemas/index.ts';
 
-export const KUBERNETES_PROTOBUF_MEDIA_TYPE = 'application/vnd.kubernetes.protobuf';
+export { isKubernetesProtobuf, KUBERNETES_PROTOBUF_MEDIA_TYPE } from './media-type.ts';
 
 /** protoEncodingPrefix: "k8s" and encoding style 0 (a runtime.Unknown follows). */
 export const KUBERNETES_PROTOBUF_MAGIC: Uint8Array = Uint8Array.of(0x6b, 0x38, 0x73, 0x00);
 
-/**
- * Whether a Content-Type names the Kubernetes protobuf encoding. Parameters are ignored, as the
- * apiserver's input negotiation compares only the media type.
- */
-export function isKubernetesProtobuf(contentType: string | null | undefined): boolean {
-  if (!contentType) return false;
-  return contentType.split(';')[0]!.trim().toLowerCase() === KUBERNETES_PROTOBUF_MEDIA_TYPE;
-}
 
 export interface KubernetesProtobufEnvelope {
   apiVersion: string;

@@ -1,0 +1,12 @@
+// The Kubernetes protobuf media type, apart from the decoder: request handling checks it on every
+// body, while the decoder and its schemas (a dozen modules) load only for a protobuf body.
+export const KUBERNETES_PROTOBUF_MEDIA_TYPE = 'application/vnd.kubernetes.protobuf';
+
+/**
+ * Whether a Content-Type names the Kubernetes protobuf encoding. Parameters are ignored, as the
+ * apiserver's input negotiation compares only the media type.
+ */
+export function isKubernetesProtobuf(contentType: string | null | undefined): boolean {
+  if (!contentType) return false;
+  return contentType.split(';')[0]!.trim().toLowerCase() === KUBERNETES_PROTOBUF_MEDIA_TYPE;
+}

@@ -1,0 +1,73 @@
+// Child process of test/lazy-loading.test.ts: imports kubefake in a fresh process, records whether
+// the CEL engine was loaded by the import, then makes a CRD with a rule (and an invalid rule) the
+// very first write of the process, writes a custom resource that breaks the rule, sends a broken
+// protobuf body and reads /openapi/v3/api/v1 (the decoder and the tables also load on first use).
+// Prints one JSON line.
+import { registerHooks } from 'node:module';
+
+const resolved = new Set<string>();
+registerHooks({
+  resolve(specifier, context, next) {
+    const result = next(specifier, context);
+    if (result.url.includes('/@marcbachmann/cel-js/')) resolved.add(result.url);
+    return result;
+  },
+});
+
+const { createFakeCluster } = await import('../../src/index.ts');
+const celAtImport = resolved.size > 0;
+const cluster = await createFakeCluster();
+const post = (path: string, body: unknown) =>
+  cluster.handle(new Request(`${cluster.url}${path}`, { method: 'POST', body: JSON.stringify(body), headers: { 'content-type': 'application/json' } }));
+const crd = (rule: string) => ({
+  apiVersion: 'apiextensions.k8s.io/v1',
+  kind: 'CustomResourceDefinition',
+  metadata: { name: 'widgets.lazy.example.com' },
+  spec: {
+    group: 'lazy.example.com',
+    scope: 'Namespaced',
+    names: { plural: 'widgets', singular: 'widget', kind: 'Widget' },
+    versions: [
+      {
+        name: 'v1',
+        served: true,
+        storage: true,
+        schema: { openAPIV3Schema: { type: 'object', properties: { spec: { type: 'object', properties: { replicas: { type: 'integer' } }, 'x-kubernetes-validations': [{ rule, message: 'replicas must be below 5' }] } } } },
+      },
+    ],
+  },
+});
+const badRule = await post('/apis/apiextensions.k8s.io/v1/customresourcedefinitions', crd('self.replicas == true'));
+const badRuleBody = (await badRule.json()) as { details?: { causes?: Array<{ message: string }> } };
+const created = await post('/apis/apiextensions.k8s.io/v1/customresourcedefinitions', crd('self.replicas < 5'));
+await created.arrayBuffer();
+await cluster.settle();
+const rejected = await post('/apis/lazy.example.com/v1/namespaces/default/widgets', { apiVersion: 'lazy.example.com/v1', kind: 'Widget', metadata: { name: 'w' }, spec: { replicas: 7 } });
+const rejectedBody = (await rejected.json()) as { message: string };
+const accepted = await post('/apis/lazy.example.com/v1/namespaces/default/widgets', { apiVersion: 'lazy.example.com/v1', kind: 'Widget', metadata: { name: 'w' }, spec: { replicas: 3 } });
+await accepted.arrayBuffer();
+// A broken protobuf body (the magic, then bytes that are no runtime.Unknown): the decoder loads and answers 400.
+const protobuf = await cluster.handle(
+  new Request(`${cluster.url}/api/v1/namespaces/default/configmaps`, {
+    method: 'POST',
+    body: Uint8Array.of(0x6b, 0x38, 0x73, 0x00, 0xff, 0xff),
+    headers: { 'content-type': 'application/vnd.kubernetes.protobuf' },
+  }),
+);
+const protobufBody = (await protobuf.json()) as { message: string };
+const openapi = await cluster.handle(new Request(`${cluster.url}/openapi/v3/api/v1`, { headers: { accept: 'application/json' } }));
+const openapiBody = (await openapi.json()) as { openapi?: string; paths?: Record<string, unknown> };
+await cluster.close();
+console.log(
+  JSON.stringify({
+    celAtImport,
+    celAfter: resolved.size > 0,
+    badRule: [badRule.status, badRuleBody.details?.causes?.[0]?.message ?? ''],
+    created: created.status,
+    rejected: [rejected.status, rejectedBody.message],
+    accepted: accepted.status,
+    protobuf: [protobuf.status, protobufBody.message],
+    openapi: [openapi.status, openapiBody.openapi, Object.hasOwn(openapiBody.paths ?? {}, '/api/v1/namespaces/{namespace}/configmaps')],
+  }),
+);
+process.exit(0);
