@@ -19,8 +19,10 @@ let enabling: Promise<unknown> | undefined;
 function createNetwork(): NetworkApi<[InterceptorSource]> {
   const handler = http.all(`https://*.${CLUSTER_DOMAIN}/*`, async ({ request }) => {
     const route = routes.get(new URL(request.url).host);
-    // No response means "not mine": msw then performs the request as it is.
-    if (!route) return undefined;
+    // A cluster host that is gone (closed) or never was: a network error at once, as the
+    // dispatcher's ENOTFOUND, instead of a real DNS lookup of a name no resolver knows (which can
+    // take seconds where lookups of .local names wait for mDNS).
+    if (!route) return Response.error();
     const response = await route(request);
     frame(request.method.toUpperCase(), response);
     return response;
