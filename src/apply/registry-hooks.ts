@@ -20,13 +20,16 @@ const managers = new WeakMap<ResourceType, FieldManager>();
 
 /**
  * The fields the endpoint's strategy resets, which nobody owns (GetResetFields): status on a
- * resource with a status subresource; on `/status`, spec (and all metadata for custom resources).
+ * resource with a status subresource; on `/status`, spec (and all metadata for custom resources);
+ * on a CSR's `/approval`, spec and status.certificate (csrApprovalStrategy.GetResetFields).
  */
 function resetFieldsOf(type: ResourceType): FieldSet | undefined {
   const paths: Path[] = [];
   if (type.subresource === 'status') {
     paths.push([{ field: 'spec' }]);
     if (type.unstructured) paths.push([{ field: 'metadata' }]);
+  } else if (type.subresource === 'approval') {
+    paths.push([{ field: 'spec' }], [{ field: 'status' }, { field: 'certificate' }]);
   } else if (type.subresources.includes('status')) {
     paths.push([{ field: 'status' }]);
   }

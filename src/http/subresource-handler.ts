@@ -58,11 +58,15 @@ async function servePodBinding(r: SubresourceRequest): Promise<Response> {
 }
 
 /** An update-only subresource (`namespaces/finalize`): PUT through its own strategy. */
+/**
+ * A subresource with a strategy of its own (`namespaces/finalize`, `certificatesigningrequests/
+ * approval`): the verbs discovery lists for it, served as `/status` is, through its derived type.
+ */
 async function serveUpdateSubresource(r: SubresourceRequest, updateType: ResourceType): Promise<Response> {
-  if (r.request.method.toUpperCase() !== 'PUT' || r.info.watchPrefix) throw r.info.watchPrefix ? unknownPath() : r.methodNotAllowed();
-  const { body, options } = await readWriteRequest(r.request, r.query, bodyTarget(r.type));
-  const result = await r.registryFor(updateType).update(r.info.namespace, r.info.name, body, options);
-  return respond(r, result.object, result.warnings);
+  const listed = r.type.discoverySubresources?.find((s) => s.name === r.info.subresource)?.verbs ?? ['update'];
+  const verb = verbOf(r.request.method.toUpperCase(), r.info.watchPrefix);
+  if (!listed.includes(verb)) throw r.info.watchPrefix ? unknownPath() : r.methodNotAllowed();
+  return serveObjectSubresource(r, verb, updateType);
 }
 
 /** POST of the legacy `bindings` resource: the Binding's own name says which pod. */
@@ -170,15 +174,16 @@ export async function serveSubresource(r: SubresourceRequest): Promise<Response>
   if (verb !== 'get' && verb !== 'update' && verb !== 'patch') {
     throw type.unstructured ? methodNotSupported({ group: type.group, resource: type.plural }, verb) : info.watchPrefix ? unknownPath() : r.methodNotAllowed();
   }
-  return info.subresource === 'status' ? serveStatus(r, verb) : serveScale(r, verb);
+  return info.subresource === 'status' ? serveObjectSubresource(r, verb, statusTypeOf(type)!) : serveScale(r, verb);
 }
 
 const respond = (r: SubresourceRequest, body: unknown, warnings: readonly string[] = []) =>
   objectResponse(body, { status: 200, format: r.format, warnings: [...(r.type.requestWarnings ?? []), ...warnings] });
 
-async function serveStatus(r: SubresourceRequest, verb: string): Promise<Response> {
+/** get, update and patch of the whole object through a subresource's derived type (`/status`, `/approval`). */
+async function serveObjectSubresource(r: SubresourceRequest, verb: string, subType: ResourceType): Promise<Response> {
   const { type, info, query } = r;
-  const registry = r.registryFor(statusTypeOf(type)!);
+  const registry = r.registryFor(subType);
   switch (verb) {
     case 'get': {
       const object = await registry.get(info.namespace, info.name, getOptionsFrom(query));

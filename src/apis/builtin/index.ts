@@ -41,7 +41,7 @@ export function builtinResourceTypes(ctx: BuiltinContext = createBuiltinContext(
     ...authorizationV1ResourceTypes(),
     ...autoscalingResourceTypes(),
     ...batchV1ResourceTypes(),
-    ...certificatesV1ResourceTypes(),
+    ...certificatesV1ResourceTypes(ctx),
     ...networkingV1ResourceTypes(),
     ...policyV1ResourceTypes(),
     ...rbacV1ResourceTypes(),

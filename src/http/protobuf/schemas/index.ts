@@ -1,5 +1,6 @@
 // The kinds whose protobuf request bodies kubefake decodes, and every message they reach.
 // The set covers what kubectl's typed clients POST (`kubectl create <generator>`, `create token`)
+// and `kubectl certificate approve|deny` PUTs,
 // plus metav1.DeleteOptions for client-go callers that delete with a protobuf body.
 import { MessageRegistry, type MessageTable } from '../schema.ts';
 import { appsMessages } from './apps.ts';
@@ -7,6 +8,7 @@ import { authenticationMessages } from './authentication.ts';
 import { authorizationMessages } from './authorization.ts';
 import { autoscalingMessages } from './autoscaling.ts';
 import { batchMessages } from './batch.ts';
+import { certificatesMessages } from './certificates.ts';
 import { coreMessages } from './core.ts';
 import { metaMessages } from './meta.ts';
 import { networkingMessages } from './networking.ts';
@@ -26,6 +28,7 @@ const ALL_MESSAGES: MessageTable = {
   ...authenticationMessages,
   ...authorizationMessages,
   ...autoscalingMessages,
+  ...certificatesMessages,
 };
 
 export const messages = new MessageRegistry(ALL_MESSAGES);
@@ -57,6 +60,7 @@ const KIND_MESSAGES: ReadonlyMap<string, string> = new Map([
   ['authorization.k8s.io/v1 SelfSubjectAccessReview', 'authorization.SelfSubjectAccessReview'],
   ['authorization.k8s.io/v1 SelfSubjectRulesReview', 'authorization.SelfSubjectRulesReview'],
   ['autoscaling/v1 Scale', 'autoscaling.Scale'],
+  ['certificates.k8s.io/v1 CertificateSigningRequest', 'certificates.CertificateSigningRequest'],
 ]);
 
 /**
