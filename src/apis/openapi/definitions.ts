@@ -1,7 +1,7 @@
 // The component schemas of a set of resource types: each kind and its list, plus the
 // apimachinery definitions they (transitively) refer to, so every $ref in a document resolves.
 import type { ResourceType } from '../resource-type.ts';
-import { builtinKindSchemas } from './builtin-schemas.ts';
+import { builtinKindSchemas, generatedKindSchemas } from './builtin-schemas.ts';
 import { customKindSchemas } from './custom-schema.ts';
 import { META_SCHEMAS } from './meta-schemas.ts';
 import { definitionName, type Json } from './names.ts';
@@ -10,8 +10,9 @@ import { API_VERSION_DESCRIPTION, gvkList, KIND_DESCRIPTION, LIST_METADATA_DESCR
 /** Kind and list definitions of one type; `complete` says whether SMP can be computed from them. */
 export function typeDefinitions(type: ResourceType, v2 = false): { definitions: Record<string, Json>; complete: boolean } {
   if (type.unstructured) return { definitions: customKindSchemas(type, { v2 }), complete: false };
-  const { definitions, complete } = builtinKindSchemas(type);
-  return { definitions: { ...definitions, [definitionName(type, type.listKind)]: builtinListSchema(type) }, complete };
+  const { definitions, complete } = builtinKindSchemas(type, v2);
+  const list = generatedKindSchemas(type.group, type.version, type.listKind, v2) ?? { [definitionName(type, type.listKind)]: builtinListSchema(type) };
+  return { definitions: { ...definitions, ...list }, complete };
 }
 
 function builtinListSchema(type: ResourceType): Json {
