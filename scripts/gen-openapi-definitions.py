@@ -21,8 +21,9 @@ their own Go package paths) with what openapi-gen emits (kube-openapi pkg/genera
   as the v3 builder does), and the types with their own OpenAPI schema (resource.Quantity,
   intstr.IntOrString, metav1.Time/MicroTime as date-time strings, RawExtension, []byte as byte
   strings) as openapi-gen's OpenAPISchemaType/OpenAPIV3OneOfTypes give them.
-Not emitted (yet): `enum` lists of `+enum` types and the "Possible enum values" description lines,
-`x-kubernetes-unions`, validation markers (+minimum, ...).
+- `enum` and the "Possible enum values" description lines of a field whose type is a `+enum`
+  string type (kube-openapi pkg/generators/enum.go): the typed constants of that type.
+Not emitted (yet): `x-kubernetes-unions`, validation markers (+minimum, ...).
 
 Run: python3 scripts/gen-openapi-definitions.py > src/generated/openapi-definitions.generated.ts
 """
@@ -227,6 +228,35 @@ def type_extensions(comments):
     return out
 
 
+def enum_of(go_type, pkg, imports):
+    """(sorted values, description lines) when the field's type (or pointee) is a `+enum` string type."""
+    name = go_type.lstrip('*')
+    if name in BUILTIN or name.startswith('[') or name.startswith('map[') or name == 'time.Duration':
+        return None
+    full = types.qualify(name, pkg, imports)
+    if full not in types.named or types.named[full][0] != 'string':
+        return None
+    if not any(c.strip() == '// +enum' for c in types.named_comments.get(full, [])):
+        return None
+    values = []  # enumType.addIfNotPresent: one entry per value, the longer comment winning
+    for const, value, comments in types.consts.get(full, []):
+        text = ' '.join(c.strip()[2:].removeprefix(' ') for c in comments if c.strip().startswith('//'))
+        for i, (_, v, t) in enumerate(values):
+            if v == value:
+                if len(t) < len(text) or (len(t) == len(text) and t > text):
+                    values[i] = (const, value, text)
+                break
+        else:
+            values.append((const, value, text))
+    if not values:
+        return None
+    lines = []
+    for const, value, text in values:
+        comment = re.sub(r'\s+', ' ', text.strip().removeprefix(const).strip())
+        lines.append(f' - `{json.dumps(value)}` {comment}')
+    return sorted(v for _, v, _ in values), ['//', '// Possible enum values:'] + ['// ' + line for line in sorted(lines)]
+
+
 def parse_default(comments):
     vals = markers(comments, 'default')
     if not vals:
@@ -246,7 +276,8 @@ def struct_definition(full, gvk):
         optional = bool(markers(f.comments, 'optional')) or [c for c in f.comments if c.strip() == '// +optional']
         is_required = any(c.strip() == '// +required' for c in f.comments) or (not optional and not omit)
         extra = {}
-        desc = description(f.comments)
+        enum = enum_of(f.go_type, pkg, imports)
+        desc = description(f.comments + (enum[1] if enum else []))
         if desc:
             extra['description'] = desc
         ext = type_extensions(f.comments)
@@ -259,6 +290,8 @@ def struct_definition(full, gvk):
         if d is not None:
             schema['default'] = d
         schema.update(ext)
+        if enum:
+            schema['enum'] = enum[0]
         props[name] = dict(sorted(schema.items()))
         if is_required:
             required.append(name)

@@ -54,6 +54,18 @@ describe('OpenAPI definitions generated from the Go types', () => {
     expect(props('io.k8s.api.batch.v1.JobStatus').startTime).toMatchObject({ allOf: [{ $ref: '#/components/schemas/io.k8s.apimachinery.pkg.apis.meta.v1.Time' }] });
   });
 
+  it('lists the values of +enum string types with their descriptions, as kube-openapi enum.go does', () => {
+    expect(props(`${CORE}.PortStatus`).protocol).toEqual({
+      default: '',
+      description:
+        'Protocol is the protocol of the service port of which status is recorded here The supported values are: "TCP", "UDP", "SCTP"\n\nPossible enum values:\n - `"SCTP"` is the SCTP protocol.\n - `"TCP"` is the TCP protocol.\n - `"UDP"` is the UDP protocol.',
+      enum: ['SCTP', 'TCP', 'UDP'],
+      type: 'string',
+    });
+    // A string type without +enum gets no values.
+    expect(props('io.k8s.api.networking.v1.HTTPIngressPath').pathType).not.toHaveProperty('enum');
+  });
+
   it('keeps paragraphs and drops markers and TODOs in descriptions, as generateDescription does', () => {
     const policy = props('io.k8s.api.policy.v1.PodDisruptionBudgetSpec').unhealthyPodEvictionPolicy!.description as string;
     expect(policy).toContain('\n\nValid policies are IfHealthyBudget and AlwaysAllow.');
