@@ -6,18 +6,17 @@
 // do not cover keeps an open schema and is not offered SMP.
 import { OPENAPI_DEFINITIONS, OPENAPI_KINDS, OPENAPI_V2_DEFINITIONS } from '../../generated/openapi-definitions.generated.ts';
 import type { ResourceType } from '../resource-type.ts';
-import { META_SCHEMAS } from './meta-schemas.ts';
 import { definitionName, type Json } from './names.ts';
 import { gvkList, object, typeAndObjectMeta, V3_PREFIX } from './schema-helpers.ts';
 
 export interface KindSchemas {
-  /** The kind's definition and the definitions it refers to (but META_SCHEMAS'), by name. */
+  /** The kind's definition and the definitions it refers to, by name. */
   definitions: Record<string, Json>;
   /** Every field is described, so a strategic merge patch computed from the schema is exact. */
   complete: boolean;
 }
 
-/** Generated definition names reachable from `root`, itself included; META_SCHEMAS' are left to closeOverRefs. */
+/** Generated definition names reachable from `root`, itself included. */
 const closures = new Map<string, string[]>();
 function closure(root: string): string[] {
   let names = closures.get(root);
@@ -31,7 +30,7 @@ function closure(root: string): string[] {
       for (const [k, v] of Object.entries(node)) {
         if (k === '$ref' && typeof v === 'string') {
           const name = v.slice(V3_PREFIX.length);
-          if (!seen.has(name) && !META_SCHEMAS[name] && OPENAPI_DEFINITIONS[name]) {
+          if (!seen.has(name) && OPENAPI_DEFINITIONS[name]) {
             seen.add(name);
             pending.push(OPENAPI_DEFINITIONS[name]);
           }

@@ -3,6 +3,7 @@
 import type { ResourceType } from '../resource-type.ts';
 import { builtinKindSchemas, generatedKindSchemas } from './builtin-schemas.ts';
 import { customKindSchemas } from './custom-schema.ts';
+import { OPENAPI_DEFINITIONS } from '../../generated/openapi-definitions.generated.ts';
 import { META_SCHEMAS } from './meta-schemas.ts';
 import { definitionName, type Json } from './names.ts';
 import { API_VERSION_DESCRIPTION, gvkList, KIND_DESCRIPTION, LIST_METADATA_DESCRIPTION, object, ref, sortKeys, str, V3_PREFIX } from './schema-helpers.ts';
@@ -42,7 +43,9 @@ export function closeOverRefs(schemas: Record<string, Json>, roots: unknown[] = 
       for (const [k, v] of Object.entries(node)) {
         if (k === '$ref' && typeof v === 'string' && v.startsWith(V3_PREFIX)) {
           const name = v.slice(V3_PREFIX.length);
-          if (!out[name] && META_SCHEMAS[name]) pending.push((out[name] = META_SCHEMAS[name]!));
+          // The apimachinery types the Go types reach are generated; META_SCHEMAS holds the rest (discovery, Status, WatchEvent, ...).
+          const shared = OPENAPI_DEFINITIONS[name] ?? META_SCHEMAS[name];
+          if (!out[name] && shared) pending.push((out[name] = shared));
         } else if (typeof v === 'object') pending.push(v);
       }
     }
