@@ -160,6 +160,39 @@ describe.skipIf(!kubectlAvailable)('kubectl explain and apply on generated built
     expect(read.spec?.policyTypes).toEqual(['Ingress', 'Egress']);
   });
 
+  it('re-applies a Deployment whose containers, ports and env changed: SMP merges env by name, keeping another writer’s entry, and drops what left the manifest', async () => {
+    const deployment = (containers: string) => `apiVersion: apps/v1
+kind: Deployment
+metadata: {name: lists, namespace: default}
+spec:
+  selector: {matchLabels: {app: lists}}
+  template:
+    metadata: {labels: {app: lists}}
+    spec:
+      containers:
+${containers}`;
+    const a = (value: string, ports: string) => `      - name: a\n        image: nginx\n        ports: [${ports}]\n        env: [{name: EX, value: "${value}"}, {name: EY, value: "2"}]\n`;
+    const b = '      - name: b\n        image: busybox\n';
+    const created = await k.kubectl(['apply', '-f', '-'], deployment(a('1', '{containerPort: 80}, {containerPort: 443}') + b));
+    expect(created.stderr).toBe('');
+    expect(created.stdout.trim()).toBe('deployment.apps/lists created');
+    // An entry another writer added survives the re-apply only if env merges by name (a replaced list would drop it).
+    const setEnv = await k.kubectl(['set', 'env', 'deployment/lists', '-c', 'a', 'EZ=3']);
+    expect(setEnv.code, setEnv.stderr).toBe(0);
+    const changed = await k.kubectl(['apply', '-f', '-'], deployment(a('9', '{containerPort: 80}')));
+    expect(changed.stderr).toBe('');
+    expect(changed.stdout.trim()).toBe('deployment.apps/lists configured');
+    const apps = k.cluster.kubeConfig.makeApiClient(k8s.AppsV1Api);
+    const containers = (await apps.readNamespacedDeployment({ name: 'lists', namespace: 'default' })).spec?.template.spec?.containers ?? [];
+    expect(containers.map((c) => c.name)).toEqual(['a']);
+    expect(containers[0]?.ports).toEqual([{ containerPort: 80, protocol: 'TCP' }]);
+    expect(containers[0]?.env).toEqual([
+      { name: 'EX', value: '9' },
+      { name: 'EY', value: '2' },
+      { name: 'EZ', value: '3' },
+    ]);
+  });
+
   it('diffs a changed Ingress against the live one', async () => {
     const r = await k.kubectl(['diff', '-f', '-'], ingress(9090));
     expect(r.code, r.stderr).toBe(1);
