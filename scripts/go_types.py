@@ -123,6 +123,8 @@ class GoTypes:
     def __init__(self):
         self.structs = {}   # type id -> {'fields': [Field], 'markers': [comment], 'pkg': id, 'imports': alias -> id}
         self.named = {}     # type id -> (underlying go type, pkg, imports)
+        self.named_comments = {}  # type id -> the comment lines above its declaration
+        self.consts = {}    # type id -> [(const name, string value, comment lines)] of typed string consts
         self.loaded = set()
 
     def load(self, pkg):
@@ -189,8 +191,35 @@ class GoTypes:
             m = re.match(r'^type (\w+) (?:= )?([^\s{]+)\s*(//.*)?$', line)
             if m:
                 self.named[f'{pkg}.{m.group(1)}'] = (m.group(2), pkg, alias_map)
+                self.named_comments[f'{pkg}.{m.group(1)}'] = comments
+            if line.startswith('const '):
+                i = self.parse_consts(pkg, lines, i, comments)
             comments = []
             i += 1
+
+    def parse_consts(self, pkg, lines, i, comments):
+        """Typed string constants (`Name Type = "value"`) of a `const` line or block, each with the
+        comment above it (its own in a block, the declaration's on a single line). Returns the index
+        of the last line read."""
+        const_re = r'^\s*(?:const\s+)?(\w+)\s+(\w+)\s*=\s*"([^"\\]*)"'
+        if lines[i].rstrip() != 'const (':
+            m = re.match(const_re, lines[i])
+            if m:
+                self.consts.setdefault(f'{pkg}.{m.group(2)}', []).append((m.group(1), m.group(3), comments))
+            return i
+        own = []
+        i += 1
+        while i < len(lines) and lines[i] != ')':
+            line = lines[i].strip()
+            if line.startswith('//'):
+                own.append(line)
+            else:
+                m = re.match(const_re, line)
+                if m:
+                    self.consts.setdefault(f'{pkg}.{m.group(2)}', []).append((m.group(1), m.group(3), own))
+                own = []
+            i += 1
+        return i
 
     def qualify(self, go_type, pkg, alias_map):
         """`metav1.Time` in package `apps.v1` -> `meta.v1.Time`; `PodSpec` -> `core.v1.PodSpec`."""

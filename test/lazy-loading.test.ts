@@ -20,5 +20,7 @@ describe('CEL on first use', () => {
     expect(result.celAfter).toBe(true);
     expect(result.protobuf).toEqual([400, expect.stringMatching(/^the object provided is unrecognized \(must be of type ConfigMap\): /)]);
     expect(result.openapi).toEqual([200, '3.0.0', true]);
+    // The generated OpenAPI definitions are not loaded by the import or a new cluster, only by the first /openapi request.
+    expect(result.openapiTables).toEqual([false, true]);
   }, 60_000);
 });

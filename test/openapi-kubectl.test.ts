@@ -93,11 +93,15 @@ describe.skipIf(!kubectlAvailable)('kubectl with OpenAPI served (default --valid
     expect(field.stdout).toContain('FIELD: labels <map[string]string>');
   });
 
-  it('explains a deployment down to its open spec', async () => {
+  it('explains a deployment down to its containers, from the definitions generated from the Go types', async () => {
     const r = await k.kubectl(['explain', 'deployment']);
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout).toContain('GROUP:      apps');
-    expect(r.stdout).toMatch(/spec\s+<Object>/);
+    expect(r.stdout).toMatch(/spec\s+<DeploymentSpec>/);
+    const ports = await k.kubectl(['explain', 'deployment.spec.template.spec.containers.ports']);
+    expect(ports.code, ports.stderr).toBe(0);
+    expect(ports.stdout).toContain('FIELD: ports <[]ContainerPort>');
+    expect(ports.stdout).toMatch(/containerPort\s+<integer> -required-/);
   });
 
   it('serves the index and the hash-addressed GV documents through kubectl get --raw', async () => {

@@ -6,10 +6,13 @@
 import { registerHooks } from 'node:module';
 
 const resolved = new Set<string>();
+// The generated OpenAPI definitions (about 1 MB of JSON) load with the OpenAPI documents only.
+const openapiTables = new Set<string>();
 registerHooks({
   resolve(specifier, context, next) {
     const result = next(specifier, context);
     if (result.url.includes('/@marcbachmann/cel-js/')) resolved.add(result.url);
+    if (result.url.endsWith('/generated/openapi-definitions.generated.ts')) openapiTables.add(result.url);
     return result;
   },
 });
@@ -17,6 +20,7 @@ registerHooks({
 const { createFakeCluster } = await import('../../src/index.ts');
 const celAtImport = resolved.size > 0;
 const cluster = await createFakeCluster();
+const openapiTablesBeforeRequest = openapiTables.size > 0;
 const post = (path: string, body: unknown) =>
   cluster.handle(new Request(`${cluster.url}${path}`, { method: 'POST', body: JSON.stringify(body), headers: { 'content-type': 'application/json' } }));
 const crd = (rule: string) => ({
@@ -67,6 +71,7 @@ console.log(
     rejected: [rejected.status, rejectedBody.message],
     accepted: accepted.status,
     protobuf: [protobuf.status, protobufBody.message],
+    openapiTables: [openapiTablesBeforeRequest, openapiTables.size > 0],
     openapi: [openapi.status, openapiBody.openapi, Object.hasOwn(openapiBody.paths ?? {}, '/api/v1/namespaces/{namespace}/configmaps')],
   }),
 );

@@ -1,8 +1,9 @@
 // The component schemas of a set of resource types: each kind and its list, plus the
 // apimachinery definitions they (transitively) refer to, so every $ref in a document resolves.
 import type { ResourceType } from '../resource-type.ts';
-import { builtinKindSchemas } from './builtin-schemas.ts';
+import { builtinKindSchemas, generatedKindSchemas } from './builtin-schemas.ts';
 import { customKindSchemas } from './custom-schema.ts';
+import { OPENAPI_DEFINITIONS } from '../../generated/openapi-definitions.generated.ts';
 import { META_SCHEMAS } from './meta-schemas.ts';
 import { definitionName, type Json } from './names.ts';
 import { API_VERSION_DESCRIPTION, gvkList, KIND_DESCRIPTION, LIST_METADATA_DESCRIPTION, object, ref, sortKeys, str, V3_PREFIX } from './schema-helpers.ts';
@@ -10,8 +11,9 @@ import { API_VERSION_DESCRIPTION, gvkList, KIND_DESCRIPTION, LIST_METADATA_DESCR
 /** Kind and list definitions of one type; `complete` says whether SMP can be computed from them. */
 export function typeDefinitions(type: ResourceType, v2 = false): { definitions: Record<string, Json>; complete: boolean } {
   if (type.unstructured) return { definitions: customKindSchemas(type, { v2 }), complete: false };
-  const { definitions, complete } = builtinKindSchemas(type);
-  return { definitions: { ...definitions, [definitionName(type, type.listKind)]: builtinListSchema(type) }, complete };
+  const { definitions, complete } = builtinKindSchemas(type, v2);
+  const list = generatedKindSchemas(type.group, type.version, type.listKind, v2) ?? { [definitionName(type, type.listKind)]: builtinListSchema(type) };
+  return { definitions: { ...definitions, ...list }, complete };
 }
 
 function builtinListSchema(type: ResourceType): Json {
@@ -41,7 +43,9 @@ export function closeOverRefs(schemas: Record<string, Json>, roots: unknown[] = 
       for (const [k, v] of Object.entries(node)) {
         if (k === '$ref' && typeof v === 'string' && v.startsWith(V3_PREFIX)) {
           const name = v.slice(V3_PREFIX.length);
-          if (!out[name] && META_SCHEMAS[name]) pending.push((out[name] = META_SCHEMAS[name]!));
+          // The apimachinery types the Go types reach are generated; META_SCHEMAS holds the rest (discovery, Status, WatchEvent, ...).
+          const shared = OPENAPI_DEFINITIONS[name] ?? META_SCHEMAS[name];
+          if (!out[name] && shared) pending.push((out[name] = shared));
         } else if (typeof v === 'object') pending.push(v);
       }
     }

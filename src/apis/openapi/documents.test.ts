@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { builtinResourceTypes } from '../builtin/index.ts';
+import { builtinKindSchemas } from './builtin-schemas.ts';
 import { discoveryDocument, discoveryRoutes, groupVersionDocument, typesByGroupVersion } from './documents.ts';
 import type { Json } from './names.ts';
 import { cronTabType } from './test-fixtures.ts';
@@ -45,7 +46,8 @@ function danglingRefs(d: unknown): string[] {
     if (Array.isArray(n)) n.forEach(walk);
     else if (n && typeof n === 'object')
       for (const [k, v] of Object.entries(n)) {
-        if (k === '$ref') {
+        // JSONSchemaProps has a property named `$ref`: only a string is a reference.
+        if (k === '$ref' && typeof v === 'string') {
           const name = String(v).replace('#/components/schemas/', '');
           if (!names.has(name)) out.push(String(v));
         } else walk(v);
@@ -86,9 +88,14 @@ describe('group version documents', () => {
     ]);
     expect(patchesWithSmp(doc('api/v1'), gvk('', 'v1', 'ConfigMap'))).toBe(true);
     expect(patchesWithSmp(doc('apis/rbac.authorization.k8s.io/v1'), gvk('rbac.authorization.k8s.io', 'v1', 'Role'))).toBe(true);
-    // A coarse Deployment schema would make kubectl warn "unable to find api field"; without SMP
-    // listed it computes the same SMP from its compiled-in types instead.
-    expect(patchesWithSmp(doc('apis/apps/v1'), gvk('apps', 'v1', 'Deployment'))).toBe(false);
+    // Generated from the Go types, the Deployment schema is complete: kubectl computes SMP from it.
+    expect(patchesWithSmp(doc('apis/apps/v1'), gvk('apps', 'v1', 'Deployment'))).toBe(true);
+    // A kind the Go types do not describe would make kubectl warn "unable to find api field";
+    // it stays open and without SMP listed, so kubectl computes SMP from its compiled-in types.
+    const deployments = builtinResourceTypes().find((t) => t.kind === 'Deployment')!;
+    const coarse = builtinKindSchemas({ ...deployments, kind: 'Undescribed' });
+    expect(coarse.complete).toBe(false);
+    expect(coarse.definitions['io.k8s.api.apps.v1.Undescribed']).toMatchObject({ 'x-kubernetes-preserve-unknown-fields': true });
     const scale = doc('apis/apps/v1').paths['/apis/apps/v1/namespaces/{namespace}/deployments/{name}/scale']!.patch!;
     expect('application/strategic-merge-patch+json' in scale.requestBody!.content).toBe(true);
   });
@@ -154,7 +161,13 @@ describe('group version documents', () => {
     const deployment = doc('apis/apps/v1').components.schemas['io.k8s.api.apps.v1.Deployment']!;
     expect(deployment).toMatchObject({ type: 'object', 'x-kubernetes-group-version-kind': [{ group: 'apps', kind: 'Deployment', version: 'v1' }] });
     expect(Object.keys(deployment.properties as Json)).toEqual(['apiVersion', 'kind', 'metadata', 'spec', 'status']);
-    expect((deployment.properties as Record<string, Json>).spec!['x-kubernetes-preserve-unknown-fields']).toBe(true);
+    expect((deployment.properties as Record<string, Json>).spec).toEqual({
+      allOf: [{ $ref: '#/components/schemas/io.k8s.api.apps.v1.DeploymentSpec' }],
+      default: {},
+      description: 'Specification of the desired behavior of the Deployment.',
+    });
+    const schemas = doc('apis/apps/v1').components.schemas;
+    expect(Object.keys(schemas)).toEqual(expect.arrayContaining(['io.k8s.api.apps.v1.DeploymentSpec', 'io.k8s.api.core.v1.PodTemplateSpec', 'io.k8s.api.core.v1.Container']));
   });
 
   it('has no dangling $ref in any document', () => {

@@ -14,6 +14,7 @@ export const gvRoot = (group: string, version: string): string => `/${gvKey(grou
 const BUILTIN_PACKAGES: Record<string, string> = {
   '': 'io.k8s.api.core',
   'apiextensions.k8s.io': 'io.k8s.apiextensions-apiserver.pkg.apis.apiextensions',
+  'apiregistration.k8s.io': 'io.k8s.kube-aggregator.pkg.apis.apiregistration',
   'rbac.authorization.k8s.io': 'io.k8s.api.rbac',
 };
 
