@@ -26,7 +26,8 @@ export function warningHeader(text: string): string {
 
 /** NewWarningHeader refuses texts that are not valid UTF-8 (a lone surrogate) or hold control characters; the recorder then drops that warning. */
 function sendableWarning(text: string): boolean {
-  return text.isWellFormed() && !/\p{Cc}/u.test(text);
+  // With the u flag a lone surrogate is one code point of category Cs (a paired one is not).
+  return !/[\p{Cc}\p{Cs}]/u.test(text);
 }
 
 export function objectResponse(body: unknown, options: ResponseOptions = {}): Response {
