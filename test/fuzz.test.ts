@@ -70,7 +70,7 @@ const selector = fc.oneof(
   fc.constantFrom('a=b', 'a!=b', 'a in (b,c)', 'a notin (b)', '!a', 'a', 'metadata.name=c1', 'metadata.namespace!=x', 'a=', '=b', 'a in (', ',,', 'a==b=c'),
   fc.string({ maxLength: 20 }),
 );
-const queryValue = fc.oneof(fc.constantFrom('true', 'false', 'maybe', '0', '1', '-5', '10', '999999999999', '', 'All', 'Strict', 'Warn', 'Ignore', 'Orphan', 'Foreground', 'NotOlderThan', 'Exact'), fc.string({ maxLength: 10 }), selector);
+const queryValue = fc.oneof(fc.constantFrom('true', 'false', 'maybe', '0', '1', '-5', '10', '999999999999', '99999999999999999999', '18446744073709551616', '', 'All', 'Strict', 'Warn', 'Ignore', 'Orphan', 'Foreground', 'NotOlderThan', 'Exact'), fc.string({ maxLength: 10 }), selector);
 const query = fc.array(
   fc.oneof(
     fc.tuple(fc.constant('watch'), fc.oneof(fc.constantFrom('true', 'false', '1', '0', 't', 'F', 'TRUE', 'maybe', '', 'yes', '2', '%FF'), fc.string({ maxLength: 6 }))),
@@ -215,6 +215,10 @@ async function checkAnswer(status: number, headers: { get(name: string): string 
   expect(status, what).toBeGreaterThanOrEqual(200);
   expect(status, what).toBeLessThan(600);
   const text = await read();
+  // No request here reaches what makes the real server answer 500 (webhooks, etcd), except
+  // PartialObjectMetadataList asked of one custom resource (meta.EachListItem on an Unstructured):
+  // any other 500 is a crash caught.
+  if (status === 500) expect(text, what).toContain('content is not a list');
   if (status < 400 || text === undefined) return;
   if (what.includes(' HEAD ') || what.startsWith('HEAD ')) return; // a HEAD answer has no body on the wire
   const type = headers.get('content-type') ?? '';
@@ -404,7 +408,7 @@ describe('random and malformed requests', () => {
     const patternChar = fc.constantFrom('a', 'b', '(', ')', '*', '+', '?', '|', '[', ']', '{', '}', '\\', '.', '^', '$', '1', ',', '-', 'd', 'w', 'p', 'L', '<', '>');
     const pattern = fc.oneof(fc.constantFrom('(a+)+$', '(a|a)*b', '^(\\d+)*$', '(?<x>a)', '\\p{L}+', '[', 'a{1,1000}{1,1000}'), fc.array(patternChar, { maxLength: 24 }).map((c) => c.join('')));
     const celToken = fc.constantFrom('self', '.s', '.n', 'size(', ')', ' && ', ' || ', ' == ', ' < ', '"a"', '1', '0', '.matches(', "'(a+)+$'", '.all(x, ', 'x', ' + ', ' * ', '[', ']', 'has(', '!', '?', ' : ', '.map(y, ', 'y', 'string(', 'int(', 'duration(', '"1h"', 'oldSelf', 'true', '.exists(', 'self.s.split(', '"", ', '-1', '.size()');
-    const rule = fc.oneof(fc.constantFrom('self.s.size() < 10', 'self.s.matches("^(a+)+$")', "[1,2,3].all(x, [1,2,3].all(y, [1,2,3].all(z, x*y*z > 0)))", 'self.n / 0 == 1', 'has(self.s) ? self.s.startsWith("a") : true'), fc.array(celToken, { minLength: 1, maxLength: 12 }).map((t) => t.join('')));
+    const rule = fc.oneof(fc.constantFrom('self.s.size() < 10', 'self.s.matches("^(a+)+$")', "[1,2,3].all(x, [1,2,3].all(y, [1,2,3].all(z, x*y*z > 0)))", 'self.n / 0 == 1', 'has(self.s) ? self.s.startsWith("a") : true', '!'.repeat(5000) + 'true', Array(3000).fill('1').join(' + ') + ' > 0', Array(3000).fill('true').join(' || '), '('.repeat(3000) + 'true' + ')'.repeat(3000), 'self' + '.s'.repeat(400) + ' == 1'), fc.array(celToken, { minLength: 1, maxLength: 12 }).map((t) => t.join('')));
     const objectSpec = fc.record({ s: fc.oneof(fc.string({ maxLength: 40 }), fc.constant('a'.repeat(40) + '!')), n: fc.oneof(fc.integer(), fc.constant(0)) }, { requiredKeys: [] });
     const crds = `/apis/apiextensions.k8s.io/v1/customresourcedefinitions/things.${GROUP}`;
     await fc.assert(
