@@ -85,6 +85,8 @@ describe('CEL rules nested deeper than cel-go parses', () => {
       // cel-go folds runs of `!` and balances `&&` chains; the engine nests them, so they are
       // refused with the same text rather than overflowing the stack.
       nots: '!'.repeat(5000) + 'true',
+      // Deep enough to overflow the engine's parser itself, whatever the stack in use.
+      manyNots: '!'.repeat(200_000) + 'true',
       ands: Array(5000).fill('true').join(' && '),
     };
     for (const [what, rule] of Object.entries(rules)) {

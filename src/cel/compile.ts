@@ -93,6 +93,8 @@ export function parseAndCheck(env: Environment, expression: string, options: { s
   try {
     parsed = env.parse(expression) as unknown as Parsed;
   } catch (e) {
+    // The engine's parser recurses per `!`/`-` too: how deep it gets depends on the stack in use.
+    if (isStackOverflow(e)) return { error: RECURSION_ERROR };
     return { error: engineDepthError(expression, e) ?? formatCheckError(expression, e) };
   }
   if (exceedsRecursionDepth(parsed.ast)) return { error: RECURSION_ERROR };
