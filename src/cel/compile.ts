@@ -10,6 +10,7 @@ import { formatCheckError } from './errors.ts';
 import { celLogicalErrors, patchEngine, uncheckedSemantics } from './engine-patches.ts';
 import { MATCHES_FUNCTION } from './library/regex.ts';
 import { resolveQualifiedNames } from './qualified-names.ts';
+import { engineDepthError, exceedsRecursionDepth, isStackOverflow, RECURSION_ERROR } from './recursion-depth.ts';
 import { applyListSemantics } from './list-semantics-hook.ts';
 import { applyOverrides, registryOf } from './overload-overrides.ts';
 import { markKubefakeRegistry } from './engine-internals.ts';
@@ -92,8 +93,22 @@ export function parseAndCheck(env: Environment, expression: string, options: { s
   try {
     parsed = env.parse(expression) as unknown as Parsed;
   } catch (e) {
-    return { error: formatCheckError(expression, e) };
+    // The engine's parser recurses per `!`/`-` too: how deep it gets depends on the stack in use.
+    if (isStackOverflow(e)) return { error: RECURSION_ERROR };
+    return { error: engineDepthError(expression, e) ?? formatCheckError(expression, e) };
   }
+  if (exceedsRecursionDepth(parsed.ast)) return { error: RECURSION_ERROR };
+  try {
+    return checkParsed(expression, parsed, options);
+  } catch (e) {
+    // Nesting cel-go folds or balances (runs of `!`, long `&&` chains) but the engine's passes
+    // recurse through: refused with the parser's recursion error rather than a 500.
+    if (isStackOverflow(e)) return { error: RECURSION_ERROR };
+    throw e;
+  }
+}
+
+function checkParsed(expression: string, parsed: Parsed, options: { skipCheck?: boolean }): Checked {
   rewriteMatches(parsed.ast);
   resolveQualifiedNames(parsed.ast);
   // Without a check, type errors surface only where evaluated, as in cel-go (engine-patches.ts).
@@ -103,6 +118,7 @@ export function parseAndCheck(env: Environment, expression: string, options: { s
   try {
     result = parsed.check();
   } catch (e) {
+    if (isStackOverflow(e)) throw e;
     // The checker throws plain Errors on its own bugs (overlapping overloads on empty lists).
     result = { valid: false, error: e };
   }

@@ -14,9 +14,20 @@ export interface ResponseOptions {
   contentType?: string;
 }
 
-/** `299 - "<text>"` with quotes and backslashes escaped (apimachinery/pkg/util/net NewWarningHeader). */
+/**
+ * `299 - "<text>"` with quotes and backslashes escaped (apimachinery/pkg/util/net NewWarningHeader),
+ * as the bytes Go writes: the text's UTF-8, each byte one character of the header string (a Fetch
+ * header value is a ByteString; node:http writes it back as latin1, so the wire carries UTF-8 as
+ * from Go, and a client reads it as it would from kube-apiserver).
+ */
 export function warningHeader(text: string): string {
-  return `299 - "${text.replace(/[\\"]/g, (c) => '\\' + c)}"`;
+  return Buffer.from(`299 - "${text.replace(/[\\"]/g, (c) => '\\' + c)}"`, 'utf8').toString('latin1');
+}
+
+/** NewWarningHeader refuses texts that are not valid UTF-8 (a lone surrogate) or hold control characters; the recorder then drops that warning. */
+function sendableWarning(text: string): boolean {
+  // With the u flag a lone surrogate is one code point of category Cs (a paired one is not).
+  return !/[\p{Cc}\p{Cs}]/u.test(text);
 }
 
 export function objectResponse(body: unknown, options: ResponseOptions = {}): Response {
@@ -27,9 +38,8 @@ export function objectResponse(body: unknown, options: ResponseOptions = {}): Re
   const headers: [string, string][] = [];
   for (const [name, value] of Object.entries(options.headers ?? {})) if (name.toLowerCase() !== 'content-type') headers.push([name, value]);
   headers.push(['content-type', options.contentType ?? (format === 'yaml' ? 'application/yaml' : 'application/json')]);
-  // NewWarningHeader refuses texts with control characters (a YAML strict error has newlines):
-  // the recorder then drops that warning.
-  if (options.warnings?.length) for (const w of new Set(options.warnings)) if (!/\p{Cc}/u.test(w)) headers.push(['warning', warningHeader(w)]);
+  // A YAML strict error has newlines: that warning is dropped.
+  if (options.warnings?.length) for (const w of new Set(options.warnings)) if (sendableWarning(w)) headers.push(['warning', warningHeader(w)]);
   return sentResponse(text, { status: options.status ?? 200, headers });
 }
 

@@ -140,7 +140,10 @@ async function writeResponse(response: Response, res: ServerResponse): Promise<v
     res.end();
     return;
   }
-  res.flushHeaders();
+  // Send the head now (a watch answers before its first event). Not flushHeaders(): it writes the
+  // head as UTF-8, re-encoding header bytes above 0x7f (a Warning's UTF-8); an empty Buffer write
+  // sends it as latin1, byte for byte, as Go does.
+  res.write(new Uint8Array(0));
   const reader = response.body.getReader();
   // A client that goes away must end the stream, so a watch unsubscribes.
   res.on('close', () => void reader.cancel().catch(() => undefined));
