@@ -9,9 +9,11 @@ import { expectStatus } from './support/status.ts';
 
 let cluster: FakeCluster;
 let batch: k8s.BatchV1Api;
+let networking: k8s.NetworkingV1Api;
 beforeAll(async () => {
   cluster = await createFakeCluster();
   batch = cluster.kubeConfig.makeApiClient(k8s.BatchV1Api);
+  networking = cluster.kubeConfig.makeApiClient(k8s.NetworkingV1Api);
 });
 afterAll(() => cluster.close());
 
@@ -91,6 +93,192 @@ describe('CronJob', () => {
     });
     const updated = await batch.replaceNamespacedCronJob({ name: 'to-update', namespace: 'default', body: { ...created, spec: { ...created.spec!, schedule: '@daily' } } });
     expect(updated.spec?.schedule).toBe('@daily');
+  });
+});
+
+const backend = (name = 'web', port: k8s.V1ServiceBackendPort = { number: 80 }): k8s.V1IngressBackend => ({ service: { name, port } });
+const ingress = (name: string, spec: k8s.V1IngressSpec, annotations?: Record<string, string>) =>
+  networking.createNamespacedIngress({ namespace: 'default', body: { metadata: { name, annotations }, spec } });
+
+describe('Ingress', () => {
+  it('requires rules or a default backend', async () => {
+    await expectStatus(ingress('empty', {}), {
+      code: 422,
+      reason: 'Invalid',
+      message: 'Ingress.networking.k8s.io "empty" is invalid: spec: Invalid value: null: either `defaultBackend` or `rules` must be specified',
+    });
+    const ok = await ingress('default-only', { defaultBackend: backend() });
+    expect(ok.spec?.defaultBackend?.service?.name).toBe('web');
+  });
+
+  it('checks hosts: DNS names or wildcards, never IP addresses', async () => {
+    const http = { paths: [{ path: '/', pathType: 'Prefix', backend: backend() }] };
+    const status = await expectStatus(
+      ingress('hosts', { rules: [{ host: '10.0.0.1', http }, { host: 'foo.*.example.com', http }, { host: 'Web.example.com', http }] }),
+      { code: 422 },
+    );
+    expect(causes(status)).toEqual([
+      'spec.rules[0].host: Invalid value: "10.0.0.1": must be a DNS name, not an IP address',
+      `spec.rules[1].host: Invalid value: "foo.*.example.com": a wildcard DNS-1123 subdomain must start with '*.', followed by a valid DNS subdomain, which must consist of lower case alphanumeric characters, '-' or '.' and end with an alphanumeric character (e.g. '*.example.com', regex used for validation is '\\*\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*')`,
+      `spec.rules[2].host: Invalid value: "Web.example.com": a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character (e.g. 'example.com', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*')`,
+    ]);
+    const ok = await ingress('wildcard', { rules: [{ host: '*.example.com', http }] });
+    expect(ok.spec?.rules?.[0]?.host).toBe('*.example.com');
+  });
+
+  it('checks paths and their pathType', async () => {
+    const status = await expectStatus(
+      ingress('paths', {
+        rules: [
+          {
+            http: {
+              paths: [
+                { path: 'api', pathType: 'Prefix', backend: backend() },
+                { path: '/a//b/..', pathType: 'Exact', backend: backend() },
+                { path: '/', pathType: 'Regex', backend: backend() },
+                { path: '/', backend: backend() } as k8s.V1HTTPIngressPath,
+              ],
+            },
+          },
+          { http: { paths: [] } },
+        ],
+      }),
+      { code: 422 },
+    );
+    expect(causes(status)).toEqual([
+      'spec.rules[0].http.paths[0].path: Invalid value: "api": must be an absolute path',
+      "spec.rules[0].http.paths[1].path: Invalid value: \"/a//b/..\": must not contain '//'",
+      "spec.rules[0].http.paths[1].path: Invalid value: \"/a//b/..\": cannot end with '/..'",
+      'spec.rules[0].http.paths[2].pathType: Unsupported value: "Regex": supported values: "Exact", "ImplementationSpecific", "Prefix"',
+      'spec.rules[0].http.paths[3].pathType: Required value: pathType must be specified',
+      'spec.rules[1].http.paths: Required value',
+    ]);
+  });
+
+  it('checks backends: a service name and one port, or a resource', async () => {
+    const path = (b: k8s.V1IngressBackend) => ({ path: '/', pathType: 'ImplementationSpecific', backend: b });
+    const status = await expectStatus(
+      ingress('backends', {
+        rules: [
+          {
+            http: {
+              paths: [
+                path({ service: { name: 'Web_1', port: { number: 70000 } } }),
+                path({ service: { name: 'web', port: { name: 'http', number: 80 } } }),
+                path({ service: { name: 'web', port: {} } }),
+                path({}),
+                path({ service: { name: 'web', port: { number: 80 } }, resource: { kind: 'Bucket', name: 'b' } }),
+              ],
+            },
+          },
+        ],
+      }),
+      { code: 422 },
+    );
+    expect(causes(status)).toEqual([
+      `spec.rules[0].http.paths[0].backend.service.name: Invalid value: "Web_1": a DNS-1035 label must consist of lower case alphanumeric characters or '-', start with an alphabetic character, and end with an alphanumeric character (e.g. 'my-name',  or 'abc-123', regex used for validation is '[a-z]([-a-z0-9]*[a-z0-9])?')`,
+      'spec.rules[0].http.paths[0].backend.service.port.number: Invalid value: 70000: must be between 1 and 65535, inclusive',
+      'spec.rules[0].http.paths[1].backend: Invalid value: "": cannot set both port name & port number',
+      'spec.rules[0].http.paths[2].backend: Required value: port name or number is required',
+      'spec.rules[0].http.paths[3].backend: Invalid value: "": resource or service backend is required',
+      'spec.rules[0].http.paths[4].backend: Invalid value: "": cannot set both resource and service backends',
+    ]);
+  });
+
+  it('checks TLS hosts, the class, and the class annotation beside the class field', async () => {
+    const status = await expectStatus(
+      ingress('tls', { defaultBackend: backend(), ingressClassName: 'nginx', tls: [{ hosts: ['*.example.com', 'bad host'], secretName: 'tls-cert' }] }, { 'kubernetes.io/ingress.class': 'nginx' }),
+      { code: 422 },
+    );
+    expect(causes(status)).toEqual([
+      `spec.tls[0].hosts[1]: Invalid value: "bad host": a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character (e.g. 'example.com', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*')`,
+      'annotations.kubernetes.io/ingress.class: Invalid value: "nginx": can not be set when the class field is also set',
+    ]);
+  });
+
+  it('validates updates', async () => {
+    const created = await ingress('to-update', { defaultBackend: backend() });
+    await expectStatus(networking.replaceNamespacedIngress({ name: 'to-update', namespace: 'default', body: { ...created, spec: { defaultBackend: backend('web', {}) } } }), {
+      code: 422,
+      message: 'Ingress.networking.k8s.io "to-update" is invalid: spec.defaultBackend: Required value: port name or number is required',
+    });
+  });
+});
+
+const netpol = (name: string, spec: k8s.V1NetworkPolicySpec) => networking.createNamespacedNetworkPolicy({ namespace: 'default', body: { metadata: { name }, spec } });
+
+describe('NetworkPolicy', () => {
+  it('checks ports: protocol, numbers and names, endPort ranges', async () => {
+    const status = await expectStatus(
+      netpol('ports', {
+        podSelector: {},
+        ingress: [
+          {
+            ports: [
+              { protocol: 'ICMP', port: 80 },
+              { port: 8080, endPort: 8000 },
+              { port: 'http', endPort: 90 } as k8s.V1NetworkPolicyPort,
+              { endPort: 90 },
+              { port: 'not_a_name' } as k8s.V1NetworkPolicyPort,
+            ],
+          },
+        ],
+      }),
+      { code: 422, reason: 'Invalid' },
+    );
+    expect(causes(status)).toEqual([
+      'spec.ingress[0].ports[0].protocol: Unsupported value: "ICMP": supported values: "TCP", "UDP", "SCTP"',
+      'spec.ingress[0].ports[1].endPort: Invalid value: 8080: must be greater than or equal to `port`',
+      'spec.ingress[0].ports[2].endPort: Invalid value: 90: may not be specified when `port` is non-numeric',
+      'spec.ingress[0].ports[3].endPort: Invalid value: 90: may not be specified when `port` is not specified',
+      'spec.ingress[0].ports[4].port: Invalid value: "not_a_name": must contain only alpha-numeric characters (a-z, 0-9), and hyphens (-)',
+    ]);
+  });
+
+  it('checks peers and ipBlocks: a valid CIDR, except strictly inside it', async () => {
+    const status = await expectStatus(
+      netpol('peers', {
+        podSelector: { matchLabels: { app: 'db' } },
+        egress: [
+          {
+            to: [
+              {},
+              { ipBlock: { cidr: '10.0.0.0/33' } },
+              { ipBlock: { cidr: '10.0.0.0/16', except: ['10.1.0.0/24', '10.0.0.0/16', 'nope'] } },
+              { ipBlock: { cidr: '10.0.0.0/8' }, podSelector: {} },
+            ],
+          },
+        ],
+      }),
+      { code: 422 },
+    );
+    expect(causes(status)).toEqual([
+      'spec.egress[0].to[0]: Required value: must specify a peer',
+      'spec.egress[0].to[1].ipBlock.cidr: Invalid value: "10.0.0.0/33": must be a valid CIDR value, (e.g. 10.9.8.0/24 or 2001:db8::/64)',
+      'spec.egress[0].to[2].ipBlock.except[0]: Invalid value: "10.1.0.0/24": must be a strict subset of `cidr`',
+      'spec.egress[0].to[2].ipBlock.except[1]: Invalid value: "10.0.0.0/16": must be a strict subset of `cidr`',
+      'spec.egress[0].to[2].ipBlock.except[2]: Invalid value: "nope": must be a valid CIDR value, (e.g. 10.9.8.0/24 or 2001:db8::/64)',
+      'spec.egress[0].to[3]: Forbidden: may not specify both ipBlock and another peer',
+    ]);
+    const ok = await netpol('allow-db', {
+      podSelector: { matchLabels: { app: 'db' } },
+      policyTypes: ['Ingress', 'Egress'],
+      ingress: [{ from: [{ namespaceSelector: { matchLabels: { team: 'a' } }, podSelector: {} }], ports: [{ port: 5432, endPort: 5440 }] }],
+      egress: [{ to: [{ ipBlock: { cidr: '10.0.0.0/8', except: ['10.1.0.0/16'] } }] }],
+    });
+    expect(ok.metadata?.generation).toBe(1);
+  });
+
+  it('checks the pod selector and policyTypes', async () => {
+    const status = await expectStatus(netpol('types', { podSelector: { matchLabels: { app: 'a b' } }, policyTypes: ['Ingress', 'Both'] }), { code: 422 });
+    expect(causes(status)).toEqual([
+      `spec.podSelector.matchLabels: Invalid value: "a b": a valid label must be an empty string or consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyValue',  or 'my_value',  or '12345', regex used for validation is '(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?')`,
+      'spec.policyTypes[1]: Unsupported value: "Both": supported values: "Ingress", "Egress"',
+    ]);
+    await expectStatus(netpol('three', { podSelector: {}, policyTypes: ['Ingress', 'Egress', 'Ingress'] }), {
+      code: 422,
+      message: 'NetworkPolicy.networking.k8s.io "three" is invalid: spec.policyTypes: Invalid value: ["Ingress","Egress","Ingress"]: may not specify more than two policyTypes',
+    });
   });
 });
 
