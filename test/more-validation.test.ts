@@ -10,10 +10,12 @@ import { expectStatus } from './support/status.ts';
 let cluster: FakeCluster;
 let batch: k8s.BatchV1Api;
 let networking: k8s.NetworkingV1Api;
+let policy: k8s.PolicyV1Api;
 beforeAll(async () => {
   cluster = await createFakeCluster();
   batch = cluster.kubeConfig.makeApiClient(k8s.BatchV1Api);
   networking = cluster.kubeConfig.makeApiClient(k8s.NetworkingV1Api);
+  policy = cluster.kubeConfig.makeApiClient(k8s.PolicyV1Api);
 });
 afterAll(() => cluster.close());
 
@@ -278,6 +280,47 @@ describe('NetworkPolicy', () => {
     await expectStatus(netpol('three', { podSelector: {}, policyTypes: ['Ingress', 'Egress', 'Ingress'] }), {
       code: 422,
       message: 'NetworkPolicy.networking.k8s.io "three" is invalid: spec.policyTypes: Invalid value: ["Ingress","Egress","Ingress"]: may not specify more than two policyTypes',
+    });
+  });
+});
+
+const pdb = (name: string, spec: k8s.V1PodDisruptionBudgetSpec) => policy.createNamespacedPodDisruptionBudget({ namespace: 'default', body: { metadata: { name }, spec } });
+
+describe('PodDisruptionBudget', () => {
+  it('refuses minAvailable and maxUnavailable together', async () => {
+    await expectStatus(pdb('both', { minAvailable: 1, maxUnavailable: '50%', selector: { matchLabels: { app: 'web' } } }), {
+      code: 422,
+      reason: 'Invalid',
+      message: 'PodDisruptionBudget.policy "both" is invalid: spec: Invalid value: {"minAvailable":1,"selector":{"matchLabels":{"app":"web"}},"maxUnavailable":"50%"}: minAvailable and maxUnavailable cannot be both set',
+    });
+  });
+
+  it('checks integers and percentages', async () => {
+    const cases: Array<[k8s.V1PodDisruptionBudgetSpec, string]> = [
+      [{ minAvailable: -1 }, 'spec.minAvailable: Invalid value: -1: must be greater than or equal to 0'],
+      [{ minAvailable: 'half' }, `spec.minAvailable: Invalid value: "half": a valid percent string must be a numeric string followed by an ending '%' (e.g. '1%',  or '93%', regex used for validation is '[0-9]+%')`],
+      [{ maxUnavailable: '150%' }, 'spec.maxUnavailable: Invalid value: "150%": must not be greater than 100%'],
+    ];
+    for (const [spec, message] of cases) {
+      await expectStatus(pdb('counts', spec), { code: 422, message: `PodDisruptionBudget.policy "counts" is invalid: ${message}` });
+    }
+    const ok = await pdb('quarter', { maxUnavailable: '25%', selector: { matchLabels: { app: 'web' } }, unhealthyPodEvictionPolicy: 'AlwaysAllow' });
+    expect(ok.spec?.maxUnavailable).toBe('25%');
+  });
+
+  it('checks the selector and the eviction policy, on update too', async () => {
+    const status = await expectStatus(
+      pdb('sel', { minAvailable: 1, selector: { matchExpressions: [{ key: 'app', operator: 'Near', values: ['a'] }] }, unhealthyPodEvictionPolicy: 'Never' }),
+      { code: 422 },
+    );
+    expect(causes(status)).toEqual([
+      'spec.selector.matchExpressions[0].operator: Invalid value: "Near": not a valid selector operator',
+      'spec.unhealthyPodEvictionPolicy: Unsupported value: "Never": supported values: "AlwaysAllow", "IfHealthyBudget"',
+    ]);
+    const created = await pdb('to-update', { minAvailable: 1 });
+    await expectStatus(policy.replaceNamespacedPodDisruptionBudget({ name: 'to-update', namespace: 'default', body: { ...created, spec: { minAvailable: '101%' } } }), {
+      code: 422,
+      message: 'PodDisruptionBudget.policy "to-update" is invalid: spec.minAvailable: Invalid value: "101%": must not be greater than 100%',
     });
   });
 });
