@@ -11,11 +11,15 @@ let cluster: FakeCluster;
 let batch: k8s.BatchV1Api;
 let networking: k8s.NetworkingV1Api;
 let policy: k8s.PolicyV1Api;
+let hpaV2: k8s.AutoscalingV2Api;
+let hpaV1: k8s.AutoscalingV1Api;
 beforeAll(async () => {
   cluster = await createFakeCluster();
   batch = cluster.kubeConfig.makeApiClient(k8s.BatchV1Api);
   networking = cluster.kubeConfig.makeApiClient(k8s.NetworkingV1Api);
   policy = cluster.kubeConfig.makeApiClient(k8s.PolicyV1Api);
+  hpaV2 = cluster.kubeConfig.makeApiClient(k8s.AutoscalingV2Api);
+  hpaV1 = cluster.kubeConfig.makeApiClient(k8s.AutoscalingV1Api);
 });
 afterAll(() => cluster.close());
 
@@ -321,6 +325,88 @@ describe('PodDisruptionBudget', () => {
     await expectStatus(policy.replaceNamespacedPodDisruptionBudget({ name: 'to-update', namespace: 'default', body: { ...created, spec: { minAvailable: '101%' } } }), {
       code: 422,
       message: 'PodDisruptionBudget.policy "to-update" is invalid: spec.minAvailable: Invalid value: "101%": must not be greater than 100%',
+    });
+  });
+});
+
+const target = { apiVersion: 'apps/v1', kind: 'Deployment', name: 'web' };
+const hpa = (name: string, spec: Partial<k8s.V2HorizontalPodAutoscalerSpec>) =>
+  hpaV2.createNamespacedHorizontalPodAutoscaler({ namespace: 'default', body: { metadata: { name }, spec: { scaleTargetRef: target, maxReplicas: 5, ...spec } } });
+
+describe('HorizontalPodAutoscaler', () => {
+  it('checks the replica bounds and the scale target (v2)', async () => {
+    const status = await expectStatus(hpa('bounds', { minReplicas: 0, maxReplicas: 0, scaleTargetRef: { kind: '', name: 'a/b' } }), { code: 422, reason: 'Invalid' });
+    expect(causes(status)).toEqual([
+      'spec.minReplicas: Invalid value: 0: must be greater than or equal to 1',
+      'spec.maxReplicas: Invalid value: 0: must be greater than 0',
+      'spec.scaleTargetRef.kind: Required value',
+      "spec.scaleTargetRef.name: Invalid value: \"a/b\": may not contain '/'",
+      'spec.metrics: Forbidden: must specify at least one Object or External metric to support scaling to zero replicas',
+    ]);
+    await expectStatus(hpa('order', { minReplicas: 4, maxReplicas: 2 }), {
+      code: 422,
+      message: 'HorizontalPodAutoscaler.autoscaling "order" is invalid: spec.maxReplicas: Invalid value: 2: must be greater than or equal to `minReplicas`',
+    });
+  });
+
+  it('checks each metric against its type', async () => {
+    const status = await expectStatus(
+      hpa('metrics', {
+        metrics: [
+          { type: 'Resource', resource: { name: 'cpu', target: { type: 'Utilization', averageUtilization: 0 } } },
+          { type: 'Pods', resource: { name: 'cpu', target: { type: 'Utilization', averageUtilization: 50 } } },
+          { type: 'External', external: { metric: { name: '' }, target: { type: 'Total', value: '0' } } },
+          { type: 'Queue' } as k8s.V2MetricSpec,
+        ],
+      }),
+      { code: 422 },
+    );
+    expect(causes(status)).toEqual([
+      'spec.metrics[0].resource.target.averageUtilization: Invalid value: 0: must be greater than 0',
+      'spec.metrics[1].pods: Required value: must populate information for the given metric source',
+      'spec.metrics[2].external.metric.name: Required value: must specify a metric name',
+      'spec.metrics[2].external.target.type: Invalid value: "Total": must be either Utilization, Value, or AverageValue',
+      'spec.metrics[2].external.target.value: Invalid value: "0": must be positive',
+      'spec.metrics[3].type: Unsupported value: "Queue": supported values: "ContainerResource", "External", "Object", "Pods", "Resource"',
+      'spec.metrics[3].type: Unsupported value: "Queue": supported values: "ContainerResource", "External", "Object", "Pods", "Resource"',
+    ]);
+  });
+
+  it('checks the behavior\'s scaling rules', async () => {
+    const status = await expectStatus(
+      hpa('behavior', {
+        behavior: {
+          scaleUp: { stabilizationWindowSeconds: 4000, selectPolicy: 'Fastest', policies: [{ type: 'Nodes', value: 0, periodSeconds: 3600 }] },
+          scaleDown: { policies: [] },
+        },
+      }),
+      { code: 422 },
+    );
+    expect(causes(status)).toEqual([
+      'spec.behavior.scaleUp.stabilizationWindowSeconds: Invalid value: 4000: must be less than or equal to 3600',
+      'spec.behavior.scaleUp.selectPolicy: Unsupported value: "Fastest": supported values: "Disabled", "Max", "Min"',
+      'spec.behavior.scaleUp.policies[0].type: Unsupported value: "Nodes": supported values: "Percent", "Pods"',
+      'spec.behavior.scaleUp.policies[0].value: Invalid value: 0: must be greater than zero',
+      'spec.behavior.scaleUp.policies[0].periodSeconds: Invalid value: 3600: must be less than or equal to 1800',
+      'spec.behavior.scaleDown.policies: Required value: must specify at least one Policy',
+    ]);
+    const ok = await hpa('ok', { minReplicas: 2, behavior: { scaleDown: { stabilizationWindowSeconds: 300, policies: [{ type: 'Percent', value: 50, periodSeconds: 60 }] } } });
+    expect(ok.spec?.behavior?.scaleDown?.policies?.[0]?.value).toBe(50);
+  });
+
+  it('validates autoscaling/v1 objects in the v2 shape', async () => {
+    await expectStatus(
+      hpaV1.createNamespacedHorizontalPodAutoscaler({ namespace: 'default', body: { metadata: { name: 'v1' }, spec: { scaleTargetRef: target, maxReplicas: 3, targetCPUUtilizationPercentage: 0 } } }),
+      {
+        code: 422,
+        message: 'HorizontalPodAutoscaler.autoscaling "v1" is invalid: spec.metrics[0].resource.target.averageUtilization: Invalid value: 0: must be greater than 0',
+      },
+    );
+    const created = await hpaV1.createNamespacedHorizontalPodAutoscaler({ namespace: 'default', body: { metadata: { name: 'v1-ok' }, spec: { scaleTargetRef: target, maxReplicas: 3 } } });
+    await expectStatus(hpaV1.replaceNamespacedHorizontalPodAutoscaler({ name: 'v1-ok', namespace: 'default', body: { ...created, spec: { ...created.spec, minReplicas: 0 } } }), {
+      code: 422,
+      message:
+        'HorizontalPodAutoscaler.autoscaling "v1-ok" is invalid: [spec.minReplicas: Invalid value: 0: must be greater than or equal to 1, spec.metrics: Forbidden: must specify at least one Object or External metric to support scaling to zero replicas]',
     });
   });
 });
