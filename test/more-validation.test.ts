@@ -13,6 +13,8 @@ let networking: k8s.NetworkingV1Api;
 let policy: k8s.PolicyV1Api;
 let hpaV2: k8s.AutoscalingV2Api;
 let hpaV1: k8s.AutoscalingV1Api;
+let storage: k8s.StorageV1Api;
+let core: k8s.CoreV1Api;
 beforeAll(async () => {
   cluster = await createFakeCluster();
   batch = cluster.kubeConfig.makeApiClient(k8s.BatchV1Api);
@@ -20,6 +22,8 @@ beforeAll(async () => {
   policy = cluster.kubeConfig.makeApiClient(k8s.PolicyV1Api);
   hpaV2 = cluster.kubeConfig.makeApiClient(k8s.AutoscalingV2Api);
   hpaV1 = cluster.kubeConfig.makeApiClient(k8s.AutoscalingV1Api);
+  storage = cluster.kubeConfig.makeApiClient(k8s.StorageV1Api);
+  core = cluster.kubeConfig.makeApiClient(k8s.CoreV1Api);
 });
 afterAll(() => cluster.close());
 
@@ -408,6 +412,71 @@ describe('HorizontalPodAutoscaler', () => {
       message:
         'HorizontalPodAutoscaler.autoscaling "v1-ok" is invalid: [spec.minReplicas: Invalid value: 0: must be greater than or equal to 1, spec.metrics: Forbidden: must specify at least one Object or External metric to support scaling to zero replicas]',
     });
+  });
+});
+
+describe('StorageClass', () => {
+  it('requires a qualified provisioner and supported policies, and defaults them', async () => {
+    await expectStatus(storage.createStorageClass({ body: { metadata: { name: 'none' } } as k8s.V1StorageClass }), {
+      code: 422,
+      reason: 'Invalid',
+      message: 'StorageClass.storage.k8s.io "none" is invalid: provisioner: Required value',
+    });
+    const status = await expectStatus(
+      storage.createStorageClass({ body: { metadata: { name: 'bad' }, provisioner: 'Example.com/Fast Disk', reclaimPolicy: 'Recycle', volumeBindingMode: 'Later' } }),
+      { code: 422 },
+    );
+    expect(causes(status)).toEqual([
+      `provisioner: Invalid value: "example.com/fast disk": name part must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyName',  or 'my.name',  or '123-abc', regex used for validation is '([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]')`,
+      'reclaimPolicy: Unsupported value: "Recycle": supported values: "Delete", "Retain"',
+      'volumeBindingMode: Unsupported value: "Later": supported values: "Immediate", "WaitForFirstConsumer"',
+    ]);
+    const ok = await storage.createStorageClass({ body: { metadata: { name: 'fast' }, provisioner: 'example.com/fast', parameters: { type: 'ssd' } } });
+    expect([ok.reclaimPolicy, ok.volumeBindingMode]).toEqual(['Delete', 'Immediate']);
+  });
+
+  it('forbids changing the provisioner, parameters, reclaim policy and binding mode', async () => {
+    const created = await storage.createStorageClass({ body: { metadata: { name: 'fixed' }, provisioner: 'example.com/a', parameters: { type: 'ssd' } } });
+    const status = await expectStatus(
+      storage.replaceStorageClass({
+        name: 'fixed',
+        body: { ...created, provisioner: 'example.com/b', parameters: { type: 'hdd' }, reclaimPolicy: 'Retain', volumeBindingMode: 'WaitForFirstConsumer' },
+      }),
+      { code: 422 },
+    );
+    expect(causes(status)).toEqual([
+      'parameters: Forbidden: updates to parameters are forbidden.',
+      'provisioner: Forbidden: updates to provisioner are forbidden.',
+      'reclaimPolicy: Forbidden: updates to reclaimPolicy are forbidden.',
+      'volumeBindingMode: Invalid value: "WaitForFirstConsumer": field is immutable',
+    ]);
+    const relabelled = await storage.replaceStorageClass({ name: 'fixed', body: { ...created, metadata: { ...created.metadata, labels: { tier: 'a' } } } });
+    expect(relabelled.metadata?.labels).toEqual({ tier: 'a' });
+  });
+});
+
+describe('PersistentVolumeClaim', () => {
+  const pvc = (name: string, spec: k8s.V1PersistentVolumeClaimSpec) => core.createNamespacedPersistentVolumeClaim({ namespace: 'default', body: { metadata: { name }, spec } });
+
+  it('requires access modes and a storage request', async () => {
+    const status = await expectStatus(pvc('empty', {}), { code: 422, reason: 'Invalid' });
+    expect(causes(status)).toEqual(['spec.accessModes: Required value: at least 1 access mode is required', 'spec.resources[storage]: Required value']);
+  });
+
+  it('checks access modes, the request, the class name and the volume mode', async () => {
+    const status = await expectStatus(
+      pvc('bad', { accessModes: ['ReadWriteOncePod', 'ReadWriteSome'], resources: { requests: { storage: '0' } }, storageClassName: 'Fast_SSD', volumeMode: 'Raw' }),
+      { code: 422 },
+    );
+    expect(causes(status)).toEqual([
+      'spec.accessModes: Unsupported value: "ReadWriteSome": supported values: "ReadOnlyMany", "ReadWriteMany", "ReadWriteOnce", "ReadWriteOncePod"',
+      'spec.accessModes: Forbidden: may not use ReadWriteOncePod with other access modes',
+      'spec.resources[storage]: Invalid value: "0": must be greater than zero',
+      `spec.storageClassName: Invalid value: "Fast_SSD": a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character (e.g. 'example.com', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*')`,
+      'spec.volumeMode: Unsupported value: "Raw": supported values: "Block", "Filesystem"',
+    ]);
+    const ok = await pvc('data', { accessModes: ['ReadWriteOnce'], resources: { requests: { storage: '5Gi' } }, storageClassName: 'fast' });
+    expect(ok.spec?.volumeMode).toBe('Filesystem');
   });
 });
 
