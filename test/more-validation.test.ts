@@ -15,6 +15,7 @@ let hpaV2: k8s.AutoscalingV2Api;
 let hpaV1: k8s.AutoscalingV1Api;
 let storage: k8s.StorageV1Api;
 let core: k8s.CoreV1Api;
+let admission: k8s.AdmissionregistrationV1Api;
 beforeAll(async () => {
   cluster = await createFakeCluster();
   batch = cluster.kubeConfig.makeApiClient(k8s.BatchV1Api);
@@ -24,6 +25,7 @@ beforeAll(async () => {
   hpaV1 = cluster.kubeConfig.makeApiClient(k8s.AutoscalingV1Api);
   storage = cluster.kubeConfig.makeApiClient(k8s.StorageV1Api);
   core = cluster.kubeConfig.makeApiClient(k8s.CoreV1Api);
+  admission = cluster.kubeConfig.makeApiClient(k8s.AdmissionregistrationV1Api);
 });
 afterAll(() => cluster.close());
 
@@ -477,6 +479,79 @@ describe('PersistentVolumeClaim', () => {
     ]);
     const ok = await pvc('data', { accessModes: ['ReadWriteOnce'], resources: { requests: { storage: '5Gi' } }, storageClassName: 'fast' });
     expect(ok.spec?.volumeMode).toBe('Filesystem');
+  });
+});
+
+describe('webhook configurations', () => {
+  const hook = (extra: Partial<k8s.V1ValidatingWebhook> = {}): k8s.V1ValidatingWebhook => ({
+    name: 'check.example.com',
+    clientConfig: { service: { namespace: 'default', name: 'hooks' } },
+    sideEffects: 'None',
+    admissionReviewVersions: ['v1'],
+    ...extra,
+  });
+  const vwc = (name: string, webhooks: k8s.V1ValidatingWebhook[]) => admission.createValidatingWebhookConfiguration({ body: { metadata: { name }, webhooks } });
+
+  it('defaults a webhook as the real server does', async () => {
+    const created = await vwc('defaults', [hook({ rules: [{ operations: ['CREATE'], apiGroups: [''], apiVersions: ['v1'], resources: ['pods'] }] })]);
+    const w = created.webhooks![0]!;
+    expect([w.failurePolicy, w.matchPolicy, w.timeoutSeconds, w.namespaceSelector, w.objectSelector, w.rules?.[0]?.scope, w.clientConfig.service?.port]).toEqual([
+      'Fail',
+      'Equivalent',
+      10,
+      {},
+      {},
+      '*',
+      443,
+    ]);
+    const mutating = await admission.createMutatingWebhookConfiguration({ body: { metadata: { name: 'defaults' }, webhooks: [hook()] } });
+    expect(mutating.webhooks?.[0]?.reinvocationPolicy).toBe('Never');
+  });
+
+  it('checks names (fully qualified, unique), sideEffects and review versions', async () => {
+    const status = await expectStatus(
+      vwc('names', [hook({ name: 'short.name' }), hook({ name: 'check.example.com', sideEffects: 'Some' }), hook({ name: 'check.example.com', admissionReviewVersions: [] }), hook({ name: 'x.example.com', admissionReviewVersions: ['v2'] })]),
+      { code: 422, reason: 'Invalid' },
+    );
+    expect(causes(status)).toEqual([
+      'webhooks[0].name: Invalid value: "short.name": should be a domain with at least three segments separated by dots',
+      'webhooks[1].sideEffects: Unsupported value: "Some": supported values: "None", "NoneOnDryRun"',
+      'webhooks[2].admissionReviewVersions: Required value: must specify one of v1, v1beta1',
+      'webhooks[2].name: Duplicate value: "check.example.com"',
+      'webhooks[3].admissionReviewVersions: Invalid value: ["v2"]: must include at least one of v1, v1beta1',
+    ]);
+    await expectStatus(vwc('no-effects', [hook({ sideEffects: undefined })]), {
+      code: 422,
+      message: 'ValidatingWebhookConfiguration.admissionregistration.k8s.io "no-effects" is invalid: webhooks[0].sideEffects: Required value: must specify one of None, NoneOnDryRun',
+    });
+  });
+
+  it('checks the client config, rules, policies and timeout', async () => {
+    const status = await expectStatus(
+      vwc('config', [
+        hook({ clientConfig: { url: 'http://hooks.example.com/x', service: { namespace: 'default', name: 'hooks' } } }),
+        hook({ name: 'b.example.com', clientConfig: { url: 'http://hooks.example.com/x' } }),
+        hook({
+          name: 'c.example.com',
+          failurePolicy: 'Retry',
+          timeoutSeconds: 31,
+          rules: [{ operations: ['*', 'CREATE'], apiGroups: [], apiVersions: ['v1'], resources: [], scope: 'Global' }, { operations: ['PATCH'], apiGroups: ['*'], apiVersions: [''], resources: ['pods'] }],
+        }),
+      ]),
+      { code: 422 },
+    );
+    expect(causes(status)).toEqual([
+      'webhooks[0].clientConfig: Required value: exactly one of url or service is required',
+      `webhooks[1].clientConfig.url: Invalid value: "http": 'https' is the only allowed URL scheme; desired format: https://host[/path]`,
+      `webhooks[2].rules[0].operations: Invalid value: ["*","CREATE"]: if '*' is present, must not specify other operations`,
+      'webhooks[2].rules[0].apiGroups: Required value',
+      'webhooks[2].rules[0].resources: Required value',
+      'webhooks[2].rules[0].scope: Unsupported value: "Global": supported values: "*", "Cluster", "Namespaced"',
+      'webhooks[2].rules[1].operations[0]: Unsupported value: "PATCH": supported values: "*", "CONNECT", "CREATE", "DELETE", "UPDATE"',
+      'webhooks[2].rules[1].apiVersions[0]: Required value',
+      'webhooks[2].failurePolicy: Unsupported value: "Retry": supported values: "Fail", "Ignore"',
+      'webhooks[2].timeoutSeconds: Invalid value: 31: the timeout value must be between 1 and 30 seconds',
+    ]);
   });
 });
 
