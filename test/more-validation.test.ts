@@ -363,6 +363,7 @@ describe('HorizontalPodAutoscaler', () => {
           { type: 'Pods', resource: { name: 'cpu', target: { type: 'Utilization', averageUtilization: 50 } } },
           { type: 'External', external: { metric: { name: '' }, target: { type: 'Total', value: '0' } } },
           { type: 'Queue' } as k8s.V2MetricSpec,
+          { type: 'Pods', pods: { metric: { name: 'qps' }, target: { type: 'AverageValue', averageValue: '-1000m' } } },
         ],
       }),
       { code: 422 },
@@ -375,6 +376,7 @@ describe('HorizontalPodAutoscaler', () => {
       'spec.metrics[2].external.target.value: Invalid value: "0": must be positive',
       'spec.metrics[3].type: Unsupported value: "Queue": supported values: "ContainerResource", "External", "Object", "Pods", "Resource"',
       'spec.metrics[3].type: Unsupported value: "Queue": supported values: "ContainerResource", "External", "Object", "Pods", "Resource"',
+      'spec.metrics[4].pods.target.averageValue: Invalid value: "-1": must be positive',
     ]);
   });
 

@@ -7,7 +7,7 @@
 import { fieldError, type FieldError } from '../../errors/field-error.ts';
 import { isDNS1123Label, isPathSegmentName } from '../../validation/names.ts';
 import { isPlainObject, type KubeObject } from '../object.ts';
-import { compareQuantities, parseQuantity, ZERO } from './quantity.ts';
+import { Quantity } from './quantity.ts';
 
 type Json = Record<string, unknown>;
 const obj = (v: unknown): Json | undefined => (isPlainObject(v) ? v : undefined);
@@ -137,8 +137,9 @@ function validateMetricTarget(target: Json, path: string): FieldError[] {
   if (type !== 'Utilization' && type !== 'Value' && type !== 'AverageValue') errs.push(fieldError.invalid(`${path}.type`, type, 'must be either Utilization, Value, or AverageValue'));
   for (const key of ['value', 'averageValue'] as const) {
     if (target[key] === undefined || target[key] === null) continue;
-    const q = parseQuantity(target[key]);
-    if (q && compareQuantities(q, ZERO) <= 0) errs.push(fieldError.invalid(`${path}.${key}`, String(target[key]), 'must be positive'));
+    const q = Quantity.parse(String(target[key]));
+    // Go prints the *Quantity as JSON: its canonical string.
+    if (q instanceof Quantity && q.sign() !== 1) errs.push(fieldError.invalid(`${path}.${key}`, q.toString(), 'must be positive'));
   }
   if (typeof target.averageUtilization === 'number' && target.averageUtilization < 1) errs.push(fieldError.invalid(`${path}.averageUtilization`, target.averageUtilization, 'must be greater than 0'));
   return errs;
