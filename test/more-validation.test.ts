@@ -564,4 +564,20 @@ describe.skipIf(!kubectlAvailable)('through kubectl', () => {
     expect(r.code).toBe(1);
     expect(r.stderr.trim()).toBe('error: failed to create cronjob: CronJob.batch "kubectl-cj" is invalid: spec.schedule: Invalid value: "61 * * * *": end of range (61) above maximum (59): 61');
   });
+
+  it('kubectl apply reports an Ingress path that is not absolute', async () => {
+    const kubectl = kubectlRunner((await cluster.listen()).kubeconfig);
+    const manifest = `apiVersion: networking.k8s.io/v1
+kind: Ingress
+metadata: {name: kubectl-ing}
+spec:
+  rules:
+  - http:
+      paths:
+      - {path: api, pathType: Prefix, backend: {service: {name: web, port: {number: 80}}}}
+`;
+    const r = await kubectl(['apply', '-f', '-'], manifest);
+    expect(r.code).toBe(1);
+    expect(r.stderr.trim()).toBe('The Ingress "kubectl-ing" is invalid: spec.rules[0].http.paths[0].path: Invalid value: "api": must be an absolute path');
+  });
 });
