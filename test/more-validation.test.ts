@@ -484,6 +484,49 @@ describe('PersistentVolumeClaim', () => {
   });
 });
 
+describe('PersistentVolume', () => {
+  const pv = (name: string, spec: k8s.V1PersistentVolumeSpec) => core.createPersistentVolume({ body: { metadata: { name }, spec } });
+
+  it('requires access modes, a storage capacity and one volume source', async () => {
+    const status = await expectStatus(pv('empty-pv', {}), { code: 422, reason: 'Invalid' });
+    expect(causes(status)).toEqual([
+      'spec.accessModes: Required value',
+      'spec.capacity: Required value',
+      'spec.capacity: Unsupported value: {}: supported values: "storage"',
+      'spec: Required value: must specify a volume type',
+    ]);
+  });
+
+  it('checks capacity, reclaim policy, sources, class and mode', async () => {
+    const status = await expectStatus(
+      pv('bad-pv', {
+        accessModes: ['ReadWriteOnce'],
+        capacity: { storage: '0', cpu: '1' },
+        persistentVolumeReclaimPolicy: 'Recycle',
+        hostPath: { path: '/' },
+        nfs: { server: 'nfs.example.com', path: '/exports' },
+        storageClassName: 'Slow',
+        volumeMode: 'Raw',
+      }),
+      { code: 422 },
+    );
+    expect(causes(status)).toEqual([
+      'spec.capacity: Unsupported value: {"cpu":"1","storage":"0"}: supported values: "storage"',
+      'spec.capacity[storage]: Invalid value: "0": must be greater than zero',
+      'spec.nfs: Forbidden: may not specify more than 1 volume type',
+      "spec.persistentVolumeReclaimPolicy: Forbidden: may not be 'recycle' for a hostPath mount of '/'",
+      `spec.storageClassName: Invalid value: "Slow": a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character (e.g. 'example.com', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*')`,
+      'spec.volumeMode: Unsupported value: "Raw": supported values: "Block", "Filesystem"',
+    ]);
+    await expectStatus(pv('local-pv', { accessModes: ['ReadWriteOnce'], capacity: { storage: '1Gi' }, local: { path: '/mnt/disk' } }), {
+      code: 422,
+      message: 'PersistentVolume "local-pv" is invalid: spec.nodeAffinity: Required value: Local volume requires node affinity',
+    });
+    const ok = await pv('nfs-pv', { accessModes: ['ReadWriteMany'], capacity: { storage: '10Gi' }, nfs: { server: 'nfs.example.com', path: '/exports' } });
+    expect(ok.spec?.persistentVolumeReclaimPolicy).toBe('Retain');
+  });
+});
+
 describe('webhook configurations', () => {
   const hook = (extra: Partial<k8s.V1ValidatingWebhook> = {}): k8s.V1ValidatingWebhook => ({
     name: 'check.example.com',

@@ -6,6 +6,7 @@
 // Not ported: the PVC update rule (spec immutable but for resources.requests and
 // volumeAttributesClassName once bound), whose message carries a go-cmp diff of the two specs;
 // dataSource/dataSourceRef checks; allowedTopologies.
+import { posix } from 'node:path';
 import { fieldError, type FieldError } from '../../errors/field-error.ts';
 import { FIELD_IMMUTABLE_ERROR_MSG } from '../../validation/meta-fields.ts';
 import { isDNS1123Subdomain, isQualifiedName } from '../../validation/names.ts';
@@ -83,4 +84,73 @@ export function validatePersistentVolumeClaim(pvc: KubeObject): FieldError[] {
   }
   if (typeof spec.volumeMode === 'string' && !VOLUME_MODES.includes(spec.volumeMode)) errs.push(fieldError.notSupported('spec.volumeMode', spec.volumeMode, VOLUME_MODES));
   return errs;
+}
+
+// ---- PersistentVolume (ValidatePersistentVolumeSpec, not inline) ----
+
+const PV_RECLAIM_POLICIES = ['Delete', 'Recycle', 'Retain'];
+// The volume sources in the order Go checks them; flexVolume never counts as a second one.
+const PV_SOURCES = [
+  'hostPath', 'gcePersistentDisk', 'awsElasticBlockStore', 'glusterfs', 'flocker', 'nfs', 'rbd', 'quobyte', 'cephfs', 'iscsi', 'cinder', 'fc',
+  'flexVolume', 'azureFile', 'vsphereVolume', 'photonPersistentDisk', 'portworxVolume', 'azureDisk', 'scaleIO', 'local', 'storageos', 'csi',
+];
+// Go reports a second cephfs source under the Go-cased name.
+const FORBIDDEN_PATH: Record<string, string> = { cephfs: 'cephFS' };
+
+/**
+ * ValidatePersistentVolume's spec checks: access modes, a positive storage capacity (and nothing
+ * else), the reclaim policy, exactly one volume source (hostPath needs a path, local a node
+ * affinity), class name and volume mode. Not ported: the per-source checks beyond hostPath, node
+ * affinity terms, and the update rule (the source immutable, with a go-cmp diff in its message).
+ */
+export function validatePersistentVolume(pv: KubeObject): FieldError[] {
+  const spec = (isPlainObject(pv.spec) ? pv.spec : {}) as Json;
+  const errs: FieldError[] = [];
+  const modes = Array.isArray(spec.accessModes) ? (spec.accessModes as unknown[]).map(String) : [];
+  if (modes.length === 0) errs.push(fieldError.required('spec.accessModes'));
+  for (const mode of modes) if (!ACCESS_MODES.includes(mode)) errs.push(fieldError.notSupported('spec.accessModes', mode, ACCESS_MODES));
+  if (modes.includes('ReadWriteOncePod') && modes.some((m) => m !== 'ReadWriteOncePod' && ACCESS_MODES.includes(m))) {
+    errs.push(fieldError.forbidden('spec.accessModes', 'may not use ReadWriteOncePod with other access modes'));
+  }
+  const capacity = isPlainObject(spec.capacity) ? (spec.capacity as Json) : {};
+  const keys = Object.keys(capacity).sort();
+  if (keys.length === 0) errs.push(fieldError.required('spec.capacity'));
+  if (!keys.includes('storage') || keys.length > 1) {
+    const canonical = Object.fromEntries(keys.map((k) => [k, canonicalQuantity(capacity[k])]));
+    errs.push(fieldError.notSupported('spec.capacity', canonical, ['storage']));
+  }
+  for (const k of keys) {
+    const q = Quantity.parse(String(capacity[k]));
+    if (q instanceof Quantity && q.sign() <= 0) errs.push(fieldError.invalid(`spec.capacity[${k}]`, q.toString(), 'must be greater than zero'));
+  }
+  const reclaim = typeof spec.persistentVolumeReclaimPolicy === 'string' ? spec.persistentVolumeReclaimPolicy : '';
+  if (reclaim !== '' && !PV_RECLAIM_POLICIES.includes(reclaim)) errs.push(fieldError.notSupported('spec.persistentVolumeReclaimPolicy', reclaim, PV_RECLAIM_POLICIES));
+  const nodeAffinitySpecified = isPlainObject(spec.nodeAffinity) && isPlainObject((spec.nodeAffinity as Json).required);
+  let sources = 0;
+  for (const key of PV_SOURCES) {
+    const source = spec[key];
+    if (!isPlainObject(source)) continue;
+    if (sources > 0 && key !== 'flexVolume') {
+      errs.push(fieldError.forbidden(`spec.${FORBIDDEN_PATH[key] ?? key}`, 'may not specify more than 1 volume type'));
+      continue;
+    }
+    sources++;
+    if (key === 'hostPath' && !(typeof (source as Json).path === 'string' && (source as Json).path !== '')) errs.push(fieldError.required('spec.hostPath.path'));
+    if (key === 'local' && !nodeAffinitySpecified) errs.push(fieldError.required('spec.nodeAffinity', 'Local volume requires node affinity'));
+  }
+  if (sources === 0) errs.push(fieldError.required('spec', 'must specify a volume type'));
+  const hostPath = isPlainObject(spec.hostPath) ? String((spec.hostPath as Json).path ?? '') : undefined;
+  if (hostPath !== undefined && hostPath !== '' && posix.normalize(hostPath).replace(/(.)\/$/, '$1') === '/' && reclaim === 'Recycle') {
+    errs.push(fieldError.forbidden('spec.persistentVolumeReclaimPolicy', "may not be 'recycle' for a hostPath mount of '/'"));
+  }
+  if (typeof spec.storageClassName === 'string' && spec.storageClassName !== '') {
+    errs.push(...isDNS1123Subdomain(spec.storageClassName).map((m) => fieldError.invalid('spec.storageClassName', spec.storageClassName, m)));
+  }
+  if (typeof spec.volumeMode === 'string' && !VOLUME_MODES.includes(spec.volumeMode)) errs.push(fieldError.notSupported('spec.volumeMode', spec.volumeMode, VOLUME_MODES));
+  return errs;
+}
+
+function canonicalQuantity(v: unknown): unknown {
+  const q = Quantity.parse(String(v));
+  return q instanceof Quantity ? q.toString() : v;
 }
