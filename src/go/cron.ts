@@ -38,8 +38,8 @@ function parseStandard(input: string): void {
   if (spec.startsWith('TZ=') || spec.startsWith('CRON_TZ=')) {
     const i = spec.indexOf(' ');
     const eq = spec.indexOf('=');
-    // Go slices spec[eq+1:i]; with no space v3.0.1 panics, which the apiserver's recovery turns
-    // into an error too: report it as a bad location.
+    // Go slices spec[eq+1:i]: with no space v3.0.1 panics (a 500 from the apiserver). kubefake
+    // reports a bad location instead, a known difference.
     const name = i < 0 ? spec.slice(eq + 1) : spec.slice(eq + 1, i);
     const err = loadLocationError(name);
     if (err !== undefined || i < 0) throw new CronError(`provided bad location ${name}: ${err ?? `unknown time zone ${name}`}`);

@@ -38,7 +38,7 @@ export function validateIngressCreate(ingress: KubeObject): FieldError[] {
 export function validateIngressUpdate(ingress: KubeObject, old: KubeObject): FieldError[] {
   const oldSpec = obj(old.spec) ?? {};
   const allowInvalidSecretName = list(oldSpec.tls).some((t) => tlsSecretNameErrors(str(obj(t)?.secretName)).length > 0);
-  const allowInvalidWildcardHostRule = list(oldSpec.rules).some((r) => str(obj(r)?.host).includes('*') && validateIngressRuleValue(obj(r) ?? {}, '', LENIENT).length > 0);
+  const allowInvalidWildcardHostRule = list(oldSpec.rules).some((r) => str(obj(r)?.host).includes('*') && validateIngressRuleValue(obj(r) ?? {}, '').length > 0);
   return validateIngressSpec(obj(ingress.spec) ?? {}, { allowInvalidSecretName, allowInvalidWildcardHostRule });
 }
 
@@ -46,7 +46,6 @@ interface IngressOptions {
   allowInvalidSecretName: boolean;
   allowInvalidWildcardHostRule: boolean;
 }
-const LENIENT: IngressOptions = { allowInvalidSecretName: false, allowInvalidWildcardHostRule: false };
 
 function validateIngressSpec(spec: Json, opts: IngressOptions): FieldError[] {
   const errs: FieldError[] = [];
@@ -66,7 +65,7 @@ function validateIngressSpec(spec: Json, opts: IngressOptions): FieldError[] {
         wildcard = true;
       } else errs.push(...isDNS1123Subdomain(host).map((m) => fieldError.invalid(`${path}.host`, host, m)));
     }
-    if (!wildcard || !opts.allowInvalidWildcardHostRule) errs.push(...validateIngressRuleValue(rule, path, opts));
+    if (!wildcard || !opts.allowInvalidWildcardHostRule) errs.push(...validateIngressRuleValue(rule, path));
   });
   list(spec.tls).forEach((t, i) => {
     const tls = obj(t) ?? {};
@@ -88,7 +87,7 @@ function validateIngressSpec(spec: Json, opts: IngressOptions): FieldError[] {
 
 const tlsSecretNameErrors = (name: string): string[] => (name === '' ? [] : isDNS1123Subdomain(name));
 
-function validateIngressRuleValue(rule: Json, path: string, _opts: IngressOptions): FieldError[] {
+function validateIngressRuleValue(rule: Json, path: string): FieldError[] {
   const http = obj(rule.http);
   if (!http) return [];
   const errs: FieldError[] = [];
