@@ -82,6 +82,19 @@ function dns1123Subdomain(value: string, maxLen: (n: number) => string): string[
   return errs;
 }
 
+const WILDCARD_DNS1123_SUBDOMAIN_FMT = `\\*\\.${DNS1123_SUBDOMAIN_FMT}`;
+const WILDCARD_DNS1123_SUBDOMAIN_MSG =
+  "a wildcard DNS-1123 subdomain must start with '*.', followed by a valid DNS subdomain, which must consist of lower case alphanumeric characters, '-' or '.' and end with an alphanumeric character";
+const wildcardDNS1123SubdomainRe = new RegExp(`^${WILDCARD_DNS1123_SUBDOMAIN_FMT}$`);
+
+/** validation.IsWildcardDNS1123Subdomain (Ingress hosts such as `*.example.com`). */
+export function isWildcardDNS1123Subdomain(value: string): string[] {
+  const errs: string[] = [];
+  if (byteLength(value) > DNS1123_SUBDOMAIN_MAX_LENGTH) errs.push(maxLenCharsError(DNS1123_SUBDOMAIN_MAX_LENGTH));
+  if (!wildcardDNS1123SubdomainRe.test(value)) errs.push(regexError(WILDCARD_DNS1123_SUBDOMAIN_MSG, WILDCARD_DNS1123_SUBDOMAIN_FMT, '*.example.com'));
+  return errs;
+}
+
 /** validation.IsDNS1035Label (Service names and the like). */
 export function isDNS1035Label(value: string): string[] {
   const errs: string[] = [];

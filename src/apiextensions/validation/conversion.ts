@@ -3,7 +3,7 @@ import { fieldError, fieldPath, type FieldError } from '../../errors/field-error
 import { isDNS1035Label } from '../../validation/names.ts';
 import { validateEnumStrings } from './enum-strings.ts';
 import type { Conversion } from './internal-types.ts';
-import { validateCABundle, validateWebhookService, validateWebhookURL } from './webhook.ts';
+import { validateCABundle, validateWebhookService, validateWebhookURL } from '../../validation/webhook-client-config.ts';
 
 /** ConversionReview versions the previous server release understands (sorted, as sets.List gives them). */
 const ACCEPTED_REVIEW_VERSIONS = ['v1', 'v1beta1'];

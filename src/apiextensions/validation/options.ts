@@ -16,7 +16,7 @@ import {
   specHasNonStructuralSchema,
   specHasUnprunedDefaults,
 } from './schema-has.ts';
-import { validateCABundle } from './webhook.ts';
+import { validateCABundle } from '../../validation/webhook-client-config.ts';
 
 export interface ValidationOptions {
   allowDefaults: boolean;

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { messages } from './test-support.ts';
 import { parseRequestURI, parseURL, UrlError } from '../../go/net-url.ts';
-import { validateCABundle, validateWebhookURL } from './webhook.ts';
+import { validateCABundle, validateWebhookURL } from '../../validation/webhook-client-config.ts';
 
 // A self-signed P-256 certificate (CN=kubefake-test).
 const CERT = `-----BEGIN CERTIFICATE-----

@@ -12,6 +12,7 @@ import type { KubeObject } from '../object.ts';
 import { isPlainObject } from '../object.ts';
 import type { ResourceType } from '../resource-type.ts';
 import type { StorageCodec } from '../storage-codec.ts';
+import { validateHorizontalPodAutoscaler, validateHorizontalPodAutoscalerUpdate } from './autoscaling-validation.ts';
 import { keepFromStored } from './status-strategies.ts';
 import { arrAt, builtin, child, composeStrategy, defaulting, getIn, type JsonObject, objAt, setDefault, statusSubresource } from './shared.ts';
 
@@ -23,13 +24,20 @@ export function autoscalingResourceTypes(): ResourceType[] {
   const v2 = builtin(GROUP, 'v2', {
     ...hpa,
     subresources: ['status'],
-    strategy: composeStrategy(defaulting(defaultV2), statusSubresource(() => ({ desiredReplicas: 0 }))),
+    strategy: composeStrategy(defaulting(defaultV2), statusSubresource(() => ({ desiredReplicas: 0 })), {
+      validate: validateHorizontalPodAutoscaler,
+      validateUpdate: validateHorizontalPodAutoscalerUpdate,
+    }),
     statusStrategy: composeStrategy(defaulting(defaultV2), keepFromStored('spec')),
   });
   const v1 = builtin(GROUP, 'v1', {
     ...hpa,
     subresources: ['status'],
-    strategy: composeStrategy(defaulting(defaultV1), statusSubresource(() => ({ currentReplicas: 0, desiredReplicas: 0 }))),
+    strategy: composeStrategy(defaulting(defaultV1), statusSubresource(() => ({ currentReplicas: 0, desiredReplicas: 0 })), {
+      // Validation runs on the internal (v2) shape, with its field paths.
+      validate: (obj) => validateHorizontalPodAutoscaler(v1ToV2(obj)),
+      validateUpdate: (obj, old) => validateHorizontalPodAutoscalerUpdate(v1ToV2(obj), v1ToV2(old)),
+    }),
     statusStrategy: composeStrategy(defaulting(defaultV1), keepFromStored('spec')),
   });
   v1.codec = v1Codec;

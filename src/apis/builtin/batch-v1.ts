@@ -2,13 +2,12 @@
 // pkg/registry/batch/{job,cronjob}/strategy.go, defaults from pkg/apis/batch/v1/defaults.go and the
 // Job field-label conversion from pkg/apis/batch/v1/conversion.go.
 import type { ResourceType } from '../resource-type.ts';
-import { type FieldError, fieldError } from '../../errors/field-error.ts';
-import { byteLength } from '../../validation/names.ts';
 import type { KubeObject } from '../object.ts';
 import { isPlainObject } from '../object.ts';
 import { defaultPodTemplate } from './pod-spec.ts';
 import { keepFromStored, nonNegativeStatus, validateStatus } from './status-strategies.ts';
 import { validateJob } from './workload-validation.ts';
+import { validateCronJobCreate, validateCronJobUpdate } from './batch-validation.ts';
 import {
   arrAt,
   builtin,
@@ -40,7 +39,7 @@ export function batchV1ResourceTypes(): ResourceType[] {
       allowUnconditionalUpdate: true,
       allowCreateOnUpdate: false,
       returnDeletedObject: false,
-      strategy: composeStrategy(defaulting(defaultCronJob), statusSubresource(), generation(), { validate: validateCronJobName }),
+      strategy: composeStrategy(defaulting(defaultCronJob), statusSubresource(), generation(), { validate: validateCronJobCreate, validateUpdate: validateCronJobUpdate }),
       statusStrategy: composeStrategy(defaulting(defaultCronJob), keepFromStored('spec')),
     }),
     batch({
@@ -142,13 +141,4 @@ export function defaultCronJob(obj: KubeObject): void {
   setDefault(spec, 'successfulJobsHistoryLimit', 3);
   setDefault(spec, 'failedJobsHistoryLimit', 1);
   defaultPodTemplate(objAt(objAt(spec, 'jobTemplate'), 'spec')?.template);
-}
-
-/**
- * ValidateCronJobCreate's extra name rule (create only): the controller appends an 11-character
- * suffix to make Job names, which must stay within 63.
- */
-function validateCronJobName(obj: KubeObject): FieldError[] {
-  const name = goString(obj.metadata?.name);
-  return byteLength(name) > 52 ? [fieldError.invalid('metadata.name', name, 'must be no more than 52 characters')] : [];
 }

@@ -11,6 +11,7 @@ import type { BuiltinContext } from './context.ts';
 import { genericDefinition } from './generic.ts';
 import { defaultPodTemplate } from './pod-spec.ts';
 import { keepFromStored } from './status-strategies.ts';
+import { validatePersistentVolume } from './storage-validation.ts';
 import {
   builtin,
   builtinFacts,
@@ -52,7 +53,7 @@ export function moreCoreV1ResourceTypes(ctx: BuiltinContext): ResourceType[] {
     core({
       ...generic('persistentvolumes'),
       returnDeletedObject: true,
-      strategy: composeStrategy(defaulting(defaultPersistentVolume), {
+      strategy: composeStrategy(defaulting(defaultPersistentVolume), { validate: validatePersistentVolume, validateUpdate: (obj) => validatePersistentVolume(obj) }, {
         // PrepareForCreate: a new volume is Pending since now (PersistentVolumeLastPhaseTransitionTime, GA).
         prepareForCreate: (obj) => {
           obj.status = { phase: 'Pending', lastPhaseTransitionTime: formatTimestamp(ctx.now()) };

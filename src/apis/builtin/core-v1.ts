@@ -16,6 +16,7 @@ import { moreCoreV1ResourceTypes } from './core-v1-more.ts';
 import { decodedLength } from './go-base64.ts';
 import { defaultPersistentVolumeClaimSpec, defaultPodOnly, defaultPodSpec, initialPodStatus } from './pod-spec.ts';
 import { validatePodSpec } from './pod-validation.ts';
+import { validatePersistentVolumeClaim } from './storage-validation.ts';
 import { defaultService, serviceStatusShape, serviceStrategy } from './service.ts';
 import { keepFromStored, validateNamespaceStatus, validateStatus } from './status-strategies.ts';
 import {
@@ -175,7 +176,10 @@ export function coreV1ResourceTypes(ctx: BuiltinContext): ResourceType[] {
       allowUnconditionalUpdate: true,
       allowCreateOnUpdate: false,
       returnDeletedObject: true,
-      strategy: composeStrategy(defaulting(defaultPersistentVolumeClaim), statusSubresource(), defaulting(defaultPersistentVolumeClaim)),
+      strategy: composeStrategy(defaulting(defaultPersistentVolumeClaim), statusSubresource(), defaulting(defaultPersistentVolumeClaim), {
+        validate: validatePersistentVolumeClaim,
+        validateUpdate: (obj) => validatePersistentVolumeClaim(obj),
+      }),
       statusStrategy: composeStrategy(defaulting(defaultPersistentVolumeClaim), keepFromStored('spec'), defaulting(defaultPersistentVolumeClaim)),
     }),
   ];

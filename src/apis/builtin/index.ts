@@ -25,6 +25,7 @@ import { networkingV1ResourceTypes } from './networking-v1.ts';
 import { policyV1ResourceTypes } from './policy-v1.ts';
 import { rbacV1ResourceTypes } from './rbac-v1.ts';
 import { resourceV1ResourceTypes } from './resource-v1.ts';
+import { storageV1ResourceTypes } from './storage-v1.ts';
 
 export type { BuiltinContext, NodePortAllocator, ServiceIPAllocator } from './context.ts';
 export { createBuiltinContext, createNodePortAllocator, createServiceIPAllocator, DEFAULT_NODE_PORT_RANGE, DEFAULT_SERVICE_CIDR } from './context.ts';
@@ -51,6 +52,7 @@ export function builtinResourceTypes(ctx: BuiltinContext = createBuiltinContext(
     ...discoveryV1ResourceTypes(),
     ...resourceV1ResourceTypes(),
     ...flowcontrolV1ResourceTypes(),
+    ...storageV1ResourceTypes(),
   ]) {
     handWritten.set(keyOf(type, type.plural), type);
   }

@@ -200,17 +200,43 @@ export function immutableSelector(obj: KubeObject, old: KubeObject): FieldError[
 /** ValidateJobSpec (the counts, the selector it generates, and the template's restart policy). */
 export function validateJob(job: KubeObject): FieldError[] {
   const spec = obj(job.spec) ?? {};
-  const errs: FieldError[] = [];
-  for (const key of ['parallelism', 'completions', 'activeDeadlineSeconds', 'backoffLimit', 'ttlSecondsAfterFinished'] as const) {
-    if (typeof spec[key] === 'number') errs.push(...validateNonnegativeField(spec[key], `spec.${key}`));
-  }
+  const errs: FieldError[] = validateJobSpecCounts(spec, 'spec');
   if (spec.selector === undefined || spec.selector === null) errs.push(fieldError.required('spec.selector'));
   else {
     errs.push(...validateLabelSelector(spec.selector, 'spec.selector'));
     errs.push(...selectorMatchesTemplate(spec.selector, spec.template));
   }
-  errs.push(...validatePodTemplateSpec(spec.template, 'spec.template'));
+  errs.push(...validateJobSpecTemplate(spec, 'spec'));
+  return errs;
+}
+
+/** validateJobSpec's counts, for a Job's spec or a CronJob's jobTemplate.spec at `path`. */
+function validateJobSpecCounts(spec: Json, path: string): FieldError[] {
+  const errs: FieldError[] = [];
+  for (const key of ['parallelism', 'completions', 'activeDeadlineSeconds', 'backoffLimit', 'ttlSecondsAfterFinished'] as const) {
+    if (typeof spec[key] === 'number') errs.push(...validateNonnegativeField(spec[key], `${path}.${key}`));
+  }
+  return errs;
+}
+
+/** validateJobSpec's template part: a valid pod template that restarts OnFailure or Never. */
+function validateJobSpecTemplate(spec: Json, path: string): FieldError[] {
+  const errs = validatePodTemplateSpec(spec.template, `${path}.template`);
   const policy = templateSpec(spec.template).restartPolicy;
-  if (policy !== 'OnFailure' && policy !== 'Never') errs.push(fieldError.notSupported('spec.template.spec.restartPolicy', policy ?? '', ['OnFailure', 'Never']));
+  if (policy !== 'OnFailure' && policy !== 'Never') errs.push(fieldError.notSupported(`${path}.template.spec.restartPolicy`, policy ?? '', ['OnFailure', 'Never']));
+  return errs;
+}
+
+/**
+ * ValidateJobTemplateSpec (a CronJob's spec.jobTemplate): the job spec without a selector, which
+ * the CronJob controller's Jobs generate.
+ */
+export function validateJobTemplateSpec(template: unknown, path: string): FieldError[] {
+  const spec = obj(obj(template)?.spec) ?? {};
+  const errs = [...validateJobSpecCounts(spec, `${path}.spec`), ...validateJobSpecTemplate(spec, `${path}.spec`)];
+  if (spec.selector !== undefined && spec.selector !== null) {
+    errs.push(invalidWithJson(`${path}.spec.selector`, spec.selector, labelSelectorJson(spec.selector), '`selector` will be auto-generated'));
+  }
+  if (spec.manualSelector === true) errs.push(fieldError.notSupported(`${path}.spec.manualSelector`, true, ['nil', 'false']));
   return errs;
 }

@@ -1,9 +1,9 @@
-// k8s.io/apiserver/pkg/util/webhook/validation.go: the conversion webhook's URL, service reference
+// k8s.io/apiserver/pkg/util/webhook/validation.go: a webhook's URL, service reference
 // and CA bundle.
 import { X509Certificate } from 'node:crypto';
-import { fieldError, fieldPath, type FieldError } from '../../errors/field-error.ts';
-import { isDNS1123Subdomain } from '../../validation/names.ts';
-import { parseURL, UrlError } from '../../go/net-url.ts';
+import { fieldError, fieldPath, type FieldError } from '../errors/field-error.ts';
+import { isDNS1123Subdomain } from './names.ts';
+import { parseURL, UrlError } from '../go/net-url.ts';
 
 const FORM = '; desired format: https://host[/path]';
 
