@@ -122,7 +122,10 @@ function checkParsed(expression: string, parsed: Parsed, options: { skipCheck?: 
     // The checker throws plain Errors on its own bugs (overlapping overloads on empty lists).
     result = { valid: false, error: e };
   }
-  if (!result.valid) return { error: formatCheckError(expression, result.error) };
+  if (!result.valid) {
+    if (isStackOverflow(result.error)) throw result.error;
+    return { error: formatCheckError(expression, result.error) };
+  }
   applyListSemantics(parsed.ast);
   celLogicalErrors(parsed.ast);
   return { parsed, type: result.type };

@@ -39,7 +39,10 @@ export function exceedsRecursionDepth(root: object): boolean {
 
 /** A stack overflow in a recursive pass over an expression cel-go accepts (a run of 5,000 `!`). */
 export function isStackOverflow(e: unknown): boolean {
-  return e instanceof RangeError && /call stack/i.test(e.message);
+  if (e instanceof RangeError) return /call stack/i.test(e.message);
+  // The engine's parser and checker catch a RangeError and report it as an error of their own.
+  const message = typeof e === 'object' && e !== null ? (e as { message?: unknown }).message : undefined;
+  return typeof message === 'string' && /Maximum call stack size exceeded/.test(message);
 }
 
 /**
