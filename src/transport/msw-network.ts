@@ -18,12 +18,12 @@ let enabling: Promise<unknown> | undefined;
 // when kubefake is imported: a process that never intercepts (cluster.kubeConfig on the
 // dispatcher only after the first cluster) pays for them once, inside createFakeCluster, which
 // still resolves only once interception is active.
+// Imported once: a network is created anew each time interception goes from off to on.
+let mswModules: Promise<[typeof import('@mswjs/interceptors/http'), typeof import('msw'), typeof import('msw/experimental')]> | undefined;
+
 async function createNetwork(): Promise<NetworkApi<[InterceptorSource]>> {
-  const [{ HttpRequestInterceptor }, { http }, { defineNetwork, InMemoryHandlersController, InterceptorSource }] = await Promise.all([
-    import('@mswjs/interceptors/http'),
-    import('msw'),
-    import('msw/experimental'),
-  ]);
+  mswModules ??= Promise.all([import('@mswjs/interceptors/http'), import('msw'), import('msw/experimental')]);
+  const [{ HttpRequestInterceptor }, { http }, { defineNetwork, InMemoryHandlersController, InterceptorSource }] = await mswModules;
   const handler = http.all(`https://*.${CLUSTER_DOMAIN}/*`, async ({ request }) => {
     const route = routes.get(new URL(request.url).host);
     // No response means "not mine": msw then performs the request as it is.
