@@ -3,14 +3,26 @@
 // first write is checked and enforced as usual. A child process, because test files share a worker.
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 
-describe('CEL on first use', () => {
-  it('is not loaded by the import, and checks and enforces the rules of the first CRD of a fresh process', () => {
+describe('machinery on first use', () => {
+  let result: any; // the probe's JSON line
+  beforeAll(() => {
     const probe = fileURLToPath(new URL('./support/lazy-cel-probe.ts', import.meta.url));
     const child = spawnSync(process.execPath, [probe], { encoding: 'utf8', timeout: 60_000 });
     expect(child.stderr).toBe('');
-    const result = JSON.parse(child.stdout.trim().split('\n').at(-1)!);
+    result = JSON.parse(child.stdout.trim().split('\n').at(-1)!);
+  }, 60_000);
+
+  it('msw and the table printers are not loaded by the import; the first cluster intercepts its host for any client, the first Table prints', () => {
+    expect(result.mswAtImport).toBe(false);
+    expect(result.printersAtImport).toBe(false);
+    expect(result.rawFetch).toEqual([200, 'default']);
+    expect(result.table).toEqual([200, 'Table', ['Name', 'Status', 'Age']]);
+    expect(result.printersAfter).toBe(true);
+  });
+
+  it('CEL is not loaded by the import, and checks and enforces the rules of the first CRD of a fresh process', () => {
     expect(result.celAtImport).toBe(false);
     expect(result.badRule[0]).toBe(422);
     expect(result.badRule[1]).toMatch(/compilation failed: ERROR: <input>:1:15: found no matching overload for '_==_' applied to '\(int, bool\)'/);
@@ -22,5 +34,5 @@ describe('CEL on first use', () => {
     expect(result.openapi).toEqual([200, '3.0.0', true]);
     // The generated OpenAPI definitions are not loaded by the import or a new cluster, only by the first /openapi request.
     expect(result.openapiTables).toEqual([false, true]);
-  }, 60_000);
+  });
 });

@@ -16,7 +16,7 @@ import type { Clock } from '../util/clock-and-random.ts';
 import type { ListResult } from '../registry/list.ts';
 import { bodyTarget, decodeObjectBody, readBody, readWriteRequest } from './body.ts';
 import { contentTypeEssence, SERVED_MEDIA_TYPES, type OutputFormat } from './media-types.ts';
-import { negotiateView, renderView, type ObjectView } from './table/index.ts';
+import { loadBuiltinPrinters, negotiateView, renderView, type ObjectView } from './table/index.ts';
 import type { KubeList } from '../apis/object.ts';
 import { deleteOptionsFrom, getOptionsFrom, isWatchRequest, listOptionsFrom, patchOptionsFrom, watchOptionsFrom } from './query-options.ts';
 import { patchContentTypeOf, patcherFor } from './patch-request.ts';
@@ -129,6 +129,8 @@ export class ApiHandler {
     const negotiated = negotiateView(request.headers.get('accept'));
     if (!negotiated) throw notAcceptable(SERVED_MEDIA_TYPES);
     const { format, view } = negotiated;
+    // Table views render synchronously with printers loaded on first use.
+    if (view?.kind === 'Table') await loadBuiltinPrinters();
     try {
       if (info.name !== undefined) requireValidName(info.name);
       if (info.subresource !== undefined) {

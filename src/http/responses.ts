@@ -2,9 +2,9 @@
 // Status errors with HTTP status = code, and Warning headers.
 import { dump } from 'js-yaml';
 import type { Status, StatusError } from '../errors/status-error.ts';
-import { encodeGoJson } from '../go/json-encode.ts';
 import type { OutputFormat } from './media-types.ts';
 import { sentResponse } from './sent-bodies.ts';
+import { encodeBodyJson } from './object-json.ts';
 
 export interface ResponseOptions {
   status?: number;
@@ -32,8 +32,9 @@ function sendableWarning(text: string): boolean {
 
 export function objectResponse(body: unknown, options: ResponseOptions = {}): Response {
   const format = options.format ?? 'json';
-  // JSON as the apiserver's serializer writes it (json.NewEncoder: HTML escaped, a trailing newline).
-  const text = format === 'yaml' ? dump(body, { noRefs: true, lineWidth: -1 }) : encodeGoJson(body);
+  // JSON as the apiserver's serializer writes it (json.NewEncoder: HTML escaped, a trailing newline),
+  // each frozen object's text serialised once (object-json.ts).
+  const text = format === 'yaml' ? dump(body, { noRefs: true, lineWidth: -1 }) : encodeBodyJson(body);
   // A list, not a Headers object: the global Headers is msw's recording Proxy while interception is on.
   const headers: [string, string][] = [];
   for (const [name, value] of Object.entries(options.headers ?? {})) if (name.toLowerCase() !== 'content-type') headers.push([name, value]);

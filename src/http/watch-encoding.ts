@@ -7,25 +7,12 @@ import type { ResourceType } from '../apis/resource-type.ts';
 import type { WatchEvent } from '../registry/watch.ts';
 import { INITIAL_EVENTS_END_ANNOTATION } from '../registry/watch.ts';
 import { marshalGoJson } from '../go/json-encode.ts';
+import { jsonOf } from './object-json.ts';
 import { includeObjectFrom, partialObjectMetadata, toTable, type ObjectView } from './table/index.ts';
 
 export interface WatchEncoder {
   /** The line for `event` (newline included), or undefined where the apiserver ends the stream instead. */
   encode(event: WatchEvent): string | undefined;
-}
-
-// The JSON of each presented object, shared by every watcher that sends it: the registry hands all
-// watchers of a resource the same frozen object for the same stored state, so one event is
-// serialised once however many watchers there are.
-const objectJson = new WeakMap<object, string>();
-
-function jsonOf(obj: object): string {
-  let json = objectJson.get(obj);
-  if (json === undefined) {
-    json = marshalGoJson(obj);
-    if (Object.isFrozen(obj)) objectJson.set(obj, json);
-  }
-  return json;
 }
 
 const line = (type: string, objectJson: string) => `{"type":"${type}","object":${objectJson}}\n`;

@@ -45,6 +45,7 @@ import {
   type WriteOptions,
 } from '../apis/options.ts';
 import { readAtLeast } from './read-revision.ts';
+import { presentShared } from './presented-objects.ts';
 import { startWatch, type WatchHandle, type WatchOptions, type WatchSink } from './watch.ts';
 import { convertingWatchSink } from './converting-watch-sink.ts';
 import { fieldSelectorForName, parseFieldSelector } from '../selectors/field-selector.ts';
@@ -174,6 +175,9 @@ export class GenericRegistry {
 
   async list(namespace: string | undefined, options: ListOptions = {}): Promise<ListResult> {
     const result = await listObjects(this.ctx.store, this.type, this.bucket, namespace, options);
+    // Without a storage codec, every item is presented as a watch presents it: the same frozen
+    // object per stored state (presented-objects.ts), whose JSON the HTTP layer keeps.
+    if (!this.type.codec) return { ...result, items: result.items.map((o) => presentShared(this.type, o as StoredObject, this.presentStored)) };
     const items = await this.fromStore(result.items.map((o) => this.fromStorage(o)), true);
     return { ...result, items: items.map((o) => this.present(o)) };
   }
@@ -207,7 +211,7 @@ export class GenericRegistry {
         bookmark: () => handle.bookmark(),
       };
     }
-    const target = { store: this.ctx.store, type: this.type, bucket: this.bucket, namespace, present: (o: StoredObject) => this.present(this.fromStorage(o)) };
+    const target = { store: this.ctx.store, type: this.type, bucket: this.bucket, namespace, present: this.presentStored };
     return startWatch(target, { ...options, fieldSelector }, sink);
   }
 
@@ -606,6 +610,8 @@ export class GenericRegistry {
    * What a client receives: apiVersion and kind set in front. Stored objects are frozen, so the
    * nested parts are shared, not copied; callers that hand objects to users copy them.
    */
+  private readonly presentStored = (obj: StoredObject): KubeObject => this.present(this.fromStorage(obj));
+
   private present(obj: KubeObject): KubeObject {
     const { apiVersion: _a, kind: _k, ...rest } = obj;
     return { apiVersion: this.apiVersion, kind: this.type.kind, ...rest };

@@ -9,6 +9,10 @@ import { RevisionCompactedError, type StoreEvent, type VersionedStore } from '..
 import { compileFieldSelector } from './field-selection.ts';
 import { compileLabelSelector } from './list.ts';
 import { parseResourceVersion } from './read-revision.ts';
+import { presentShared as presentOnce } from './presented-objects.ts';
+
+// Watch events carry the one frozen presented object per stored state (presented-objects.ts).
+const presentShared = (target: WatchTarget, obj: StoredObject): KubeObject => presentOnce(target.type, obj, target.present);
 
 export type WatchEventType = 'ADDED' | 'MODIFIED' | 'DELETED' | 'BOOKMARK' | 'ERROR';
 
@@ -56,19 +60,6 @@ export function validateWatchOptions(options: WatchOptions): void {
     if (match !== 'NotOlderThan') errors.push(fieldError.notSupported('resourceVersionMatch', match, ['NotOlderThan']));
   }
   if (errors.length) throw invalidOptions('ListOptions', errors);
-}
-
-// One presented object per stored object and resource type, frozen and shared by every watcher:
-// the stream layer serialises it once for all of them. Stored objects never change, so neither
-// does what is presented for them.
-const presentedByType = new WeakMap<ResourceType, WeakMap<StoredObject, KubeObject>>();
-
-function presentShared(target: WatchTarget, obj: StoredObject): KubeObject {
-  let byObject = presentedByType.get(target.type);
-  if (!byObject) presentedByType.set(target.type, (byObject = new WeakMap()));
-  let presented = byObject.get(obj);
-  if (!presented) byObject.set(obj, (presented = Object.freeze(target.present(obj))));
-  return presented;
 }
 
 export interface WatchTarget {

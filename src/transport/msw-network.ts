@@ -3,9 +3,7 @@
 // hosts pass through untouched, and interception is released when the last cluster detaches.
 import { subscribe, unsubscribe } from 'node:diagnostics_channel';
 import type { Socket } from 'node:net';
-import { HttpRequestInterceptor } from '@mswjs/interceptors/http';
-import { http } from 'msw';
-import { defineNetwork, InMemoryHandlersController, InterceptorSource, type NetworkApi } from 'msw/experimental';
+import type { InterceptorSource, NetworkApi } from 'msw/experimental';
 import { frame } from './framing.ts';
 
 export type RequestHandlerFn = (request: Request) => Promise<Response>;
@@ -13,10 +11,19 @@ export type RequestHandlerFn = (request: Request) => Promise<Response>;
 export const CLUSTER_DOMAIN = 'kubefake.local';
 
 const routes = new Map<string, RequestHandlerFn>();
-let network: NetworkApi<[InterceptorSource]> | undefined;
+let network: Promise<NetworkApi<[InterceptorSource]>> | undefined;
 let enabling: Promise<unknown> | undefined;
 
-function createNetwork(): NetworkApi<[InterceptorSource]> {
+// msw and @mswjs/interceptors (dozens of modules) load when the first cluster attaches, not
+// when kubefake is imported: a process that never intercepts (cluster.kubeConfig on the
+// dispatcher only after the first cluster) pays for them once, inside createFakeCluster, which
+// still resolves only once interception is active.
+// Imported once: a network is created anew each time interception goes from off to on.
+let mswModules: Promise<[typeof import('@mswjs/interceptors/http'), typeof import('msw'), typeof import('msw/experimental')]> | undefined;
+
+async function createNetwork(): Promise<NetworkApi<[InterceptorSource]>> {
+  mswModules ??= Promise.all([import('@mswjs/interceptors/http'), import('msw'), import('msw/experimental')]);
+  const [{ HttpRequestInterceptor }, { http }, { defineNetwork, InMemoryHandlersController, InterceptorSource }] = await mswModules;
   const handler = http.all(`https://*.${CLUSTER_DOMAIN}/*`, async ({ request }) => {
     const route = routes.get(new URL(request.url).host);
     // A cluster host that is gone (closed) or never was: a network error at once, as the
@@ -41,7 +48,7 @@ export async function attachHost(host: string, handler: RequestHandlerFn): Promi
   routes.set(host, handler);
   if (!network) {
     network = createNetwork();
-    enabling = Promise.resolve(network.enable());
+    enabling = network.then((created) => created.enable());
     subscribe(UNDICI_CONNECTED, releaseHandlesOnClose);
   }
   await enabling;
@@ -50,10 +57,12 @@ export async function attachHost(host: string, handler: RequestHandlerFn): Promi
 export async function detachHost(host: string): Promise<void> {
   if (!routes.delete(host) || routes.size > 0 || !network) return;
   const current = network;
+  const enabled = enabling;
   network = undefined;
   enabling = undefined;
   unsubscribe(UNDICI_CONNECTED, releaseHandlesOnClose);
-  await current.disable();
+  await enabled?.catch(() => undefined);
+  await (await current).disable();
 }
 
 // @mswjs/interceptors (0.45) mocks a TLS connection on a TLSWrap over a TCP handle of its own

@@ -2,25 +2,38 @@
 // the CEL engine was loaded by the import, then makes a CRD with a rule (and an invalid rule) the
 // very first write of the process, writes a custom resource that breaks the rule, sends a broken
 // protobuf body and reads /openapi/v3/api/v1 (the decoder and the tables also load on first use).
+// Also: msw and the built-in table printers are not loaded by the import, and work on first use.
 // Prints one JSON line.
 import { registerHooks } from 'node:module';
 
 const resolved = new Set<string>();
 // The generated OpenAPI definitions (about 1 MB of JSON) load with the OpenAPI documents only.
 const openapiTables = new Set<string>();
+const msw = new Set<string>();
+const printers = new Set<string>();
 registerHooks({
   resolve(specifier, context, next) {
     const result = next(specifier, context);
     if (result.url.includes('/@marcbachmann/cel-js/')) resolved.add(result.url);
     if (result.url.endsWith('/generated/openapi-definitions.generated.ts')) openapiTables.add(result.url);
+    if (result.url.includes('/node_modules/msw/') || result.url.includes('/@mswjs/interceptors/')) msw.add(result.url);
+    if (result.url.endsWith('/http/table/builtin-printers.ts')) printers.add(result.url);
     return result;
   },
 });
 
 const { createFakeCluster } = await import('../../src/index.ts');
 const celAtImport = resolved.size > 0;
+const mswAtImport = msw.size > 0;
+const printersAtImport = printers.size > 0;
 const cluster = await createFakeCluster();
 const openapiTablesBeforeRequest = openapiTables.size > 0;
+// msw loads with the first cluster, which resolves only once its host is intercepted for every client.
+const rawFetch = await fetch(`${cluster.url}/api/v1/namespaces/default`);
+const rawFetchBody = (await rawFetch.json()) as { metadata?: { name?: string } };
+// The first Table of the process loads the built-in printers before rendering it.
+const table = await cluster.handle(new Request(`${cluster.url}/api/v1/namespaces`, { headers: { accept: 'application/json;as=Table;v=v1;g=meta.k8s.io' } }));
+const tableBody = (await table.json()) as { kind?: string; columnDefinitions?: Array<{ name: string }> };
 const post = (path: string, body: unknown) =>
   cluster.handle(new Request(`${cluster.url}${path}`, { method: 'POST', body: JSON.stringify(body), headers: { 'content-type': 'application/json' } }));
 const crd = (rule: string) => ({
@@ -65,6 +78,11 @@ await cluster.close();
 console.log(
   JSON.stringify({
     celAtImport,
+    mswAtImport,
+    printersAtImport,
+    rawFetch: [rawFetch.status, rawFetchBody.metadata?.name],
+    table: [table.status, tableBody.kind, tableBody.columnDefinitions?.map((c) => c.name)],
+    printersAfter: printers.size > 0,
     celAfter: resolved.size > 0,
     badRule: [badRule.status, badRuleBody.details?.causes?.[0]?.message ?? ''],
     created: created.status,

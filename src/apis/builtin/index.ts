@@ -2,8 +2,8 @@
 // (src/generated/builtin-catalogue.ts, what a default kube-apiserver serves), in its discovery
 // order: core first, then the groups in the order the real /apis lists them, resources by name.
 // Kinds with hand-written behaviour (one file per API group) take it from there; the rest get the
-// generic behaviour (generic.ts). Each call builds fresh objects; pass one context per cluster so
-// per-cluster state (Service IPs, NodePorts) is never shared.
+// generic behaviour (generic.ts). Pass one context per cluster so per-cluster state (Service IPs, NodePorts)
+// is never shared.
 import { BUILTIN_RESOURCES } from '../../generated/builtin-catalogue.ts';
 import type { ResourceType } from '../resource-type.ts';
 import { admissionregistrationV1ResourceTypes } from './admissionregistration-v1.ts';
@@ -32,17 +32,22 @@ export { createBuiltinContext, createNodePortAllocator, createServiceIPAllocator
 
 const keyOf = (t: { group: string; version: string }, plural: string) => `${t.group}/${t.version}/${plural}`;
 
-export function builtinResourceTypes(ctx: BuiltinContext = createBuiltinContext()): ResourceType[] {
+// The types of every group but core v1 and certificates hold no per-cluster state: they are built
+// once per process and shared by every cluster (types are never changed once built). Core v1's pods
+// and services take the cluster's context (clock, Service IP and NodePort allocators) and the CSR
+// approval stamps the cluster's clock, so those are built per call.
+let shared: { handWritten: Map<string, ResourceType>; generic: Map<string, ResourceType> } | undefined;
+
+function sharedTypes(): NonNullable<typeof shared> {
+  if (shared) return shared;
   const handWritten = new Map<string, ResourceType>();
   for (const type of [
-    ...coreV1ResourceTypes(ctx),
     ...appsV1ResourceTypes(),
     ...eventsV1ResourceTypes(),
     ...authenticationV1ResourceTypes(),
     ...authorizationV1ResourceTypes(),
     ...autoscalingResourceTypes(),
     ...batchV1ResourceTypes(),
-    ...certificatesV1ResourceTypes(ctx),
     ...networkingV1ResourceTypes(),
     ...policyV1ResourceTypes(),
     ...rbacV1ResourceTypes(),
@@ -56,5 +61,19 @@ export function builtinResourceTypes(ctx: BuiltinContext = createBuiltinContext(
   ]) {
     handWritten.set(keyOf(type, type.plural), type);
   }
-  return BUILTIN_RESOURCES.map((facts) => handWritten.get(keyOf(facts, facts.resource)) ?? genericBuiltin(facts));
+  return (shared = { handWritten, generic: new Map() });
+}
+
+export function builtinResourceTypes(ctx: BuiltinContext = createBuiltinContext()): ResourceType[] {
+  const { handWritten, generic } = sharedTypes();
+  const perCluster = new Map<string, ResourceType>();
+  for (const type of [...coreV1ResourceTypes(ctx), ...certificatesV1ResourceTypes(ctx)]) perCluster.set(keyOf(type, type.plural), type);
+  return BUILTIN_RESOURCES.map((facts) => {
+    const key = keyOf(facts, facts.resource);
+    const type = perCluster.get(key) ?? handWritten.get(key) ?? generic.get(key);
+    if (type) return type;
+    const built = genericBuiltin(facts);
+    generic.set(key, built);
+    return built;
+  });
 }

@@ -5,3 +5,4 @@ export { renderView, includeObjectFrom, type ViewSource } from './render-view.ts
 export { toTable, tableColumns, type IncludeObject, type TableOptions } from './table.ts';
 export { partialObjectMetadata, partialObjectMetadataList, type MetaVersion } from './partial-metadata.ts';
 export { humanDuration } from './human-duration.ts';
+export { loadBuiltinPrinters } from './printers-on-demand.ts';

@@ -1,8 +1,11 @@
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { ResourceType } from '../../apis/resource-type.ts';
 import { StatusError } from '../../errors/status-error.ts';
 import { renderView } from './render-view.ts';
 import { OBJECT_META_DOC } from './swagger-docs.ts';
+import { loadBuiltinPrinters } from './printers-on-demand.ts';
+
+beforeAll(() => loadBuiltinPrinters());
 
 const now = new Date('2025-01-10T12:00:00Z');
 const type = (t: Partial<ResourceType>): ResourceType => ({ group: '', version: 'v1', unstructured: false, ...t }) as ResourceType;

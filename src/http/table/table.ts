@@ -3,7 +3,7 @@
 // `object` according to includeObject.
 import type { KubeObject, ListMeta } from '../../apis/object.ts';
 import type { ResourceType } from '../../apis/resource-type.ts';
-import { builtinPrinter } from './builtin-printers.ts';
+import { builtinPrinter } from './printers-on-demand.ts';
 import { crdTable } from './crd-table.ts';
 import { parseRfc3339 } from './human-duration.ts';
 import { listMetaOf, partialObjectMetadata, type MetaVersion } from './partial-metadata.ts';
