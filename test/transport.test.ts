@@ -4,9 +4,10 @@ import * as k8s from '@kubernetes/client-node';
 import { http, HttpResponse } from 'msw';
 import { setupServer } from 'msw/node';
 import { createServer } from 'node:http';
+import dns from 'node:dns';
 import type { AddressInfo } from 'node:net';
 import { fetch as undiciFetch, getGlobalDispatcher, type Dispatcher } from 'undici';
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, describe, expect, it, onTestFinished, vi } from 'vitest';
 import { clusterInternals } from '../src/cluster/internals.ts';
 import { createFakeCluster, type FakeCluster } from '../src/index.ts';
 
@@ -158,6 +159,18 @@ describe('cluster.kubeConfig transport', () => {
   });
 
   it('answers what the msw path answers once the cluster is closed: its host no longer resolves', async () => {
+    // Once no cluster is open, msw lets the socket through and Node asks the machine's resolver,
+    // which may take seconds to give up on *.kubefake.local (mDNS, a slow upstream). Stand in for
+    // it with the answer any resolver gives in the end, NXDOMAIN, so the test does not hang on the
+    // machine's DNS; other names still resolve for real.
+    const realLookup = dns.lookup;
+    const lookup = vi.spyOn(dns, 'lookup').mockImplementation(((hostname: string, ...rest: unknown[]) => {
+      const callback = rest.at(-1) as (err: Error) => void;
+      if (!hostname.endsWith('.kubefake.local')) return (realLookup as (...a: unknown[]) => void)(hostname, ...rest);
+      const err = Object.assign(new Error(`getaddrinfo ENOTFOUND ${hostname}`), { code: 'ENOTFOUND', syscall: 'getaddrinfo', hostname, errno: -3008 });
+      process.nextTick(callback, err);
+    }) as typeof dns.lookup);
+    onTestFinished(() => lookup.mockRestore());
     for (const transport of ['dispatcher', 'msw'] as const) {
       const cluster = await createFakeCluster({ transport });
       const core = cluster.kubeConfig.makeApiClient(k8s.CoreV1Api);
