@@ -21,15 +21,8 @@ import re
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from go_types import GoTypes, group_name, source_version  # noqa: E402
+from go_types import SERVED_PACKAGES as PACKAGES, GoTypes, group_name, source_version  # noqa: E402
 
-# The served stable group versions (apidiscovery and admission are not resources).
-PACKAGES = [
-    'admissionregistration.v1', 'apps.v1', 'authentication.v1', 'authorization.v1', 'autoscaling.v1',
-    'autoscaling.v2', 'batch.v1', 'certificates.v1', 'coordination.v1', 'core.v1', 'discovery.v1',
-    'events.v1', 'flowcontrol.v1', 'networking.v1', 'node.v1', 'policy.v1', 'rbac.v1', 'resource.v1',
-    'scheduling.v1', 'storage.v1', 'apiextensions.v1', 'apiregistration.v1',
-]
 
 # Types that implement json.Unmarshaler: the decoder ports each one's UnmarshalJSON by name.
 SPECIAL = {

@@ -22,6 +22,14 @@ MODULES = [
     ('kubernetes+kube-aggregator', 'v0.36.2', 'k8s.io/kube-aggregator/', ''),
 ]
 
+# The served stable group versions both generators read (apidiscovery and admission are not resources).
+SERVED_PACKAGES = [
+    'admissionregistration.v1', 'apps.v1', 'authentication.v1', 'authorization.v1', 'autoscaling.v1',
+    'autoscaling.v2', 'batch.v1', 'certificates.v1', 'coordination.v1', 'core.v1', 'discovery.v1',
+    'events.v1', 'flowcontrol.v1', 'networking.v1', 'node.v1', 'policy.v1', 'rbac.v1', 'resource.v1',
+    'scheduling.v1', 'storage.v1', 'apiextensions.v1', 'apiregistration.v1',
+]
+
 # apimachinery packages the API types use, by short id.
 APIMACHINERY_IDS = {
     'k8s.io/apimachinery/pkg/apis/meta/v1': 'meta.v1',
