@@ -70,4 +70,21 @@ describe('CronTab controller under Jest', () => {
     const conflict = await cluster.requests.last((r) => r.subresource === 'status' && r.status === 409)!.responseBody();
     expect(conflict).toMatchObject({ kind: 'Status', reason: 'Conflict', code: 409 });
   });
+
+  // kubefake loads its CEL engine with the first CRD that has rules; under Jest's ESM runtime too.
+  test('enforces a CRD validation rule (CEL) added to the CRD', async () => {
+    const crd = cluster.get({ kind: 'CustomResourceDefinition', name: 'crontabs.stable.example.com' }) as unknown as k8s.V1CustomResourceDefinition;
+    const spec = crd.spec.versions[0]!.schema!.openAPIV3Schema!.properties!.spec!;
+    (spec as Record<string, unknown>)['x-kubernetes-validations'] = [{ rule: 'self.replicas <= 10', message: 'at most 10 replicas' }];
+    await cluster.apply(crd as unknown as Parameters<FakeCluster['apply']>[0]);
+    const custom = cluster.kubeConfig.makeApiClient(k8s.CustomObjectsApi);
+    const refused = await custom
+      .createNamespacedCustomObject({ group: 'stable.example.com', version: 'v1', namespace: 'default', plural: 'crontabs', body: crontab('big', { image: 'x', replicas: 11 }) })
+      .then(() => undefined, (e: unknown) => e);
+    expect(refused).toBeInstanceOf(k8s.ApiException);
+    expect((refused as k8s.ApiException<string>).code).toBe(422);
+    expect(JSON.parse((refused as k8s.ApiException<string>).body).message).toContain('at most 10 replicas');
+    await custom.createNamespacedCustomObject({ group: 'stable.example.com', version: 'v1', namespace: 'default', plural: 'crontabs', body: crontab('small', { image: 'x', replicas: 10 }) });
+    expect({ kind: 'CronTab', name: 'small', namespace: 'default' }).toExistInCluster(cluster);
+  });
 });

@@ -24,9 +24,13 @@ export function mentionsCelRules(value: unknown): boolean {
 }
 
 export function loadCel(): Promise<CelModules> {
-  return (loading ??= Promise.all([import('./custom-resource.ts'), import('./crd-compiler.ts')]).then(
-    ([cr, crd]) => (modules = { customResourceCel: cr.customResourceCel, crdCelCompiler: crd.crdCelCompiler }),
-  ));
+  // One import after the other: two concurrent import()s sharing modules break Jest's ESM runtime
+  // ("request for … is from a module not been linked", jestjs/jest#11434).
+  return (loading ??= (async () => {
+    const { customResourceCel } = await import('./custom-resource.ts');
+    const { crdCelCompiler } = await import('./crd-compiler.ts');
+    return (modules = { customResourceCel, crdCelCompiler });
+  })());
 }
 
 /** Loads CEL before a write of `obj` is validated, when the write is a CRD carrying rules. */

@@ -19,10 +19,18 @@ let enabling: Promise<unknown> | undefined;
 // dispatcher only after the first cluster) pays for them once, inside createFakeCluster, which
 // still resolves only once interception is active.
 // Imported once: a network is created anew each time interception goes from off to on.
-let mswModules: Promise<[typeof import('@mswjs/interceptors/http'), typeof import('msw'), typeof import('msw/experimental')]> | undefined;
+let mswModules: Promise<readonly [typeof import('@mswjs/interceptors/http'), typeof import('msw'), typeof import('msw/experimental')]> | undefined;
 
 async function createNetwork(): Promise<NetworkApi<[InterceptorSource]>> {
-  mswModules ??= Promise.all([import('@mswjs/interceptors/http'), import('msw'), import('msw/experimental')]);
+  // One import after the other: concurrent import()s of modules sharing dependencies (msw and
+  // msw/experimental do) break Jest's ESM runtime ("request for … is from a module not been
+  // linked", jestjs/jest#11434), and kubefake must work under Jest.
+  mswModules ??= (async () => {
+    const interceptors = await import('@mswjs/interceptors/http');
+    const msw = await import('msw');
+    const experimental = await import('msw/experimental');
+    return [interceptors, msw, experimental] as const;
+  })();
   const [{ HttpRequestInterceptor }, { http }, { defineNetwork, InMemoryHandlersController, InterceptorSource }] = await mswModules;
   const handler = http.all(`https://*.${CLUSTER_DOMAIN}/*`, async ({ request }) => {
     const route = routes.get(new URL(request.url).host);
