@@ -21,7 +21,7 @@ import re
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from go_types import SERVED_PACKAGES as PACKAGES, GoTypes, group_name, source_version  # noqa: E402
+from go_types import SERVED_PACKAGES as PACKAGES, GoTypes, group_name, source_version, split_map  # noqa: E402
 
 
 # Types that implement json.Unmarshaler: the decoder ports each one's UnmarshalJSON by name.
@@ -49,15 +49,8 @@ def expr(go_type, pkg, imports):
     if m:
         return f'[{m.group(1)}]' + expr(m.group(2), pkg, imports)
     if go_type.startswith('map['):
-        depth = 0
-        for i, c in enumerate(go_type):
-            if c == '[':
-                depth += 1
-            elif c == ']':
-                depth -= 1
-                if depth == 0:
-                    break
-        return f'map[{expr(go_type[4:i], pkg, imports)}]{expr(go_type[i + 1:], pkg, imports)}'
+        key, value = split_map(go_type)
+        return f'map[{expr(key, pkg, imports)}]{expr(value, pkg, imports)}'
     if go_type in BUILTIN:
         return 'uint8' if go_type == 'byte' else go_type
     if go_type == 'time.Duration':

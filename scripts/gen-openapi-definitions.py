@@ -33,7 +33,7 @@ import re
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from go_types import SERVED_PACKAGES as PACKAGES, GoTypes, group_name, import_path_of, markers, source_version  # noqa: E402
+from go_types import SERVED_PACKAGES as PACKAGES, GoTypes, group_name, import_path_of, markers, source_version, split_map  # noqa: E402
 
 V3 = '#/components/schemas/'
 
@@ -111,15 +111,7 @@ def resolve(go_type, pkg, imports):
     if go_type.startswith('[]'):
         return ('slice', go_type[2:])
     if go_type.startswith('map['):
-        depth = 0
-        for i, c in enumerate(go_type):
-            if c == '[':
-                depth += 1
-            elif c == ']':
-                depth -= 1
-                if depth == 0:
-                    break
-        return ('map', go_type[i + 1:])
+        return ('map', split_map(go_type)[1])
     if go_type in BUILTIN:
         return ('builtin', go_type)
     if go_type == 'time.Duration':

@@ -97,6 +97,19 @@ def show(repo, tag, path):
     return git(repo, 'show', f'{tag}:{path}')
 
 
+def split_map(go_type):
+    """The key and value type expressions of `map[K]V` (K may itself hold brackets)."""
+    depth = 0
+    for i, c in enumerate(go_type):
+        if c == '[':
+            depth += 1
+        elif c == ']':
+            depth -= 1
+            if depth == 0:
+                return go_type[4:i], go_type[i + 1:]
+    raise ValueError(f'unbalanced map type {go_type}')
+
+
 def group_name(pkg):
     """`const GroupName = "apps"` of the package's register.go."""
     repo, tag, directory = _module_of(import_path_of(pkg))
