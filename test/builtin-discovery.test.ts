@@ -6,6 +6,7 @@
 import { readFileSync } from 'node:fs';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createFakeCluster, type FakeCluster } from '../src/index.ts';
+import { DEFAULT_APIS_GROUP_VERSIONS } from './support/default-group-versions.ts';
 
 const UPSTREAM = new URL('../scripts/upstream/v1.36/', import.meta.url);
 const upstream = (file: string) => JSON.parse(readFileSync(new URL(file, UPSTREAM), 'utf8'));
@@ -67,29 +68,7 @@ describe('aggregated discovery', () => {
 describe('the default-enabled set', () => {
   it('serves exactly the stable group versions of a default kube-apiserver v1.36', async () => {
     const groups = (await get('/apis')).body as { groups: { versions: { groupVersion: string }[] }[] };
-    expect(groups.groups.flatMap((g) => g.versions.map((v) => v.groupVersion))).toEqual([
-      'apiregistration.k8s.io/v1',
-      'apps/v1',
-      'events.k8s.io/v1',
-      'authentication.k8s.io/v1',
-      'authorization.k8s.io/v1',
-      'autoscaling/v2',
-      'autoscaling/v1',
-      'batch/v1',
-      'certificates.k8s.io/v1',
-      'networking.k8s.io/v1',
-      'policy/v1',
-      'rbac.authorization.k8s.io/v1',
-      'storage.k8s.io/v1',
-      'admissionregistration.k8s.io/v1',
-      'apiextensions.k8s.io/v1',
-      'scheduling.k8s.io/v1',
-      'coordination.k8s.io/v1',
-      'node.k8s.io/v1',
-      'discovery.k8s.io/v1',
-      'resource.k8s.io/v1',
-      'flowcontrol.apiserver.k8s.io/v1',
-    ]);
+    expect(groups.groups.flatMap((g) => g.versions.map((v) => v.groupVersion))).toEqual(DEFAULT_APIS_GROUP_VERSIONS);
   });
 
   it.each([

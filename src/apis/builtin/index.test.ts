@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { BUILTIN_RESOURCES } from '../../generated/builtin-catalogue.ts';
 import { builtinResourceTypes, createBuiltinContext } from './index.ts';
+import { DEFAULT_APIS_GROUP_VERSIONS } from '../../../test/support/default-group-versions.ts';
 import { typesFor } from './test-helpers.ts';
 
 const ALL = ['create', 'delete', 'deletecollection', 'get', 'list', 'patch', 'update', 'watch'];
@@ -17,30 +18,7 @@ describe('builtinResourceTypes', () => {
   // with default flags serves these, in this order, and none of the beta/alpha versions.
   it('orders groups as /apis lists them and serves only the default-enabled versions', () => {
     const groupVersions = [...new Set(builtinResourceTypes().map((t) => `${t.group || 'core'}/${t.version}`))];
-    expect(groupVersions).toEqual([
-      'core/v1',
-      'apiregistration.k8s.io/v1',
-      'apps/v1',
-      'events.k8s.io/v1',
-      'authentication.k8s.io/v1',
-      'authorization.k8s.io/v1',
-      'autoscaling/v2',
-      'autoscaling/v1',
-      'batch/v1',
-      'certificates.k8s.io/v1',
-      'networking.k8s.io/v1',
-      'policy/v1',
-      'rbac.authorization.k8s.io/v1',
-      'storage.k8s.io/v1',
-      'admissionregistration.k8s.io/v1',
-      'apiextensions.k8s.io/v1',
-      'scheduling.k8s.io/v1',
-      'coordination.k8s.io/v1',
-      'node.k8s.io/v1',
-      'discovery.k8s.io/v1',
-      'resource.k8s.io/v1',
-      'flowcontrol.apiserver.k8s.io/v1',
-    ]);
+    expect(groupVersions).toEqual(['core/v1', ...DEFAULT_APIS_GROUP_VERSIONS]);
   });
 
   it('includes the kinds every controller writes and the create-only reviews', () => {

@@ -1,0 +1,26 @@
+// The API groups and versions a kube-apiserver v1.36 with default flags serves under /apis, in the
+// order it lists them (none of the beta/alpha versions): facts checked against the server itself,
+// not the catalogue generator's input, so both the type list and the served discovery are held to them.
+export const DEFAULT_APIS_GROUP_VERSIONS: readonly string[] = [
+  'apiregistration.k8s.io/v1',
+  'apps/v1',
+  'events.k8s.io/v1',
+  'authentication.k8s.io/v1',
+  'authorization.k8s.io/v1',
+  'autoscaling/v2',
+  'autoscaling/v1',
+  'batch/v1',
+  'certificates.k8s.io/v1',
+  'networking.k8s.io/v1',
+  'policy/v1',
+  'rbac.authorization.k8s.io/v1',
+  'storage.k8s.io/v1',
+  'admissionregistration.k8s.io/v1',
+  'apiextensions.k8s.io/v1',
+  'scheduling.k8s.io/v1',
+  'coordination.k8s.io/v1',
+  'node.k8s.io/v1',
+  'discovery.k8s.io/v1',
+  'resource.k8s.io/v1',
+  'flowcontrol.apiserver.k8s.io/v1',
+];
