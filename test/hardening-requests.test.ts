@@ -4,6 +4,7 @@
 import * as k8s from '@kubernetes/client-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createFakeCluster, type FakeCluster } from '../src/index.ts';
+import { InProcessDispatcher } from '../src/transport/in-process-dispatcher.ts';
 import { expectStatus } from './support/status.ts';
 
 const statusOf = async (response: Response) => {
@@ -34,6 +35,21 @@ describe('in-process requests: every request is answered', () => {
     // Through client-node too: the name is escaped into one path segment the server decodes.
     await expectStatus(core.readNamespacedConfigMap({ namespace: 'victim', name: '../' }), { code: 400, reason: 'BadRequest', message: `Name parameter invalid: "..": may not be '..'` });
     await expectStatus(core.deleteNamespace({ name: '%2e%2e' }), { code: 400, reason: 'BadRequest', message: `Name parameter invalid: "%2e%2e": may not contain '%'` });
+    expect(cluster.get({ kind: 'Namespace', name: 'victim' })?.status).toEqual({ phase: 'Active' });
+  });
+
+  it('sees the request-target undici sends over the in-process dispatcher, so a literal `..` never addresses another object', async () => {
+    // undici's own request() sends a path as given (fetch would have resolved the dot segments first).
+    const dispatcher = new InProcessDispatcher(cluster.url, (request) => cluster.handle(request));
+    try {
+      for (const path of ['/api/v1/namespaces/victim/configmaps/..', '/api/v1/namespaces/victim/configmaps/%2e%2e']) {
+        const answer = await dispatcher.request({ origin: cluster.url, path, method: 'DELETE' });
+        expect(answer.statusCode, path).toBe(400);
+        expect(((await answer.body.json()) as { message: string }).message, path).toBe(`Name parameter invalid: "..": may not be '..'`);
+      }
+    } finally {
+      await dispatcher.close();
+    }
     expect(cluster.get({ kind: 'Namespace', name: 'victim' })?.status).toEqual({ phase: 'Active' });
   });
 

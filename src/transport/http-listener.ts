@@ -11,8 +11,9 @@ import { hostname, networkInterfaces } from 'node:os';
 import { Readable } from 'node:stream';
 import { forbidden, internalError, methodNotAllowed, toStatusError, unauthorized, type StatusError } from '../errors/status-error.ts';
 import { rememberRequestTarget } from '../http/request-target.ts';
+import { encodeGoJson } from '../go/json-encode.ts';
 import { errorResponse } from '../http/responses.ts';
-import type { RequestHandlerFn } from './msw-network.ts';
+import type { RequestHandlerFn } from './in-process-dispatcher.ts';
 import { createServingCertificates } from './serving-certs.ts';
 
 /** Where `cluster.listen()` serves. */
@@ -105,8 +106,9 @@ function bearerToken(header: string | undefined): Buffer | undefined {
   return Buffer.from(parts[1]!);
 }
 
+/** A Status written directly, when writing the handler's answer has failed: the bytes errorResponse() sends. */
 function statusAnswer(res: ServerResponse, err: StatusError): void {
-  const body = JSON.stringify(err.status);
+  const body = encodeGoJson(err.status);
   res.writeHead(err.code, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) });
   res.end(body);
 }
@@ -267,7 +269,7 @@ export async function listen(handler: RequestHandlerFn, options: ListenOptions =
   server.on('clientError', refuseUnparsable);
   // CONNECT never reaches the request handler in Node; net/http would route it to go-restful.
   server.on('connect', (_req: IncomingMessage, socket: Socket) => {
-    const body = JSON.stringify(methodNotAllowed().status);
+    const body = encodeGoJson(methodNotAllowed().status);
     socket.end(`HTTP/1.1 405 Method Not Allowed\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
   });
   await new Promise<void>((resolve, reject) => {

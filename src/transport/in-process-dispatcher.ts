@@ -8,8 +8,12 @@
 // It is the undici copy client-node itself depends on (package.json pins the same range).
 import { STATUS_CODES } from 'node:http';
 import { Dispatcher } from 'undici';
+import { internalError } from '../errors/status-error.ts';
+import { rememberRequestTarget } from '../http/request-target.ts';
+import { errorResponse } from '../http/responses.ts';
 import { frame } from './framing.ts';
 
+/** What every transport hands requests to: the cluster's handler. */
 export type RequestHandlerFn = (request: Request) => Promise<Response>;
 
 type DispatchOptions = Dispatcher.DispatchOptions;
@@ -152,9 +156,9 @@ class Exchange implements DispatchController {
       let response: Response;
       try {
         response = await handle(request);
-      } catch {
+      } catch (err) {
         // What the loopback listener answers when the handler itself throws.
-        response = new Response('Internal Server Error', { status: 500, headers: { 'content-type': 'text/plain' } });
+        response = errorResponse(internalError(String(err)));
       }
       if (this._aborted) {
         void response.body?.cancel().catch(() => undefined);
@@ -271,7 +275,10 @@ function toRequest(origin: string, host: string, options: DispatchOptions, body:
   const method = options.method;
   const bodyless = method === 'GET' || method === 'HEAD';
   if (body !== undefined && !bodyless && !lengthGiven) headers.push(['content-length', String(body.byteLength)]);
-  return new NativeRequest(origin + options.path, { method, headers, body: bodyless ? undefined : (body as BodyInit | undefined) });
+  const request = new NativeRequest(origin + options.path, { method, headers, body: bodyless ? undefined : (body as BodyInit | undefined) });
+  // The URL parser resolves dot segments; the server must see the target as sent, as the listener does.
+  rememberRequestTarget(request, options.path);
+  return request;
 }
 
 function forEachHeader(headers: DispatchOptions['headers'], add: (name: string, value: string) => void): void {

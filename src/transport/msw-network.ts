@@ -6,7 +6,7 @@ import type { Socket } from 'node:net';
 import type { InterceptorSource, NetworkApi } from 'msw/experimental';
 import { frame } from './framing.ts';
 
-export type RequestHandlerFn = (request: Request) => Promise<Response>;
+import type { RequestHandlerFn } from './in-process-dispatcher.ts';
 
 export const CLUSTER_DOMAIN = 'kubefake.local';
 
