@@ -44,6 +44,9 @@ describe('CronJob', () => {
       ['0 0 0 * *', 'beginning of range (0) below minimum (1): 0'],
       ['*/0 * * * *', 'step of range should be a positive number: */0'],
       ['a * * * *', 'failed to parse int from a: strconv.Atoi: parsing "a": invalid syntax'],
+      // Month and weekday names are a Go map: names of JS object members are not among them.
+      ['0 0 1 constructor *', 'failed to parse int from constructor: strconv.Atoi: parsing "constructor": invalid syntax'],
+      ['0 0 * * toString', 'failed to parse int from toString: strconv.Atoi: parsing "toString": invalid syntax'],
       ['5-1 * * * *', 'beginning of range (5) beyond end of range (1): 5-1'],
       ['@fortnightly', 'unrecognized descriptor: @fortnightly'],
     ];

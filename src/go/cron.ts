@@ -2,6 +2,7 @@
 // on a CronJob's spec.schedule: the error texts are what the Invalid cause carries, so they are
 // reproduced as Go prints them (`expected exactly 5 fields, found 1: [x]`). Only whether and how a
 // spec fails is ported; no schedule is computed.
+import { getOwn } from '../util/own-property.ts';
 import { goParseDuration } from './duration.ts';
 import { loadLocationError } from './time-zone.ts';
 
@@ -97,8 +98,8 @@ function getRange(expr: string, r: Bounds): void {
 }
 
 function parseIntOrName(expr: string, names: Record<string, number> | undefined): number {
-  const named = names?.[expr.toLowerCase()];
-  return named ?? mustParseInt(expr);
+  const named = names && getOwn(names, expr.toLowerCase());
+  return typeof named === 'number' ? named : mustParseInt(expr);
 }
 
 /** strconv.Atoi (an optional sign, decimal digits, within int64), then not negative. */

@@ -13,6 +13,15 @@ describe('time.Parse(RFC3339)', () => {
     expect(formatted(RFC3339, '0001-01-01T00:00:00Z')).toBe('0001-01-01T00:00:00Z');
   });
 
+  it('cuts a fraction to nanoseconds without rounding, and takes offsets up to 24 hours and 60 minutes', () => {
+    const r = goParseTime(RFC3339, '2024-05-01T12:00:59.9999999999Z');
+    expect(r.ok && goFormatTimeUtc(r.epochMs, r.nanos, true)).toBe('2024-05-01T12:00:59.999999Z');
+    expect(formatted(RFC3339, '2024-05-01T12:00:00+24:00')).toBe('2024-04-30T12:00:00Z');
+    expect(formatted(RFC3339, '2024-05-01T12:00:00+00:60')).toBe('2024-05-01T11:00:00Z');
+    expect(formatted(RFC3339, '2024-05-01T12:00:00+25:00')).toBe('parsing time "2024-05-01T12:00:00+25:00": time zone offset hour out of range');
+    expect(formatted(RFC3339, '2024-05-01T12:00:00+25:61')).toBe('parsing time "2024-05-01T12:00:00+25:61": time zone offset minute out of range');
+  });
+
   it('names the value and the layout element it could not read', () => {
     expect(formatted(RFC3339, 'yesterday')).toBe('parsing time "yesterday" as "2006-01-02T15:04:05Z07:00": cannot parse "yesterday" as "2006"');
     expect(formatted(RFC3339, '2024-05-01 10:00:00Z')).toBe('parsing time "2024-05-01 10:00:00Z" as "2006-01-02T15:04:05Z07:00": cannot parse " 10:00:00Z" as "T"');

@@ -100,7 +100,8 @@ export function goParseTime(layout: typeof RFC3339 | typeof RFC3339_MICRO, value
         if (elements[k + 1] !== '.000000' && (rest[0] === '.' || rest[0] === ',') && isDigit(rest[1])) {
           let j = 1;
           while (isDigit(rest[j])) j++;
-          nanos = Math.round(Number('0.' + rest.slice(1, j)) * 1e9);
+          // parseNanoseconds: the first nine digits, the rest cut off (never rounded).
+          nanos = Number(rest.slice(1, Math.min(j, 10)).padEnd(9, '0'));
           rest = rest.slice(j);
         }
         break;
@@ -121,8 +122,10 @@ export function goParseTime(layout: typeof RFC3339 | typeof RFC3339_MICRO, value
         const mm = rest.slice(4, 6);
         if (![...hh, ...mm].every(isDigit)) return cannot(before, elem);
         offsetMinutes = (rest[0] === '-' ? -1 : 1) * (Number(hh) * 60 + Number(mm));
-        if (Number(hh) >= 24) return range('time zone offset hour');
-        if (Number(mm) >= 60) return range('time zone offset minute');
+        // `>` rather than `>=`, "as some people do write offsets of 24 hours or 60 minutes"
+        // (time/format.go); the minute's error is the one reported when both are out of range.
+        if (Number(mm) > 60) return range('time zone offset minute');
+        if (Number(hh) > 24) return range('time zone offset hour');
         rest = rest.slice(6);
         break;
       }
