@@ -106,6 +106,18 @@ describe('runtime costs (ext/lists.go cost trackers)', () => {
     expect(six.cost! - three.cost!).toBe(54);
   });
 
+  it('indexOf() walks objects and maps entry by entry (library/cost.go traversalCost: keys and values)', () => {
+    // Three int fields with one-letter names: each key costs 0 (1 byte × 0.1), each value 1, so 3 per object.
+    const objects = { type: 'array', items: { type: 'object', properties: { a: { type: 'integer' }, b: { type: 'integer' }, c: { type: 'integer' } } } };
+    const maps = { type: 'array', items: { type: 'object', additionalProperties: { type: 'integer' } } };
+    const one = { a: 1, b: 2, c: 3 };
+    for (const schema of [objects, maps]) {
+      const short = evaluate('self.indexOf(self[0]) == 0', schema, [one]);
+      const long = evaluate('self.indexOf(self[0]) == 0', schema, [one, one, one, one]);
+      expect(long.cost! - short.cost!).toBe(9);
+    }
+  });
+
   it('reverse() charges the result size', () => {
     const two = evaluate('self.reverse().size() > 0', list, [1, 2]);
     const twelve = evaluate('self.reverse().size() > 0', list, Array.from({ length: 12 }, (_, i) => i));

@@ -137,7 +137,10 @@ export function startWatch(target: WatchTarget, options: WatchOptions, sink: Wat
       if (explicitInitialEvents && options.allowWatchBookmarks) emit({ type: 'BOOKMARK', object: bookmarkObject(store.revision, true) });
     } else if (rv !== '' && rv !== '0') {
       const from = parseResourceVersion(rv);
-      for (const ev of store.eventsSince(from, bucket)) deliver(ev);
+      for (const ev of store.eventsSince(from, bucket)) {
+        if (stopped) break; // the watch ended itself (an event it could not present): stop replaying
+        deliver(ev);
+      }
     }
     if (!stopped) unsubscribe = store.subscribe(deliver);
   } catch (err) {

@@ -26,7 +26,20 @@ function traversalCost(v: unknown): number {
     for (const [k, x] of v) cost += traversalCost(k) + traversalCost(x);
     return cost;
   }
+  // traits.Mapper covers "maps and objects": CEL maps here are also plain objects, and schema
+  // objects are instances of the environment's null-prototype classes (environment.ts).
+  if (isMapOrObject(v)) {
+    let cost = 0;
+    for (const [k, x] of Object.entries(v)) cost += traversalCost(k) + traversalCost(x);
+    return cost;
+  }
   return 1;
+}
+
+function isMapOrObject(v: unknown): v is Record<string, unknown> {
+  if (v === null || typeof v !== 'object') return false;
+  const proto = Object.getPrototypeOf(v) as object | null;
+  return proto === Object.prototype || proto === null || Object.getPrototypeOf(proto) === null;
 }
 
 const items = (l: unknown[] | Set<unknown>): unknown[] => {
