@@ -188,6 +188,27 @@ describe('other workloads', () => {
     ]);
     const ok = await batch.createNamespacedJob({ namespace: 'default', body: { metadata: { name: 'ok' }, spec: { template: { spec: { restartPolicy: 'Never', containers: [container()] } } } } });
     expect(ok.spec?.selector?.matchLabels?.['batch.kubernetes.io/controller-uid']).toBe(ok.metadata?.uid);
+    // An update is validated too (job strategy ValidateUpdate runs ValidateJob): a patch cannot make the spec invalid.
+    await expectStatus(batch.patchNamespacedJob({ name: 'ok', namespace: 'default', body: { spec: { backoffLimit: -2 } } }, k8s.setHeaderOptions('Content-Type', k8s.PatchStrategy.MergePatch)), {
+      code: 422,
+      message: 'Job.batch "ok" is invalid: spec.backoffLimit: Invalid value: -2: must be greater than or equal to 0',
+    });
+  });
+
+  it('StatefulSet updates may change only the fields ValidateStatefulSetUpdate lets through', async () => {
+    const labels = { app: 'db' };
+    const body = { metadata: { name: 'db' }, spec: { selector: { matchLabels: labels }, serviceName: 'db', template: { metadata: { labels }, spec: { containers: [container()] } } } };
+    await apps.createNamespacedStatefulSet({ namespace: 'default', body });
+    const scaled = await apps.patchNamespacedStatefulSet({ name: 'db', namespace: 'default', body: { spec: { replicas: 3, minReadySeconds: 5, revisionHistoryLimit: 4 } } }, k8s.setHeaderOptions('Content-Type', k8s.PatchStrategy.MergePatch));
+    expect([scaled.spec?.replicas, scaled.spec?.minReadySeconds, scaled.spec?.revisionHistoryLimit]).toEqual([3, 5, 4]);
+    const forbidden =
+      "StatefulSet.apps \"db\" is invalid: spec: Forbidden: updates to statefulset spec for fields other than 'replicas', 'ordinals', 'template', 'updateStrategy', 'revisionHistoryLimit', 'persistentVolumeClaimRetentionPolicy' and 'minReadySeconds' are forbidden";
+    for (const spec of [{ serviceName: 'other' }, { selector: { matchExpressions: [{ key: 'app', operator: 'Exists' }] } }]) {
+      await expectStatus(apps.patchNamespacedStatefulSet({ name: 'db', namespace: 'default', body: { spec } }, k8s.setHeaderOptions('Content-Type', k8s.PatchStrategy.MergePatch)), {
+        code: 422,
+        message: forbidden,
+      });
+    }
   });
 });
 

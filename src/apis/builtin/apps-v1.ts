@@ -4,7 +4,7 @@
 import type { ResourceType, Strategy } from '../resource-type.ts';
 import { immutableSelector, validateDaemonSet, validateDeployment, validateReplicaSet, validateStatefulSet } from './workload-validation.ts';
 import type { KubeObject } from '../object.ts';
-import type { FieldError } from '../../errors/field-error.ts';
+import { fieldError, type FieldError } from '../../errors/field-error.ts';
 import { isPlainObject } from '../object.ts';
 import { defaultPersistentVolumeClaimSpec, defaultPodTemplate } from './pod-spec.ts';
 import { builtinScale } from '../scale.ts';
@@ -33,6 +33,21 @@ const validation = (validate: (obj: KubeObject) => FieldError[]): Strategy => ({
   validateUpdate: (obj, old) => [...validate(obj), ...immutableSelector(obj, old)],
 });
 
+// pkg/apis/apps/validation ValidateStatefulSetUpdate: the fields an update may change; any other
+// change to the spec (the selector included) is one Forbidden on `spec`, not a per-field error.
+const STATEFULSET_MUTABLE = ['replicas', 'ordinals', 'template', 'updateStrategy', 'revisionHistoryLimit', 'persistentVolumeClaimRetentionPolicy', 'minReadySeconds'];
+
+function statefulSetSpecUpdate(obj: KubeObject, old: KubeObject): FieldError[] {
+  const rest = (o: KubeObject) => Object.fromEntries(Object.entries((o.spec as Record<string, unknown> | undefined) ?? {}).filter(([k]) => !STATEFULSET_MUTABLE.includes(k)));
+  if (semanticEqual(rest(obj), rest(old))) return [];
+  return [
+    fieldError.forbidden(
+      'spec',
+      "updates to statefulset spec for fields other than 'replicas', 'ordinals', 'template', 'updateStrategy', 'revisionHistoryLimit', 'persistentVolumeClaimRetentionPolicy' and 'minReadySeconds' are forbidden",
+    ),
+  ];
+}
+
 /** Every apps/v1 workload: PUT needs no resourceVersion, never creates, DELETE answers a Status. */
 const workload = { allowUnconditionalUpdate: true, allowCreateOnUpdate: false, returnDeletedObject: false, namespaced: true } as const;
 
@@ -58,7 +73,10 @@ export function appsV1ResourceTypes(): ResourceType[] {
       kind: 'StatefulSet',
       plural: 'statefulsets',
       subresources: ['scale', 'status'],
-      strategy: composeStrategy(defaulting(defaultStatefulSet), statusSubresource(), generation(), defaulting(statefulSetStatusShape), validation(validateStatefulSet)),
+      strategy: composeStrategy(defaulting(defaultStatefulSet), statusSubresource(), generation(), defaulting(statefulSetStatusShape), {
+        validate: validateStatefulSet,
+        validateUpdate: (obj, old) => [...validateStatefulSet(obj), ...statefulSetSpecUpdate(obj, old)],
+      }),
       statusStrategy: composeStrategy(defaulting(defaultStatefulSet), keepFromStored('spec'), defaulting(statefulSetStatusShape), validateStatus(validateStatefulSetStatus)),
       scale: builtinScale('apps', 'statefulsets', ['v1beta1', 'v1beta2', 'v1']),
     }),

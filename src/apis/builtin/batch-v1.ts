@@ -64,7 +64,8 @@ export function batchV1ResourceTypes(): ResourceType[] {
         // Defaulting runs again when the stored object is read back: the Job then takes the
         // template labels generateSelector added as its own labels.
         defaulting(defaultJob),
-        { validate: validateJob },
+        // The job strategy's ValidateUpdate runs ValidateJob as on create (ValidateJobSpecUpdate's immutability rules are not ported).
+        { validate: validateJob, validateUpdate: (obj) => validateJob(obj) },
       ),
       // ValidateJobUpdateStatus's transition rules (JobManagedBy) are not ported; the counters are.
       statusStrategy: composeStrategy(
