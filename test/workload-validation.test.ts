@@ -175,6 +175,11 @@ describe('other workloads', () => {
       code: 422,
       message: 'DaemonSet.apps "ds" is invalid: spec.template.metadata.labels: Invalid value: {"app":"x"}: `selector` does not match template `labels`',
     });
+    // No selector: no Required (ValidateDaemonSetSpec has none), the template's labels do not match labels.Nothing().
+    await expectStatus(apps.createNamespacedDaemonSet({ namespace: 'default', body: { metadata: { name: 'ds' }, spec: { template } as unknown as k8s.V1DaemonSetSpec } }), {
+      code: 422,
+      message: 'DaemonSet.apps "ds" is invalid: spec.template.metadata.labels: Invalid value: {"app":"x"}: `selector` does not match template `labels`',
+    });
   });
 
   it('Job refuses a template that restarts always, and negative counts', async () => {

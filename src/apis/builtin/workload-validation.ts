@@ -176,14 +176,11 @@ export function validateStatefulSet(sts: KubeObject): FieldError[] {
 
 export function validateDaemonSet(ds: KubeObject): FieldError[] {
   const spec = obj(ds.spec) ?? {};
-  const errs: FieldError[] = [];
-  if (spec.selector === undefined || spec.selector === null) errs.push(fieldError.required('spec.selector'));
-  else errs.push(...validateLabelSelector(spec.selector, 'spec.selector'));
+  // ValidateDaemonSetSpec has no Required for the selector: a missing one is labels.Nothing(), which
+  // the template's labels then fail to match. (An empty selector matches everything, so the two
+  // errors of validateSelector and selectorMatchesTemplate never come together.)
+  const errs = validateSelector(spec.selector, 'daemonset', false);
   errs.push(...selectorMatchesTemplate(spec.selector, spec.template));
-  const s = obj(spec.selector);
-  if (s && Object.keys(obj(s.matchLabels) ?? {}).length + (Array.isArray(s.matchExpressions) ? s.matchExpressions.length : 0) === 0) {
-    errs.push(invalidWithJson('spec.selector', s, labelSelectorJson(s), 'empty selector is invalid for daemonset'));
-  }
   errs.push(...validatePodTemplateSpec(spec.template, 'spec.template'));
   errs.push(...alwaysRestart(spec.template, 'DaemonSet'));
   errs.push(...validateNonnegativeField(num(spec.minReadySeconds), 'spec.minReadySeconds'));
