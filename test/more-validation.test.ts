@@ -472,7 +472,7 @@ describe('PersistentVolumeClaim', () => {
 
   it('checks access modes, the request, the class name and the volume mode', async () => {
     const status = await expectStatus(
-      pvc('bad', { accessModes: ['ReadWriteOncePod', 'ReadWriteSome'], resources: { requests: { storage: '0' } }, storageClassName: 'Fast_SSD', volumeMode: 'Raw' }),
+      pvc('bad', { accessModes: ['ReadWriteOncePod', 'ReadWriteSome', 'ReadOnlyMany'], resources: { requests: { storage: '0' } }, storageClassName: 'Fast_SSD', volumeMode: 'Raw' }),
       { code: 422 },
     );
     expect(causes(status)).toEqual([
@@ -482,6 +482,9 @@ describe('PersistentVolumeClaim', () => {
       `spec.storageClassName: Invalid value: "Fast_SSD": a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character (e.g. 'example.com', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*')`,
       'spec.volumeMode: Unsupported value: "Raw": supported values: "Block", "Filesystem"',
     ]);
+    // Only a supported mode beside ReadWriteOncePod is forbidden (ValidatePersistentVolumeClaimSpec's supportedAccessModes.Has).
+    const unsupportedOnly = await expectStatus(pvc('rwop', { accessModes: ['ReadWriteOncePod', 'ReadWriteSome'], resources: { requests: { storage: '1Gi' } } }), { code: 422 });
+    expect(causes(unsupportedOnly)).toEqual(['spec.accessModes: Unsupported value: "ReadWriteSome": supported values: "ReadOnlyMany", "ReadWriteMany", "ReadWriteOnce", "ReadWriteOncePod"']);
     const ok = await pvc('data', { accessModes: ['ReadWriteOnce'], resources: { requests: { storage: '5Gi' } }, storageClassName: 'fast' });
     expect(ok.spec?.volumeMode).toBe('Filesystem');
   });

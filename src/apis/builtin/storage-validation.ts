@@ -61,6 +61,18 @@ export function validateStorageClassUpdate(sc: KubeObject, old: KubeObject): Fie
   return errs;
 }
 
+/**
+ * The access-mode loop ValidatePersistentVolumeClaimSpec and ValidatePersistentVolumeSpec share:
+ * each unsupported mode, then ReadWriteOncePod beside another supported mode (unsupported ones do not count).
+ */
+function accessModeErrors(modes: readonly string[]): FieldError[] {
+  const errs = modes.filter((m) => !ACCESS_MODES.includes(m)).map((m) => fieldError.notSupported('spec.accessModes', m, ACCESS_MODES));
+  if (modes.includes('ReadWriteOncePod') && modes.some((m) => m !== 'ReadWriteOncePod' && ACCESS_MODES.includes(m))) {
+    errs.push(fieldError.forbidden('spec.accessModes', 'may not use ReadWriteOncePod with other access modes'));
+  }
+  return errs;
+}
+
 /** ValidatePersistentVolumeClaimSpec's common checks, on create and update. */
 export function validatePersistentVolumeClaim(pvc: KubeObject): FieldError[] {
   const spec = (isPlainObject(pvc.spec) ? pvc.spec : {}) as Json;
@@ -68,10 +80,7 @@ export function validatePersistentVolumeClaim(pvc: KubeObject): FieldError[] {
   const modes = Array.isArray(spec.accessModes) ? (spec.accessModes as unknown[]).map(String) : [];
   if (modes.length === 0) errs.push(fieldError.required('spec.accessModes', 'at least 1 access mode is required'));
   if (isPlainObject(spec.selector)) errs.push(...validateLabelSelector(spec.selector, 'spec.selector'));
-  for (const mode of modes) if (!ACCESS_MODES.includes(mode)) errs.push(fieldError.notSupported('spec.accessModes', mode, ACCESS_MODES));
-  if (modes.includes('ReadWriteOncePod') && modes.some((m) => m !== 'ReadWriteOncePod')) {
-    errs.push(fieldError.forbidden('spec.accessModes', 'may not use ReadWriteOncePod with other access modes'));
-  }
+  errs.push(...accessModeErrors(modes));
   const requests = isPlainObject(spec.resources) && isPlainObject((spec.resources as Json).requests) ? ((spec.resources as Json).requests as Json) : {};
   const storagePath = 'spec.resources[storage]';
   if (!('storage' in requests)) errs.push(fieldError.required(storagePath));
@@ -108,10 +117,7 @@ export function validatePersistentVolume(pv: KubeObject): FieldError[] {
   const errs: FieldError[] = [];
   const modes = Array.isArray(spec.accessModes) ? (spec.accessModes as unknown[]).map(String) : [];
   if (modes.length === 0) errs.push(fieldError.required('spec.accessModes'));
-  for (const mode of modes) if (!ACCESS_MODES.includes(mode)) errs.push(fieldError.notSupported('spec.accessModes', mode, ACCESS_MODES));
-  if (modes.includes('ReadWriteOncePod') && modes.some((m) => m !== 'ReadWriteOncePod' && ACCESS_MODES.includes(m))) {
-    errs.push(fieldError.forbidden('spec.accessModes', 'may not use ReadWriteOncePod with other access modes'));
-  }
+  errs.push(...accessModeErrors(modes));
   const capacity = isPlainObject(spec.capacity) ? (spec.capacity as Json) : {};
   const keys = Object.keys(capacity).sort();
   if (keys.length === 0) errs.push(fieldError.required('spec.capacity'));
