@@ -6,7 +6,7 @@
 import type { ApiCatalog } from '../apis/catalog.ts';
 import type { OpenAPIService, SerializedDocument } from '../apis/openapi/service.ts';
 import { KUBERNETES_VERSION } from '../apis/version.ts';
-import { parseAccept } from './media-types.ts';
+import { parseGoautonegAccept } from './goautoneg.ts';
 import { swaggerToProtobuf } from './protobuf/openapi-v2.ts';
 import { sentResponse } from './sent-bodies.ts';
 
@@ -90,7 +90,7 @@ const V2_FORMATS = [
 function swagger(request: Request, catalog: ApiCatalog): Response {
   const headers = new Headers({ 'cache-control': NO_CACHE, vary: 'Accept' });
   const header = request.headers.get('accept');
-  const clauses = goautonegOrder(parseAccept(header && header.trim() ? header : '*/*'));
+  const clauses = parseGoautonegAccept(header && header.trim() ? header : '*/*');
   for (const clause of clauses) {
     if (clause.type !== 'application' && clause.type !== '*') continue;
     const format = V2_FORMATS.find((f) => clause.subtype === f.subtype || clause.subtype === '*');
@@ -101,12 +101,6 @@ function swagger(request: Request, catalog: ApiCatalog): Response {
     return serveContent(request, format.contentType === OPENAPI_V2_PROTOBUF ? protobufOf(doc) : doc, headers);
   }
   return new Response(null, { status: 406, headers });
-}
-
-/** goautoneg.ParseAccept's sort: higher q first, then concrete types before wildcards. */
-function goautonegOrder(ranges: ReturnType<typeof parseAccept>): ReturnType<typeof parseAccept> {
-  const wildness = (r: { type: string; subtype: string }) => (r.type === '*' ? 2 : r.subtype === '*' ? 1 : 0);
-  return ranges.map((r, i) => ({ r, i })).sort((a, b) => b.r.q - a.r.q || wildness(a.r) - wildness(b.r) || a.i - b.i).map(({ r }) => r);
 }
 
 const protobufRenditions = new WeakMap<SerializedDocument, SerializedDocument>();
@@ -125,7 +119,7 @@ function protobufOf(doc: SerializedDocument): SerializedDocument {
  */
 function acceptsJson(request: Request): boolean {
   const header = request.headers.get('accept');
-  const clauses = parseAccept(header && header.trim() ? header : '*/*');
+  const clauses = parseGoautonegAccept(header && header.trim() ? header : '*/*');
   return clauses.some((c) => (c.type === 'application' || c.type === '*') && (c.subtype === 'json' || c.subtype === '*'));
 }
 

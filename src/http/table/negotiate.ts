@@ -5,6 +5,7 @@
 // picks the first clause; a protobuf-only or `v=v1alpha1` Table clause is skipped.
 import type { OutputFormat } from '../media-types.ts';
 import type { MetaVersion } from './partial-metadata.ts';
+import { parseGoautonegAccept } from '../goautoneg.ts';
 
 /** A transformed representation: a Table, or PartialObjectMetadata(List) (`list` = the List form was asked). */
 export type ObjectView = { kind: 'Table'; version: MetaVersion } | { kind: 'PartialObjectMetadata'; version: MetaVersion; list: boolean };
@@ -14,13 +15,6 @@ export interface Negotiated {
   format: OutputFormat;
   /** undefined: the resource itself, untransformed. */
   view: ObjectView | undefined;
-}
-
-interface Clause {
-  type: string;
-  subtype: string;
-  params: Record<string, string>;
-  q: number;
 }
 
 /** kubefake serves JSON and YAML (protobuf clauses are skipped: no protobuf encoder). */
@@ -35,7 +29,7 @@ const SERIALIZERS: { type: string; subtype: string; format: OutputFormat; stream
  */
 export function negotiateView(accept: string | null): Negotiated | undefined {
   if (!accept) return { format: 'json', view: undefined };
-  for (const clause of parseAccept(accept)) {
+  for (const clause of parseGoautonegAccept(accept)) {
     for (const s of SERIALIZERS) {
       const matches =
         (clause.type === s.type && (clause.subtype === s.subtype || clause.subtype === '*')) || (clause.type === '*' && clause.subtype === '*');
@@ -81,42 +75,3 @@ function acceptedView(params: Record<string, string>, s: (typeof SERIALIZERS)[nu
   return false;
 }
 
-/**
- * munnerz/goautoneg ParseAccept: case-sensitive, parameters untrimmed of quotes, q=0 clauses
- * kept, then sorted by q and then by specificity (its sort is stable for the few clauses of a header).
- */
-function parseAccept(header: string): Clause[] {
-  const clauses: Clause[] = [];
-  for (const rawPart of header.split(',')) {
-    const part = rawPart.replace(/^ +| +$/g, '');
-    const [range = '', ...rawParams] = part.split(';');
-    const sp = range.split('/');
-    const type = sp[0]!.replace(/^ +| +$/g, '');
-    let subtype: string;
-    if (sp.length === 1 && type === '*') subtype = '*';
-    else if (sp.length === 2) subtype = sp[1]!.replace(/^ +| +$/g, '');
-    else continue;
-    const params: Record<string, string> = {};
-    let q = 1;
-    for (const param of rawParams) {
-      const eq = param.indexOf('=');
-      if (eq < 0) continue;
-      const token = param.slice(0, eq).replace(/^ +| +$/g, '');
-      const value = param.slice(eq + 1);
-      if (token === 'q') {
-        // strconv.ParseFloat on the untrimmed text; a syntax error leaves 0.
-        q = /^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/.test(value) ? Number(value) : 0;
-      } else params[token] = value.replace(/^ +| +$/g, '');
-    }
-    clauses.push({ type, subtype, params, q });
-  }
-  // Insertion sort with goautoneg's Less (sort.Sort on short slices behaves so).
-  const less = (a: Clause, b: Clause): boolean =>
-    a.q > b.q || (a.type !== '*' && b.type === '*') || (a.subtype !== '*' && b.subtype === '*');
-  for (let i = 1; i < clauses.length; i++) {
-    for (let j = i; j > 0 && less(clauses[j]!, clauses[j - 1]!); j--) {
-      [clauses[j - 1], clauses[j]] = [clauses[j]!, clauses[j - 1]!];
-    }
-  }
-  return clauses;
-}
