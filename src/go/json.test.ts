@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import { decodeGoUtf8 } from './utf8.ts';
 import {
   FIND_KIND_GO_TYPE,
-  decodeGoUtf8,
   goDecodeErrorMessage,
   goDuplicateFieldError,
   goJsonTypeError,

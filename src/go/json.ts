@@ -17,9 +17,7 @@
 
 import { parseGroupVersion } from '../apis/object.ts';
 import { goQuote } from '../errors/go-format.ts';
-import { decodeGoUtf8 } from '../go/utf8.ts';
-
-export { decodeGoUtf8 };
+import { decodeGoUtf8 } from './utf8.ts';
 
 export interface GoJsonOptions {
   /** Also report duplicate object keys, as sigs.k8s.io/json UnmarshalStrict does (costs a second scan). */

@@ -6,7 +6,8 @@ import { badRequest, nestedTooDeep, requestEntityTooLarge, unsupportedMediaType 
 import { goYamlToJson } from '../go/yaml.ts';
 import { MAX_OBJECT_DEPTH, nestingDepth } from '../util/nesting-depth.ts';
 import type { WriteOptions } from '../apis/options.ts';
-import { decodeGoUtf8, goDuplicateFieldError, goJsonTypeError, parseGoJson, summarizeGoData, VERSION_KIND_ERROR_PREFIX } from '../go/json.ts';
+import { goDuplicateFieldError, goJsonTypeError, parseGoJson, summarizeGoData, VERSION_KIND_ERROR_PREFIX } from '../go/json.ts';
+import { decodeGoUtf8 } from '../go/utf8.ts';
 import type * as ProtobufDecoder from './protobuf/decode.ts';
 import { isKubernetesProtobuf } from './protobuf/media-type.ts';
 import { contentTypeEssence } from './media-types.ts';

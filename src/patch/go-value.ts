@@ -3,7 +3,7 @@
 // compares with Go's `==` (int64(80) != float64(80)) and reflect.TypeOf, and prints values with
 // fmt's %v, so the patch engines need the distinction and Go's formatting.
 import { goFloat } from '../errors/go-format.ts';
-import { decodeGoUtf8 } from '../go/json.ts';
+import { decodeGoUtf8 } from '../go/utf8.ts';
 import { setOwn } from '../util/own-property.ts';
 
 /** A float64 (a JS number is taken as int64). */

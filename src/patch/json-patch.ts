@@ -6,7 +6,8 @@
 // their raw JSON bytes (the current object's side as Go encodes it, HTML-escaped), and a null
 // in a compared array panics.
 import { goQuote } from '../errors/go-format.ts';
-import { decodeGoUtf8 } from '../go/json.ts';
+import { goHtmlEscape } from '../go/json-encode.ts';
+import { decodeGoUtf8 } from '../go/utf8.ts';
 import { GoPanic } from './go-value.ts';
 import { setOwn } from '../util/own-property.ts';
 
@@ -76,12 +77,8 @@ function fromParsed(v: unknown): Node | null {
 
 /** Go's JSON text of a scalar of the current object (encoding/json, HTML-escaped). */
 function goScalarJson(v: string | number | boolean): string {
-  if (typeof v === 'string') return escapeHtml(JSON.stringify(v));
+  if (typeof v === 'string') return goHtmlEscape(JSON.stringify(v));
   return String(v);
-}
-
-function escapeHtml(json: string): string {
-  return json.replace(/[<>&\u2028\u2029]/g, (c) => '\\u' + c.charCodeAt(0).toString(16).padStart(4, '0'));
 }
 
 /** The current object as the apiserver's JSON encoding of it reads back into lazy nodes. */
@@ -117,13 +114,13 @@ function marshal(n: Node | null): string {
   if (n === null) return 'null';
   switch (n.t) {
     case 'raw':
-      return n.raw === null ? 'null' : escapeHtml(n.raw);
+      return n.raw === null ? 'null' : goHtmlEscape(n.raw);
     case 'ary':
       return `[${n.ary.map(marshal).join(',')}]`;
     case 'doc':
       return `{${[...n.doc.keys()]
         .sort()
-        .map((k) => `${escapeHtml(JSON.stringify(k))}:${marshal(n.doc.get(k) ?? null)}`)
+        .map((k) => `${goHtmlEscape(JSON.stringify(k))}:${marshal(n.doc.get(k) ?? null)}`)
         .join(',')}}`;
   }
 }

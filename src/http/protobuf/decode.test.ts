@@ -4,9 +4,9 @@ import {
   decodeKubernetesProtobuf,
   decodeKubernetesProtobufEnvelope,
   decodeProtobufMessage,
-  isKubernetesProtobuf,
   ProtobufDecodeError,
 } from './decode.ts';
+import { isKubernetesProtobuf } from './media-type.ts';
 import { messages } from './schemas/index.ts';
 
 // ---- a tiny proto2 encoder, enough to build bodies by hand ----

@@ -21,7 +21,7 @@
 // Unknown fields are skipped; wrong wire types, truncation and bad lengths throw.
 
 import { goQuote } from '../../errors/go-format.ts';
-import { decodeGoUtf8 } from '../../go/json.ts';
+import { decodeGoUtf8 } from '../../go/utf8.ts';
 import type { FieldSpec, MessageSpec, SpecialKind } from './schema.ts';
 import { messageForKind, messages } from './schemas/index.ts';
 import { ProtobufDecodeError, WIRE_BYTES, WIRE_END_GROUP, WIRE_VARINT, WireReader } from './wire.ts';
@@ -30,7 +30,6 @@ export { ProtobufDecodeError } from './wire.ts';
 export type { ProtobufDecodeErrorReason } from './wire.ts';
 export { decodableKinds } from './schemas/index.ts';
 
-export { isKubernetesProtobuf, KUBERNETES_PROTOBUF_MEDIA_TYPE } from './media-type.ts';
 
 /** protoEncodingPrefix: "k8s" and encoding style 0 (a runtime.Unknown follows). */
 export const KUBERNETES_PROTOBUF_MAGIC: Uint8Array = Uint8Array.of(0x6b, 0x38, 0x73, 0x00);

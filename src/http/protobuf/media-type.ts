@@ -1,5 +1,7 @@
 // The Kubernetes protobuf media type, apart from the decoder: request handling checks it on every
 // body, while the decoder and its schemas (a dozen modules) load only for a protobuf body.
+import { contentTypeEssence } from '../media-types.ts';
+
 export const KUBERNETES_PROTOBUF_MEDIA_TYPE = 'application/vnd.kubernetes.protobuf';
 
 /**
@@ -7,6 +9,5 @@ export const KUBERNETES_PROTOBUF_MEDIA_TYPE = 'application/vnd.kubernetes.protob
  * apiserver's input negotiation compares only the media type.
  */
 export function isKubernetesProtobuf(contentType: string | null | undefined): boolean {
-  if (!contentType) return false;
-  return contentType.split(';')[0]!.trim().toLowerCase() === KUBERNETES_PROTOBUF_MEDIA_TYPE;
+  return contentTypeEssence(contentType ?? null) === KUBERNETES_PROTOBUF_MEDIA_TYPE;
 }
