@@ -44,6 +44,9 @@ export interface Strategy {
   canCompleteDeletion?(obj: KubeObject): boolean;
 }
 
+/** The create-only subresource handlers of registry/subresources (pods/binding, pods/eviction, serviceaccounts/token). */
+export type PostSubresourceHandler = 'pod-binding' | 'pod-eviction' | 'serviceaccount-token';
+
 export interface ResourceType {
   group: string;
   version: string;
@@ -132,6 +135,18 @@ export interface ResourceType {
    * by name; served for PUT only.
    */
   updateSubresources?: Record<string, Strategy>;
+  /**
+   * Connect subresources (rest.Connecter: pods/log, exec, attach, portforward, proxy), by name,
+   * with the HTTP methods each is installed for (its ConnectMethods).
+   */
+  connectSubresources?: Readonly<Record<string, readonly string[]>>;
+  /** Create-only subresources (POST only, served as a create), by name, with the handler that serves each. */
+  postSubresources?: Readonly<Record<string, PostSubresourceHandler>>;
+  /**
+   * A collection POST served by a create-only subresource of another resource of the group, for
+   * the object the body names (LegacyBindingREST: a create of `bindings` is pods/binding).
+   */
+  createAsSubresource?: { resource: string; handler: PostSubresourceHandler };
   /** How `/scale` reads and writes objects; present exactly when `subresources` lists `scale`. */
   scale?: ScaleSubresource;
   /**

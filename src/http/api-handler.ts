@@ -30,7 +30,7 @@ import { goQuote } from '../errors/go-format.ts';
 import { notAcceptable } from '../errors/status-error.ts';
 import { discoveryResponse } from './discovery-response.ts';
 import { loadOpenAPI, openapiResponse } from './openapi-response.ts';
-import { hasSubresourceHandler, serveLegacyBinding, serveSubresource } from './subresource-handler.ts';
+import { hasSubresourceHandler, serveCreateAsSubresource, serveSubresource } from './subresource-handler.ts';
 
 export interface VersionInfo {
   major: string;
@@ -136,14 +136,17 @@ export class ApiHandler {
       if (info.subresource !== undefined) {
         const { registryFor } = this.deps;
         const target = { ...info, name: info.name!, subresource: info.subresource };
-        const coreType = (resource: string) => catalog.find('', 'v1', resource);
-        const findType = (group: string, version: string, resource: string) => catalog.find(group, version, resource);
-        return await serveSubresource({ type, info: target, request, query, format, view, registryFor, now: () => this.now(), methodNotAllowed, coreType, findType });
+        const registryOf = (group: string, version: string, resource: string) => {
+          const other = catalog.find(group, version, resource);
+          return other ? registryFor(other) : undefined;
+        };
+        return await serveSubresource({ type, info: target, request, query, format, view, registryFor, now: () => this.now(), methodNotAllowed, registryOf });
       }
-      // LegacyBindingREST: a create of `bindings` is pods/binding of the pod the body names.
-      if (type.group === '' && type.plural === 'bindings' && info.name === undefined && request.method.toUpperCase() === 'POST' && info.namespace !== undefined) {
-        const pods = catalog.find('', 'v1', 'pods')!;
-        return await serveLegacyBinding(this.deps.registryFor(pods), info.namespace, request, query, format, this.now());
+      // A collection POST the type serves as another resource's create-only subresource (LegacyBindingREST).
+      const createAs = type.createAsSubresource;
+      if (createAs && info.name === undefined && request.method.toUpperCase() === 'POST' && info.namespace !== undefined) {
+        const target = catalog.find(type.group, type.version, createAs.resource)!;
+        return await serveCreateAsSubresource(target, createAs.handler, this.deps.registryFor(target), info.namespace, request, query, format, this.now());
       }
       return await this.dispatch(type, info, request, query, format, view);
     } catch (err) {

@@ -1,17 +1,18 @@
 // Routes `/status` and `/scale` requests, as the apiserver installs them: GET, PUT and PATCH only.
 // Custom resources answer what the CRD handler answers (404 NotFound of the object for an
 // unserved subresource, 405 MethodNotSupported for other verbs); built-ins what go-restful answers
-// for a path or method it has no route for.
+// for a path or method it has no route for. The other subresources a type declares (connecters,
+// create-only and update-only ones) are served by the registry handler it names for each.
 import { isPlainObject, type KubeObject } from '../apis/object.ts';
-import type { ResourceType } from '../apis/resource-type.ts';
-import { badRequest, methodNotSupported, notFound, StatusError, unknownPath } from '../errors/status-error.ts';
+import type { PostSubresourceHandler, ResourceType } from '../apis/resource-type.ts';
+import { methodNotSupported, notFound, StatusError, unknownPath } from '../errors/status-error.ts';
 import { PATCH_CONTENT_TYPES, applyPatch } from '../patch/index.ts';
 import type { GenericRegistry } from '../registry/generic-registry.ts';
 import { fieldValidationMode } from '../apis/options.ts';
 import { bindPod } from '../registry/subresources/pod-binding.ts';
 import { evictPod } from '../registry/subresources/pod-eviction.ts';
 import { requestToken } from '../registry/subresources/serviceaccount-token.ts';
-import { POD_CONNECT_METHODS, POD_CONNECT_SUBRESOURCES, podConnect, type PodConnectSubresource } from '../registry/subresources/pod-connect.ts';
+import { podConnect, podConnectTarget, type PodConnectSubresource } from '../registry/subresources/pod-connect.ts';
 import { ScaleRegistry, scaleTypeOf } from '../registry/subresources/scale.ts';
 import { statusTypeOf, updateSubresourceTypeOf } from '../registry/subresources/status.ts';
 import { bodyTarget, readBody, readWriteRequest } from './body.ts';
@@ -37,27 +38,59 @@ export interface SubresourceRequest {
   now(): Date;
   /** go-restful's 405 for a method without a route (built-ins). */
   methodNotAllowed(): StatusError;
-  /** Another served resource of the legacy group (`nodes`), for subresources that consult one. */
-  coreType(resource: string): ResourceType | undefined;
-  /** Any served resource (`policy/v1 poddisruptionbudgets` for evictions). */
-  findType(group: string, version: string, resource: string): ResourceType | undefined;
+  /** The registry of another served resource, for the subresources that consult one (undefined when not served). */
+  registryOf(group: string, version: string, resource: string): GenericRegistry | undefined;
 }
 
-/** Whether `subresource` of `type` is one of the pod connecters (log, exec, attach, portforward, proxy). */
-export const isPodConnect = (type: ResourceType, subresource: string): subresource is PodConnectSubresource =>
-  type.group === '' && type.plural === 'pods' && POD_CONNECT_SUBRESOURCES.has(subresource);
-
-/** pods/binding (POST only, as a create). */
-export const isPodBinding = (type: ResourceType, subresource: string): boolean => type.group === '' && type.plural === 'pods' && subresource === 'binding';
-
-async function servePodBinding(r: SubresourceRequest): Promise<Response> {
-  if (r.request.method.toUpperCase() !== 'POST' || r.info.watchPrefix) throw r.info.watchPrefix ? unknownPath() : r.methodNotAllowed();
-  const { body, options } = await readWriteRequest(r.request, r.query, { apiVersion: 'v1', kind: 'Binding', protobuf: false });
-  const status = bindPod(r.registryFor(r.type), r.info.namespace, r.info.name, body, r.now(), (options.dryRun ?? []).length > 0);
-  return objectResponse(status, { status: 201, format: r.format });
+/** go-restful's answer to a method a subresource has no route for (404 under the watch prefix). */
+function requireMethod(r: SubresourceRequest, methods: readonly string[]): void {
+  if (!methods.includes(r.request.method.toUpperCase()) || r.info.watchPrefix) throw r.info.watchPrefix ? unknownPath() : r.methodNotAllowed();
 }
 
-/** An update-only subresource (`namespaces/finalize`): PUT through its own strategy. */
+const POST_ONLY = ['POST'];
+
+/**
+ * A create-only subresource: POST only, then the registry handler the type declares for it
+ * (`postSubresources`), for the object the path names.
+ */
+function servePost(handler: PostSubresourceHandler, r: SubresourceRequest): Promise<Response> {
+  requireMethod(r, POST_ONLY);
+  switch (handler) {
+    case 'pod-binding':
+      return serveBinding(r.registryFor(r.type), r.info.namespace, r.info.name, r.request, r.query, r.format, r.now());
+    case 'pod-eviction':
+      return serveEviction(r);
+    case 'serviceaccount-token':
+      return serveTokenRequest(r);
+  }
+}
+
+/**
+ * pods/binding, and a create of the legacy `bindings` resource (LegacyBindingREST), whose
+ * Binding's own name says which pod (`name` undefined).
+ */
+async function serveBinding(pods: GenericRegistry, namespace: string | undefined, name: string | undefined, request: Request, query: URLSearchParams, format: OutputFormat, now: Date): Promise<Response> {
+  const { body, options } = await readWriteRequest(request, query, { apiVersion: 'v1', kind: 'Binding', protobuf: false });
+  const pod = name ?? (isPlainObject(body.metadata) && typeof body.metadata.name === 'string' ? body.metadata.name : '');
+  const status = bindPod(pods, namespace, pod, body, now, (options.dryRun ?? []).length > 0);
+  return objectResponse(status, { status: 201, format });
+}
+
+/** A collection POST the type serves as a create-only subresource of another resource (`createAsSubresource`). */
+export async function serveCreateAsSubresource(
+  target: ResourceType,
+  handler: PostSubresourceHandler,
+  registry: GenericRegistry,
+  namespace: string,
+  request: Request,
+  query: URLSearchParams,
+  format: OutputFormat,
+  now: Date,
+): Promise<Response> {
+  if (handler !== 'pod-binding') throw new Error(`invariant: ${target.plural} cannot be created as ${handler}`);
+  return serveBinding(registry, namespace, undefined, request, query, format, now);
+}
+
 /**
  * A subresource with a strategy of its own (`namespaces/finalize`, `certificatesigningrequests/
  * approval`): the verbs discovery lists for it, served as `/status` is, through its derived type.
@@ -69,77 +102,46 @@ async function serveUpdateSubresource(r: SubresourceRequest, updateType: Resourc
   return serveObjectSubresource(r, verb, updateType);
 }
 
-/** POST of the legacy `bindings` resource: the Binding's own name says which pod. */
-export async function serveLegacyBinding(pods: GenericRegistry, namespace: string, request: Request, query: URLSearchParams, format: OutputFormat, now: Date): Promise<Response> {
-  const { body, options } = await readWriteRequest(request, query, { apiVersion: 'v1', kind: 'Binding', protobuf: false });
-  const name = isPlainObject(body.metadata) && typeof body.metadata.name === 'string' ? body.metadata.name : '';
-  const status = bindPod(pods, namespace, name, body, now, (options.dryRun ?? []).length > 0);
-  return objectResponse(status, { status: 201, format });
-}
-
-/** pods/eviction (POST only, as a create). */
-export const isPodEviction = (type: ResourceType, subresource: string): boolean => type.group === '' && type.plural === 'pods' && subresource === 'eviction';
-
-async function servePodEviction(r: SubresourceRequest): Promise<Response> {
-  if (r.request.method.toUpperCase() !== 'POST' || r.info.watchPrefix) throw r.info.watchPrefix ? unknownPath() : r.methodNotAllowed();
+async function serveEviction(r: SubresourceRequest): Promise<Response> {
   const { body } = await readWriteRequest(r.request, r.query, { apiVersion: 'policy/v1', kind: 'Eviction', protobuf: false });
-  // propagateDryRun: the request's dryRun overrides the one inside the Eviction's deleteOptions.
   const embedded = isPlainObject(body.deleteOptions) ? body.deleteOptions : undefined;
-  const deleteOptions = deleteOptionsFrom(new URLSearchParams(), embedded ?? {});
-  const dryRun = r.query.getAll('dryRun');
-  if (dryRun.length) deleteOptions.dryRun = dryRun;
-  const budgetType = r.findType('policy', 'v1', 'poddisruptionbudgets');
   const out = await evictPod(body, {
     pods: r.registryFor(r.type),
-    budgets: budgetType ? r.registryFor(budgetType) : undefined,
+    registryOf: r.registryOf,
     namespace: r.info.namespace ?? '',
     name: r.info.name,
     now: r.now(),
-    deleteOptions,
+    deleteOptions: deleteOptionsFrom(new URLSearchParams(), embedded ?? {}),
+    requestDryRun: r.query.getAll('dryRun'),
   });
   // A Status with a failure code (more than one PDB) is written with that code, as any Status.
   return objectResponse(out, { status: typeof out.code === 'number' ? out.code : 201, format: r.format });
 }
 
-/** serviceaccounts/token (TokenRequest; POST only, as a create). */
-export const isServiceAccountToken = (type: ResourceType, subresource: string): boolean => type.group === '' && type.plural === 'serviceaccounts' && subresource === 'token';
-
 async function serveTokenRequest(r: SubresourceRequest): Promise<Response> {
-  if (r.request.method.toUpperCase() !== 'POST' || r.info.watchPrefix) throw r.info.watchPrefix ? unknownPath() : r.methodNotAllowed();
   const { body } = await readWriteRequest(r.request, r.query, { apiVersion: 'authentication.k8s.io/v1', kind: 'TokenRequest', protobuf: false });
   const out = await requestToken(body, {
     serviceAccounts: r.registryFor(r.type),
     namespace: r.info.namespace ?? '',
     name: r.info.name,
     now: r.now(),
-    boundObject: async (kind, name) => {
-      const type = r.coreType(kind === 'Pod' ? 'pods' : kind === 'Secret' ? 'secrets' : 'nodes');
-      if (!type) throw notFound({ group: '', resource: kind.toLowerCase() + 's' }, name);
-      return r.registryFor(type).get(type.namespaced ? r.info.namespace : undefined, name);
-    },
+    registryOf: r.registryOf,
   });
   return objectResponse(out, { status: 201, format: r.format });
 }
 
 /**
- * The pod connecters: the pod and its container resolved as the REST storage does, then what a
- * server without kubelets answers (pod-connect.ts). `pods/<name>:<port>/proxy` names a port.
+ * A connect subresource (the pod connecters): the methods the type declares for it, then the pod
+ * and its container resolved as the REST storage does, and what a server without kubelets
+ * answers (pod-connect.ts).
  */
-async function servePodConnect(r: SubresourceRequest, subresource: PodConnectSubresource): Promise<Response> {
-  if (!POD_CONNECT_METHODS[subresource].includes(r.request.method.toUpperCase()) || r.info.watchPrefix) throw r.info.watchPrefix ? unknownPath() : r.methodNotAllowed();
-  // utilnet.SplitSchemeNamePort: name, name:port or scheme:name:port.
-  const idParts = r.info.name.split(':');
-  const [name, port] = subresource === 'proxy' && idParts.length > 1 ? (idParts.length === 3 ? [idParts[1]!, idParts[2]!] : [idParts[0]!, idParts[1]!]) : [r.info.name, undefined];
-  if (subresource === 'proxy' && (idParts.length > 3 || name === '')) throw badRequest(`invalid pod request ${JSON.stringify(r.info.name)}`);
+async function serveConnect(r: SubresourceRequest, methods: readonly string[]): Promise<Response> {
+  requireMethod(r, methods);
+  // The types declare only the connecters pod-connect.ts serves.
+  const subresource = r.info.subresource as PodConnectSubresource;
+  const { name, port } = podConnectTarget(subresource, r.info.name);
   const pod = await r.registryFor(r.type).get(r.info.namespace, name, {});
-  const nodes = r.coreType('nodes');
-  const outcome = podConnect({
-    subresource,
-    pod,
-    container: r.query.get('container') ?? '',
-    port,
-    nodeExists: (node) => nodes !== undefined && r.registryFor(nodes).peek(undefined, node) !== undefined,
-  });
+  const outcome = podConnect({ subresource, pod, container: r.query.get('container') ?? '', port, registryOf: r.registryOf });
   // StreamObject: a nil stream is 204 No Content.
   if (outcome.kind === 'no-content') return new Response(null, { status: 204 });
   throw new Error(`unreachable pod connect outcome ${String(outcome)}`);
@@ -151,20 +153,18 @@ function verbOf(method: string, watchPrefix: boolean): string {
   return ({ GET: 'get', HEAD: 'get', POST: 'create', PUT: 'update', PATCH: 'patch', DELETE: 'delete' } as Record<string, string>)[method] ?? method.toLowerCase();
 }
 
-/** The built-in subresources served by a handler of their own (the pod connecters, binding, eviction, token). */
+/** The built-in subresources the type declares a handler of its own for (connecters, create-only, update-only). */
 export const hasSubresourceHandler = (type: ResourceType, subresource: string): boolean =>
-  isPodConnect(type, subresource) ||
-  isPodBinding(type, subresource) ||
-  isPodEviction(type, subresource) ||
-  isServiceAccountToken(type, subresource) ||
+  type.connectSubresources?.[subresource] !== undefined ||
+  type.postSubresources?.[subresource] !== undefined ||
   type.updateSubresources?.[subresource] !== undefined;
 
 export async function serveSubresource(r: SubresourceRequest): Promise<Response> {
   const { type, info } = r;
-  if (isPodConnect(type, info.subresource)) return servePodConnect(r, info.subresource);
-  if (isPodBinding(type, info.subresource)) return servePodBinding(r);
-  if (isServiceAccountToken(type, info.subresource)) return serveTokenRequest(r);
-  if (isPodEviction(type, info.subresource)) return servePodEviction(r);
+  const connectMethods = type.connectSubresources?.[info.subresource];
+  if (connectMethods) return serveConnect(r, connectMethods);
+  const postHandler = type.postSubresources?.[info.subresource];
+  if (postHandler) return servePost(postHandler, r);
   const updateType = updateSubresourceTypeOf(type, info.subresource);
   if (updateType) return serveUpdateSubresource(r, updateType);
   const served = (info.subresource === 'status' && type.statusStrategy) || (info.subresource === 'scale' && type.scale);

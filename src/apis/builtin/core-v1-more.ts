@@ -36,9 +36,9 @@ export function moreCoreV1ResourceTypes(ctx: BuiltinContext): ResourceType[] {
   return [
     core({
       ...generic('bindings'),
-      // LegacyBindingREST binds the pod the Binding names; the HTTP layer routes a POST to
-      // pods/binding (subresource-handler.ts). A create that reaches the registry itself
-      // (cluster.apply) has no pod storage to bind through.
+      // LegacyBindingREST binds the pod the Binding names: a POST is served as pods/binding.
+      // A create that reaches the registry itself (cluster.apply) has no pod storage to bind through.
+      createAsSubresource: { resource: 'pods', handler: 'pod-binding' },
       createOnly: () => {
         throw methodNotSupported({ group: '', resource: 'bindings' }, 'create');
       },

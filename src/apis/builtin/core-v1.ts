@@ -43,6 +43,15 @@ import {
   zeroFields,
 } from './shared.ts';
 
+/** The pod connecters and the HTTP methods each is installed for (their ConnectMethods; log is a GET). */
+const POD_CONNECT_METHODS: Readonly<Record<string, readonly string[]>> = {
+  log: ['GET'],
+  exec: ['GET', 'POST'],
+  attach: ['GET', 'POST'],
+  portforward: ['GET', 'POST'],
+  proxy: ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'],
+};
+
 const core = (def: Parameters<typeof builtin>[2]) => builtin('', 'v1', def);
 
 /** core.MaxSecretSize, also the ConfigMap limit. */
@@ -102,6 +111,8 @@ export function coreV1ResourceTypes(ctx: BuiltinContext): ResourceType[] {
       returnDeletedObject: true,
       strategy: podStrategy(ctx),
       statusStrategy: podStatusStrategy,
+      connectSubresources: POD_CONNECT_METHODS,
+      postSubresources: { binding: 'pod-binding', eviction: 'pod-eviction' },
     }),
     core({
       kind: 'Service',
@@ -129,6 +140,7 @@ export function coreV1ResourceTypes(ctx: BuiltinContext): ResourceType[] {
       allowCreateOnUpdate: false,
       returnDeletedObject: true,
       strategy: defaulting(cleanSecretReferences),
+      postSubresources: { token: 'serviceaccount-token' },
     }),
     core({
       kind: 'Endpoints',

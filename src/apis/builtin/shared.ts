@@ -185,6 +185,11 @@ export interface ResourceDefinition {
   createOnly?: ResourceType['createOnly'];
   /** Update-only subresources with a strategy of their own (`finalize`); each must be one discovery lists. */
   updateSubresources?: ResourceType['updateSubresources'];
+  /** Connect subresources and their methods; each must be one discovery lists. */
+  connectSubresources?: ResourceType['connectSubresources'];
+  /** Create-only subresources and their handlers; each must be one discovery lists. */
+  postSubresources?: ResourceType['postSubresources'];
+  createAsSubresource?: ResourceType['createAsSubresource'];
 }
 
 /** The generated discovery facts of a served built-in resource. */
@@ -236,5 +241,11 @@ export function builtin(group: string, version: string, def: ResourceDefinition)
     }
     type.updateSubresources = def.updateSubresources;
   }
+  for (const sub of [...Object.keys(def.connectSubresources ?? {}), ...Object.keys(def.postSubresources ?? {})]) {
+    if (!facts.subresources.some((s) => s.name === sub)) throw new Error(`invariant: ${group}/${version}/${def.plural} has no ${sub} subresource upstream`);
+  }
+  if (def.connectSubresources) type.connectSubresources = def.connectSubresources;
+  if (def.postSubresources) type.postSubresources = def.postSubresources;
+  if (def.createAsSubresource) type.createAsSubresource = def.createAsSubresource;
   return type;
 }

@@ -4,18 +4,21 @@
 // ResourceLocation), and a pod bound to a node gets the error of a kubelet that does not answer.
 import type { KubeObject } from '../../apis/object.ts';
 import { badRequest, notFound, serviceUnavailable, StatusError } from '../../errors/status-error.ts';
+import type { GenericRegistry } from '../generic-registry.ts';
 
 export type PodConnectSubresource = 'log' | 'exec' | 'attach' | 'portforward' | 'proxy';
-export const POD_CONNECT_SUBRESOURCES: ReadonlySet<string> = new Set<PodConnectSubresource>(['log', 'exec', 'attach', 'portforward', 'proxy']);
 
-/** The HTTP methods each one is installed for (the connecters' ConnectMethods; log is a GET). */
-export const POD_CONNECT_METHODS: Readonly<Record<PodConnectSubresource, readonly string[]>> = {
-  log: ['GET'],
-  exec: ['GET', 'POST'],
-  attach: ['GET', 'POST'],
-  portforward: ['GET', 'POST'],
-  proxy: ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'],
-};
+/**
+ * The pod a connect request names: `<name>`, and for proxy also `<name>:<port>` or
+ * `<scheme>:<name>:<port>` (utilnet.SplitSchemeNamePort); an unparsable proxy name is a 400.
+ */
+export function podConnectTarget(subresource: PodConnectSubresource, id: string): { name: string; port?: string } {
+  if (subresource !== 'proxy') return { name: id };
+  const parts = id.split(':');
+  const [name, port] = parts.length === 1 ? [id, undefined] : parts.length === 3 ? [parts[1]!, parts[2]!] : [parts[0]!, parts[1]];
+  if (parts.length > 3 || name === '') throw badRequest(`invalid pod request ${JSON.stringify(id)}`);
+  return port === undefined ? { name } : { name, port };
+}
 
 interface Container {
   name?: string;
@@ -55,8 +58,8 @@ export interface PodConnectRequest {
   container: string;
   /** For proxy: the port named in the URL (`pods/<name>:<port>/proxy`), if any. */
   port?: string;
-  /** Whether the node a pod is bound to exists. */
-  nodeExists(name: string): boolean;
+  /** The registry of a served resource (`nodes`, to look up the node a pod is bound to). */
+  registryOf(group: string, version: string, resource: string): GenericRegistry | undefined;
 }
 
 export function podConnect(r: PodConnectRequest): PodConnectOutcome {
@@ -72,7 +75,7 @@ export function podConnect(r: PodConnectRequest): PodConnectOutcome {
     throw badRequest(`pod ${name} does not have a host assigned`);
   }
   // client.ConnectionInfoGetter looks the node up first.
-  if (!r.nodeExists(nodeName)) throw notFound({ group: '', resource: 'nodes' }, nodeName);
+  if (r.registryOf('', 'v1', 'nodes')?.peek(undefined, nodeName) === undefined) throw notFound({ group: '', resource: 'nodes' }, nodeName);
   const path = r.subresource === 'log' ? 'containerLogs' : r.subresource === 'portforward' ? 'portForward' : r.subresource;
   const target = `https://${nodeName}:10250/${path}/${pod.metadata?.namespace}/${name}${container ? `/${container}` : ''}`;
   // A transport error is not an APIStatus: ErrorToAPIStatus makes it a 500 with its text and no reason.

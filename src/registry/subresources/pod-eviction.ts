@@ -22,13 +22,15 @@ interface Eviction {
 
 export interface EvictionContext {
   pods: GenericRegistry;
-  /** Undefined where policy/v1 is not served. */
-  budgets: GenericRegistry | undefined;
+  /** The registry of a served resource (policy/v1 poddisruptionbudgets), undefined when not served. */
+  registryOf(group: string, version: string, resource: string): GenericRegistry | undefined;
   namespace: string;
   name: string;
   now: Date;
-  /** The Eviction's deleteOptions as DeleteOptions (dryRun from the request merged in). */
+  /** The Eviction's deleteOptions as DeleteOptions. */
   deleteOptions: DeleteOptions;
+  /** The request's own dryRun, which overrides the one inside the Eviction's deleteOptions (propagateDryRun). */
+  requestDryRun: readonly string[];
 }
 
 type Json = Record<string, unknown>;
@@ -71,14 +73,16 @@ async function budgetsFor(budgets: GenericRegistry, pod: KubeObject, namespace: 
 /** EvictionREST.Create: the Status it answers (201), or a StatusError. */
 export async function evictPod(eviction: Eviction, r: EvictionContext): Promise<Record<string, unknown>> {
   if (eviction.metadata?.name !== r.name) throw badRequest('name in URL does not match name in Eviction object');
-  const dryRun = (r.deleteOptions.dryRun ?? []).length > 0;
+  const deleteOptions: DeleteOptions = r.requestDryRun.length ? { ...r.deleteOptions, dryRun: [...r.requestDryRun] } : r.deleteOptions;
+  const dryRun = (deleteOptions.dryRun ?? []).length > 0;
   const pod = await r.pods.get(r.namespace, r.name);
-  if (!canIgnoreBudget(pod) && r.budgets) {
-    const budgets = await budgetsFor(r.budgets, pod, r.namespace);
+  const budgetRegistry = r.registryOf('policy', 'v1', 'poddisruptionbudgets');
+  if (!canIgnoreBudget(pod) && budgetRegistry) {
+    const budgets = await budgetsFor(budgetRegistry, pod, r.namespace);
     if (budgets.length > 1) return { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message: 'This pod has more than one PodDisruptionBudget, which the eviction subresource does not support.', code: 500 };
     const pdb = budgets[0];
     const spec = (pdb?.spec ?? {}) as Json;
-    if (pdb && !(spec.unhealthyPodEvictionPolicy === 'AlwaysAllow' && !isReady(pod))) spendDisruption(r.budgets, pdb, r.name, r.now, dryRun);
+    if (pdb && !(spec.unhealthyPodEvictionPolicy === 'AlwaysAllow' && !isReady(pod))) spendDisruption(budgetRegistry, pdb, r.name, r.now, dryRun);
   }
   if (!dryRun) {
     // addConditionAndDeletePod: the DisruptionTarget condition, then the delete.
@@ -94,7 +98,7 @@ export async function evictPod(eviction: Eviction, r: EvictionContext): Promise<
       return true;
     });
   }
-  await r.pods.delete(r.namespace, r.name, r.deleteOptions);
+  await r.pods.delete(r.namespace, r.name, deleteOptions);
   return { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Success' };
 }
 

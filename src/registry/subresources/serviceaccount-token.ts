@@ -7,7 +7,7 @@
 import { createHash, createSign, generateKeyPairSync, randomUUID, type KeyObject } from 'node:crypto';
 import type { KubeObject } from '../../apis/object.ts';
 import { fieldError, type FieldError } from '../../errors/field-error.ts';
-import { badRequest, conflict, invalid } from '../../errors/status-error.ts';
+import { badRequest, conflict, invalid, notFound } from '../../errors/status-error.ts';
 import { formatTimestamp } from '../../go/time.ts';
 import type { GenericRegistry } from '../generic-registry.ts';
 
@@ -53,8 +53,8 @@ export interface TokenRequestContext {
   namespace: string;
   name: string;
   now: Date;
-  /** The bound object's registry and object, for Pod, Secret and Node references (404 when missing). */
-  boundObject(kind: 'Pod' | 'Secret' | 'Node', name: string): Promise<KubeObject>;
+  /** The registry of a served resource (the bound object's `pods`, `secrets` or `nodes`), undefined when not served. */
+  registryOf(group: string, version: string, resource: string): GenericRegistry | undefined;
 }
 
 /** TokenREST.Create: the TokenRequest with its status (token, expirationTimestamp). */
@@ -96,6 +96,15 @@ export async function requestToken(body: TokenRequestBody, r: TokenRequestContex
   };
 }
 
+const BOUND_RESOURCES = { Pod: 'pods', Secret: 'secrets', Node: 'nodes' } as const;
+
+/** The object a token is bound to, in the service account's namespace unless cluster-scoped (404 when missing). */
+async function boundObject(kind: keyof typeof BOUND_RESOURCES, name: string, r: TokenRequestContext): Promise<KubeObject> {
+  const registry = r.registryOf('', 'v1', BOUND_RESOURCES[kind]);
+  if (!registry) throw notFound({ group: '', resource: kind.toLowerCase() + 's' }, name);
+  return registry.get(registry.type.namespaced ? r.namespace : undefined, name);
+}
+
 async function boundClaim(ref: NonNullable<TokenRequestBody['spec']>['boundObjectRef'] | undefined, r: TokenRequestContext): Promise<{ claim: string; name: string; uid: string } | undefined> {
   if (!ref) return undefined;
   const [group, version] = (ref.apiVersion ?? '').includes('/') ? ref.apiVersion!.split('/') : ['', ref.apiVersion ?? ''];
@@ -104,7 +113,7 @@ async function boundClaim(ref: NonNullable<TokenRequestBody['spec']>['boundObjec
     // schema.GroupVersionKind.String()
     throw badRequest(`cannot bind token to object of type ${group ? `${group}/${version}` : version}, Kind=${kind}`);
   }
-  const obj = await r.boundObject(kind, ref.name ?? '');
+  const obj = await boundObject(kind, ref.name ?? '', r);
   if (kind === 'Pod' && ((obj.spec as { serviceAccountName?: string } | undefined)?.serviceAccountName ?? '') !== r.name) {
     throw badRequest(`cannot bind token for serviceaccount ${JSON.stringify(r.name)} to pod running with different serviceaccount name.`);
   }
