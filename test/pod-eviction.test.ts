@@ -103,6 +103,46 @@ describe('pods/eviction', () => {
     await expectStatus(evict('ghost'), { code: 404, message: 'pods "ghost" not found' });
   });
 
+  it('lets only one of two concurrent evictions spend a budget that allows one disruption', async () => {
+    await runningPod('race-1', 'race');
+    await runningPod('race-2', 'race');
+    await budget('race', 'race', { disruptionsAllowed: 1, currentHealthy: 2, desiredHealthy: 1, expectedPods: 2 });
+    const outcomes = await Promise.allSettled([evict('race-1'), evict('race-2')]);
+    expect(outcomes.map((o) => o.status).sort()).toEqual(['fulfilled', 'rejected']);
+    const refused = outcomes.find((o) => o.status === 'rejected') as PromiseRejectedResult;
+    expect((refused.reason as k8s.ApiException<string>).code).toBe(429);
+    expect([await exists('race-1'), await exists('race-2')].filter(Boolean)).toHaveLength(1);
+    const pdb = await policy.readNamespacedPodDisruptionBudget({ name: 'race', namespace: ns });
+    expect(pdb.status?.disruptionsAllowed).toBe(0);
+    expect(Object.keys(pdb.status?.disruptedPods ?? {})).toHaveLength(1);
+  });
+
+  it("checks the preconditions before marking the pod, with addConditionAndDeletePod's texts; a resourceVersion precondition survives the mark", async () => {
+    const pod = await runningPod('pre-1', 'pre');
+    await expectStatus(evict('pre-1', { deleteOptions: { preconditions: { uid: 'not-the-uid' } } }), {
+      code: 409,
+      reason: 'Conflict',
+      message: `Operation cannot be fulfilled on Pod "pre-1": the UID in the precondition (not-the-uid) does not match the UID in record (${pod.metadata!.uid}). The object might have been deleted and then recreated`,
+    });
+    await expectStatus(evict('pre-1', { deleteOptions: { preconditions: { resourceVersion: '1' } } }), {
+      code: 409,
+      message: `Operation cannot be fulfilled on Pod "pre-1": the ResourceVersion in the precondition (1) does not match the ResourceVersion in record (${pod.metadata!.resourceVersion}). The object might have been modified`,
+    });
+    const unmarked = await core.readNamespacedPod({ name: 'pre-1', namespace: ns });
+    expect(unmarked.status?.conditions?.some((c) => c.type === 'DisruptionTarget')).toBe(false);
+    await evict('pre-1', { deleteOptions: { preconditions: { uid: pod.metadata!.uid, resourceVersion: pod.metadata!.resourceVersion } } });
+    expect(await exists('pre-1')).toBe(false);
+  });
+
+  it('deletes an unready pod without spending the budget while the application is healthy (IfHealthyBudget)', async () => {
+    const pod = await core.createNamespacedPod({ namespace: ns, body: { metadata: { name: 'sick-1', labels: { app: 'sick' } }, spec: { containers: [{ name: 'c', image: 'nginx' }] } } });
+    await core.replaceNamespacedPodStatus({ name: 'sick-1', namespace: ns, body: { ...pod, status: { ...pod.status, phase: 'Running', conditions: [{ type: 'Ready', status: 'False' }] } } });
+    await budget('sick', 'sick', { disruptionsAllowed: 0, currentHealthy: 2, desiredHealthy: 2, expectedPods: 3 });
+    await evict('sick-1');
+    expect(await exists('sick-1')).toBe(false);
+    expect((await policy.readNamespacedPodDisruptionBudget({ name: 'sick', namespace: ns })).status?.disruptionsAllowed).toBe(0);
+  });
+
   it('changes nothing under dryRun', async () => {
     await runningPod('dry-1', 'dry');
     await budget('dry', 'dry', { disruptionsAllowed: 1 });

@@ -6,7 +6,7 @@
 // test writes to it: a budget whose observedGeneration lags its generation is "still being processed".
 import type { DeleteOptions } from '../../apis/options.ts';
 import type { KubeObject } from '../../apis/object.ts';
-import { badRequest, forbidden, StatusError } from '../../errors/status-error.ts';
+import { badRequest, conflict, forbidden, StatusError } from '../../errors/status-error.ts';
 import { formatTimestamp } from '../../go/time.ts';
 import { formatLabelSelector } from '../../selectors/format-label-selector.ts';
 import { parseLabelSelector } from '../../selectors/label-selector.ts';
@@ -81,12 +81,14 @@ export async function evictPod(eviction: Eviction, r: EvictionContext): Promise<
     const budgets = await budgetsFor(budgetRegistry, pod, r.namespace);
     if (budgets.length > 1) return { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message: 'This pod has more than one PodDisruptionBudget, which the eviction subresource does not support.', code: 500 };
     const pdb = budgets[0];
-    const spec = (pdb?.spec ?? {}) as Json;
-    if (pdb && !(spec.unhealthyPodEvictionPolicy === 'AlwaysAllow' && !isReady(pod))) spendDisruption(budgetRegistry, pdb, r.name, r.now, dryRun);
+    if (pdb && !unhealthyPodMayGo(pod, pdb)) spendDisruption(budgetRegistry, pdb, r.name, r.now, dryRun);
   }
+  let options = deleteOptions;
   if (!dryRun) {
-    // addConditionAndDeletePod: the DisruptionTarget condition, then the delete.
-    r.pods.systemUpdate(r.namespace, r.name, (p) => {
+    // addConditionAndDeletePod: the DisruptionTarget condition on the latest pod, its
+    // preconditions checked first (nothing is written when they fail), then the delete.
+    const updated = r.pods.systemUpdate(r.namespace, r.name, (p) => {
+      checkEvictionPreconditions(p, deleteOptions);
       const s = (p.status ??= {}) as { conditions?: Json[] };
       const conditions = (s.conditions ??= []);
       const condition = { type: 'DisruptionTarget', status: 'True', lastProbeTime: null, lastTransitionTime: formatTimestamp(r.now), reason: 'EvictionByEvictionAPI', message: 'Eviction API: evicting' };
@@ -97,26 +99,50 @@ export async function evictPod(eviction: Eviction, r: EvictionContext): Promise<
       } else conditions.push(condition);
       return true;
     });
+    // The update moved the pod's resourceVersion: a resourceVersion precondition follows it.
+    const rv = updated?.metadata.resourceVersion;
+    if (options.preconditions?.resourceVersion !== undefined && rv !== undefined) options = { ...options, preconditions: { ...options.preconditions, resourceVersion: rv } };
   }
-  await r.pods.delete(r.namespace, r.name, deleteOptions);
+  await r.pods.delete(r.namespace, r.name, options);
   return { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Success' };
 }
 
-/** checkAndDecrement */
-function spendDisruption(budgets: GenericRegistry, pdb: KubeObject, podName: string, now: Date, dryRun: boolean): void {
-  const name = pdb.metadata?.name ?? '';
+const num = (v: unknown) => (typeof v === 'number' ? v : 0);
+
+/**
+ * An unready pod the budget does not protect: AlwaysAllow, or (IfHealthyBudget, the default) the
+ * application is healthy as it is (currentHealthy >= desiredHealthy > 0). Such a pod is deleted
+ * without spending a disruption.
+ */
+function unhealthyPodMayGo(pod: KubeObject, pdb: KubeObject): boolean {
+  if (isReady(pod)) return false;
+  if ((pdb.spec as Json | undefined)?.unhealthyPodEvictionPolicy === 'AlwaysAllow') return true;
   const s = status(pdb);
-  const num = (v: unknown) => (typeof v === 'number' ? v : 0);
-  if (num(s.observedGeneration) < num(pdb.metadata?.generation)) throw disruptionBudgetError(`The disruption budget ${name} is still being processed by the server.`, 10);
-  if (num(s.disruptionsAllowed) < 0) throw forbidden({ group: 'policy', resource: 'poddisruptionbudget' }, name, 'pdb disruptions allowed is negative');
-  if (Object.keys((s.disruptedPods as Json | undefined) ?? {}).length > MAX_DISRUPTED_POD_SIZE) {
-    throw forbidden({ group: 'policy', resource: 'poddisruptionbudget' }, name, 'DisruptedPods map too big - too many evictions not confirmed by PDB controller');
+  return num(s.currentHealthy) >= num(s.desiredHealthy) && num(s.desiredHealthy) > 0;
+}
+
+/** addConditionAndDeletePod's getLatestPod: the delete's preconditions against the latest pod, with its texts. */
+function checkEvictionPreconditions(pod: KubeObject, options: DeleteOptions): void {
+  const gr = { group: '', resource: 'Pod' };
+  const name = pod.metadata?.name ?? '';
+  const { uid, resourceVersion } = options.preconditions ?? {};
+  if (uid && uid !== pod.metadata?.uid) {
+    throw conflict(gr, name, `the UID in the precondition (${uid}) does not match the UID in record (${pod.metadata?.uid ?? ''}). The object might have been deleted and then recreated`);
   }
-  if (num(s.disruptionsAllowed) === 0) {
-    throw disruptionBudgetError(`The disruption budget ${name} needs ${num(s.desiredHealthy)} healthy pods and has ${num(s.currentHealthy)} currently`, 0);
+  if (resourceVersion && resourceVersion !== pod.metadata?.resourceVersion) {
+    throw conflict(gr, name, `the ResourceVersion in the precondition (${resourceVersion}) does not match the ResourceVersion in record (${pod.metadata?.resourceVersion ?? ''}). The object might have been modified`);
   }
+}
+
+/**
+ * checkAndDecrement with its retry on conflict: the budget is checked again on the stored object
+ * inside the (synchronous) update, so two evictions cannot both spend the last disruption.
+ */
+function spendDisruption(budgets: GenericRegistry, pdb: KubeObject, podName: string, now: Date, dryRun: boolean): void {
+  checkBudget(pdb);
   if (dryRun) return;
-  budgets.systemUpdate(pdb.metadata?.namespace, name, (b) => {
+  budgets.systemUpdate(pdb.metadata?.namespace, pdb.metadata?.name ?? '', (b) => {
+    checkBudget(b);
     const st = (b.status ??= {}) as Json;
     st.disruptionsAllowed = num(st.disruptionsAllowed) - 1;
     if (st.disruptionsAllowed === 0) {
@@ -133,3 +159,18 @@ function spendDisruption(budgets: GenericRegistry, pdb: KubeObject, podName: str
     return true;
   });
 }
+
+/** checkAndDecrement's checks: whether the budget allows one more disruption. */
+function checkBudget(pdb: KubeObject): void {
+  const name = pdb.metadata?.name ?? '';
+  const s = status(pdb);
+  if (num(s.observedGeneration) < num(pdb.metadata?.generation)) throw disruptionBudgetError(`The disruption budget ${name} is still being processed by the server.`, 10);
+  if (num(s.disruptionsAllowed) < 0) throw forbidden({ group: 'policy', resource: 'poddisruptionbudget' }, name, 'pdb disruptions allowed is negative');
+  if (Object.keys((s.disruptedPods as Json | undefined) ?? {}).length > MAX_DISRUPTED_POD_SIZE) {
+    throw forbidden({ group: 'policy', resource: 'poddisruptionbudget' }, name, 'DisruptedPods map too big - too many evictions not confirmed by PDB controller');
+  }
+  if (num(s.disruptionsAllowed) === 0) {
+    throw disruptionBudgetError(`The disruption budget ${name} needs ${num(s.desiredHealthy)} healthy pods and has ${num(s.currentHealthy)} currently`, 0);
+  }
+}
+
