@@ -19,11 +19,11 @@ let modules: CelModules | undefined;
 let loading: Promise<CelModules> | undefined;
 
 /** Whether a value (a CRD spec, a schema) holds CEL rules anywhere. */
-export function mentionsCelRules(value: unknown): boolean {
+function mentionsCelRules(value: unknown): boolean {
   return JSON.stringify(value ?? null).includes('"x-kubernetes-validations"');
 }
 
-export function loadCel(): Promise<CelModules> {
+function loadCel(): Promise<CelModules> {
   // One import after the other: two concurrent import()s sharing modules break Jest's ESM runtime
   // ("request for … is from a module not been linked", jestjs/jest#11434).
   return (loading ??= (async () => {

@@ -8,7 +8,7 @@
 import type { WalkedNode } from './ast-walk.ts';
 
 /** parser.go's default maxRecursionDepth, which the apiserver's CEL environments keep. */
-export const MAX_RECURSION_DEPTH = 250;
+const MAX_RECURSION_DEPTH = 250;
 
 /** cel-go's error for an expression over the visitor's limit (reported at -1:0, no snippet). */
 export const RECURSION_ERROR = 'ERROR: <input>:-1:0: max recursion depth exceeded';

@@ -5,7 +5,7 @@
 import { goQuote } from '../errors/go-format.ts';
 
 /** A netip parse failure; `message` is Go's `err.Error()`. */
-export class NetipError extends Error {}
+class NetipError extends Error {}
 
 const addrError = (input: string, msg: string, at?: string): NetipError =>
   new NetipError(`ParseAddr(${goQuote(input)}): ${msg}${at ? ` (at ${goQuote(at)})` : ''}`);

@@ -62,7 +62,7 @@ export type GoType =
   | { k: 'special'; id: string; s: string };
 
 export const OMITEMPTY = 1;
-export const OMITZERO = 2;
+const OMITZERO = 2;
 /** sigs.k8s.io/json saveStrictError keeps at most this many. */
 const MAX_STRICT_ERRORS = 100;
 

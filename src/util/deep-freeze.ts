@@ -1,6 +1,8 @@
-/** Freezes a JSON-like value and everything inside it, so stored state can never be mutated. */
+// Tests and benchmarks freeze objects with it to stand for stored state, which the store freezes
+// itself as it shares values (src/storage/shared-values.ts): code given a stored object must never write to it.
+
+/** Freezes a JSON-like value and everything inside it. */
 export function deepFreeze<T>(value: T): T {
-  // An explicit stack, not recursion: this runs inside the store's commit, which must not fail.
   const stack: unknown[] = [value];
   while (stack.length > 0) {
     const v = stack.pop();

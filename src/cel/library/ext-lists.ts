@@ -9,9 +9,8 @@ import { celTypeName } from '../errors.ts';
 import { registerQualifiedFunction } from '../qualified-names.ts';
 import { celCompare, celEqual } from '../value-ops.ts';
 import { chargeCall } from './ip.ts';
+import { COMPARABLE } from './lists.ts';
 
-/** cel-go's comparableTypes: what sort() and sortBy()'s keys accept. */
-const COMPARABLE = ['int', 'uint', 'double', 'bool', 'google.protobuf.Duration', 'google.protobuf.Timestamp', 'string', 'bytes'];
 const LIST_CREATE = 10;
 const CALL = 1;
 

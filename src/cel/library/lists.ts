@@ -6,7 +6,8 @@ import { EvaluationError } from '@marcbachmann/cel-js';
 import { chargeCall } from './ip.ts';
 import { celCompare, celEqual } from '../value-ops.ts';
 
-const COMPARABLE = ['int', 'uint', 'double', 'bool', 'string', 'bytes', 'google.protobuf.Duration', 'google.protobuf.Timestamp'];
+/** cel-go's comparableTypes: what isSorted, min, max and ext.Lists' sort()/sortBy() keys accept. */
+export const COMPARABLE = ['int', 'uint', 'double', 'bool', 'string', 'bytes', 'google.protobuf.Duration', 'google.protobuf.Timestamp'];
 
 /**
  * library/cost.go traversalCost: what isSorted, sum, min, max, indexOf and lastIndexOf charge for
