@@ -99,6 +99,16 @@ describe('Pod spec', () => {
     expect(defaulted.spec?.volumes?.[0]).toEqual({ name: 'scratch', emptyDir: {} });
   });
 
+  it('reports every source after the first as validateVolumeSource orders them, under its Go field names', async () => {
+    const volume = { name: 'many', hostPath: { path: '/x' }, emptyDir: {}, cephfs: { monitors: ['m'] }, downwardAPI: {} } as k8s.V1Volume;
+    const status = await expectStatus(pod('many-sources', { volumes: [volume] }), { code: 422 });
+    expect(causes(status)).toEqual([
+      'spec.volumes[0].hostPath: Forbidden: may not specify more than 1 volume type',
+      'spec.volumes[0].cephFS: Forbidden: may not specify more than 1 volume type',
+      'spec.volumes[0].downwarAPI: Forbidden: may not specify more than 1 volume type',
+    ]);
+  });
+
   it('accepts a valid pod', async () => {
     const created = await pod('ok', { volumes: [{ name: 'data', emptyDir: {} }], containers: [container({ ports: [{ containerPort: 8080, name: 'http' }], volumeMounts: [{ name: 'data', mountPath: '/data' }] })] });
     expect(created.spec?.containers[0]?.ports?.[0]?.protocol).toBe('TCP');

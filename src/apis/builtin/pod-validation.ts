@@ -20,13 +20,16 @@ const RESTART_POLICIES = ['Always', 'OnFailure', 'Never'];
 const DNS_POLICIES = ['ClusterFirstWithHostNet', 'ClusterFirst', 'Default', 'None'];
 const PULL_POLICIES = ['Always', 'IfNotPresent', 'Never'];
 const TERMINATION_MESSAGE_POLICIES = ['File', 'FallbackToLogsOnError'];
-// The volume sources of core.VolumeSource (one must be set).
+// The volume sources of core.VolumeSource (one must be set), in the order validateVolumeSource
+// checks them: the first one set counts, each later one is a Forbidden of its own.
 const VOLUME_SOURCES = [
-  'hostPath', 'emptyDir', 'gcePersistentDisk', 'awsElasticBlockStore', 'gitRepo', 'secret', 'nfs', 'iscsi', 'glusterfs',
-  'persistentVolumeClaim', 'rbd', 'flexVolume', 'cinder', 'cephfs', 'flocker', 'downwardAPI', 'fc', 'azureFile', 'configMap',
-  'vsphereVolume', 'quobyte', 'azureDisk', 'photonPersistentDisk', 'projected', 'portworxVolume', 'scaleIO', 'storageos', 'csi',
-  'ephemeral', 'image',
+  'emptyDir', 'hostPath', 'gitRepo', 'gcePersistentDisk', 'awsElasticBlockStore', 'secret', 'nfs', 'iscsi', 'glusterfs', 'flocker',
+  'persistentVolumeClaim', 'rbd', 'cinder', 'cephfs', 'quobyte', 'downwardAPI', 'fc', 'flexVolume', 'configMap', 'azureFile',
+  'vsphereVolume', 'photonPersistentDisk', 'portworxVolume', 'azureDisk', 'storageos', 'projected', 'scaleIO', 'csi', 'ephemeral',
+  'image',
 ];
+// The field names validateVolumeSource reports a second source under, where they are not the JSON name.
+const EXTRA_SOURCE_PATH: Record<string, string> = { cephfs: 'cephFS', downwardAPI: 'downwarAPI' };
 
 /** validation.IsValidPortName (an IANA_SVC_NAME). */
 export function isValidPortName(port: string): string[] {
@@ -59,7 +62,7 @@ function validateVolumes(volumes: Json[], path: string): { names: Set<string>; e
     const sources = VOLUME_SOURCES.filter((s) => v[s] !== undefined && v[s] !== null);
     const own: FieldError[] = [];
     if (sources.length === 0) own.push(fieldError.required(idx, 'must specify a volume type'));
-    else if (sources.length > 1) own.push(fieldError.forbidden(`${idx}.${sources[1]}`, 'may not specify more than 1 volume type'));
+    for (const extra of sources.slice(1)) own.push(fieldError.forbidden(`${idx}.${EXTRA_SOURCE_PATH[extra] ?? extra}`, 'may not specify more than 1 volume type'));
     if (name === '') own.push(fieldError.required(`${idx}.name`));
     else own.push(...dnsLabel(name, `${idx}.name`));
     if (names.has(name)) own.push(fieldError.duplicate(`${idx}.name`, name));
