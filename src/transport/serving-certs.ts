@@ -71,7 +71,9 @@ async function certificate(options: {
   const cert = new pkijs.Certificate();
   cert.version = 2;
   const serial = globalThis.crypto.getRandomValues(new Uint8Array(16));
-  serial[0]! &= 0x7f; // a positive INTEGER
+  // A positive INTEGER in minimal DER: a first byte of 0x00 (1 in 128 draws) would be padding
+  // OpenSSL refuses ("asn1 encoding routines::illegal padding"), so it is kept in 0x01..0x7f.
+  serial[0] = (serial[0]! % 0x7f) + 1;
   cert.serialNumber = new asn1js.Integer({ valueHex: serial.buffer });
   const name = (cn: string) => new pkijs.AttributeTypeAndValue({ type: OID.commonName, value: new asn1js.Utf8String({ value: cn }) });
   cert.subject.typesAndValues.push(name(options.subject));
