@@ -46,6 +46,16 @@ export interface WriteOptions {
   force?: boolean;
   /** The request's User-Agent: names the Update manager when fieldManager is empty. */
   userAgent?: string;
+  /** Who sent the request (admission's userInfo); undefined until authentication sets it. */
+  user?: UserInfo;
+}
+
+/** user.Info of a request, as authentication fills it and admission and authorization read it. */
+export interface UserInfo {
+  username: string;
+  uid?: string;
+  groups?: string[];
+  extra?: Record<string, string[]>;
 }
 
 export interface Preconditions {
@@ -59,6 +69,8 @@ export interface DeleteOptions {
   propagationPolicy?: string;
   orphanDependents?: boolean;
   preconditions?: Preconditions;
+  /** Who sent the request (admission's userInfo); undefined until authentication sets it. */
+  user?: UserInfo;
 }
 
 const FIELD_VALIDATION_VALUES = ['', 'Ignore', 'Strict', 'Warn'];

@@ -41,6 +41,7 @@ import type { ObjectPredicate, WaitForOptions } from '../harness/wait-for.ts';
 import type { KindSpec, ObjectTarget } from '../harness/object-ref.ts';
 import { getObject, listObjects, type DirectListOptions } from '../harness/direct-reads.ts';
 import { WebhookDispatcher } from '../webhooks/webhook-dispatcher.ts';
+import { defaultAdmissionChain } from '../admission/chain.ts';
 import type { WebhookHandler, WebhookTarget } from '../webhooks/types.ts';
 
 export type { Manifests, ManifestSource } from './manifests.ts';
@@ -223,6 +224,7 @@ export async function createFakeCluster(options: FakeClusterOptions = {}): Promi
     if (!registry) registries.set(type, (registry = new GenericRegistry(type, ctx)));
     return registry;
   };
+  ctx.admission = defaultAdmissionChain({ store, catalog, clock, random, registryFor });
   const servedWatches = new ServedWatches();
   const handler = new ApiHandler({
     catalog,

@@ -2,6 +2,7 @@
 import type { VersionedStore } from '../storage/versioned-store.ts';
 import type { Clock, RandomSource } from '../util/clock-and-random.ts';
 import type { WebhookCaller } from '../webhooks/types.ts';
+import type { AdmissionChain } from './admission.ts';
 
 export interface RegistryContext {
   store: VersionedStore;
@@ -9,4 +10,6 @@ export interface RegistryContext {
   random: RandomSource;
   /** How conversion (and later admission) webhooks are called; none means every call fails. */
   webhooks?: WebhookCaller;
+  /** The admission chain every write runs (admission.ts); none admits everything. */
+  admission?: AdmissionChain;
 }

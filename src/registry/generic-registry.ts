@@ -34,6 +34,7 @@ import { GENERATE_NAME_ATTEMPTS, generateName } from './generate-name.ts';
 import { listObjects, type ListResult } from './list.ts';
 import { loadCelFor } from '../cel/lazy.ts';
 import { admitNamespacedCreate } from './namespace-admission.ts';
+import type { AdmissionAttributes, AdmissionOperation } from './admission.ts';
 import {
   fieldValidationMode,
   isDryRun,
@@ -264,13 +265,19 @@ export class GenericRegistry {
     delete meta.resourceVersion;
     this.type.strategy.prepareForCreate?.(obj);
     if (!applied) recordUpdateManager(this.type, this.ctx.clock, undefined, obj, this.managerOf(options));
+    // Mutating admission sees the object after the field manager, so what plugins add is not
+    // attributed to the request's manager (create.go). Here it also sees the system fields and
+    // PrepareForCreate's changes, which the real chain applies after it.
+    const admission = this.admissionAttributes('CREATE', obj, undefined, options);
+    if (admission) await this.ctx.admission!.admit(admission);
     const typeErrors = this.type.strategy.validateTypeMeta?.(obj) ?? [];
     const errors = typeErrors.length ? typeErrors : [...validateObjectMeta(meta, this.metaRules()), ...(this.type.strategy.validate?.(obj) ?? [])];
     if (errors.length) throw this.invalid(meta.name ?? '', errors);
     if (this.type.namespaced) admitNamespacedCreate(this.ctx.store, this.groupResource, meta);
+    if (admission) await this.ctx.admission!.validate(admission);
     if (requestedResourceVersion) throw plainServerError('resourceVersion should not be set on objects to be created');
     const key = this.keyOf(meta.namespace, meta.name!);
-    const warnings = this.type.strategy.warnings?.(obj) ?? [];
+    const warnings = [...(admission?.warnings ?? []), ...(this.type.strategy.warnings?.(obj) ?? [])];
     if (isDryRun(options.dryRun)) {
       const existing = this.ctx.store.get(this.bucket, key);
       if (existing) throw new KeyExistsError(existing);
@@ -428,13 +435,18 @@ export class GenericRegistry {
     meta.resourceVersion = old.resourceVersion;
     this.type.strategy.prepareForUpdate?.(obj, existing);
     if (!applied) recordUpdateManager(this.type, this.ctx.clock, existing, obj, this.managerOf(options));
+    // As in createOnce: mutating admission after the field manager, validating after validation,
+    // both inside the retry loop of the callers (GuaranteedUpdate re-runs them on a conflict).
+    const admission = this.admissionAttributes('UPDATE', obj, existing, options);
+    if (admission) await this.ctx.admission!.admit(admission);
     ignoreManagedFieldsTimestamps(obj, existing);
     const typeErrors = this.type.strategy.validateTypeMeta?.(obj) ?? [];
     const errors = typeErrors.length
       ? typeErrors
       : [...validateObjectMetaUpdate(meta, old, this.metaRules()), ...(this.type.strategy.validateUpdate?.(obj, existing) ?? [])];
     if (errors.length) throw this.invalid(name, errors);
-    const warnings = this.type.strategy.warnings?.(obj, existing) ?? [];
+    if (admission) await this.ctx.admission!.validate(admission);
+    const warnings = [...(admission?.warnings ?? []), ...(this.type.strategy.warnings?.(obj, existing) ?? [])];
     const key = this.keyOf(old.namespace, name);
     if (isDryRun(options.dryRun)) return { object: this.present(await this.roundTrip(obj)), created: false, warnings };
     // Removing the last finalizer of a deleting object completes its deletion.
@@ -462,6 +474,12 @@ export class GenericRegistry {
   }
 
   private async deleteOnce(existing: StoredObject, options: DeleteOptions): Promise<Omit<DeleteResult, 'code'>> {
+    // delete.go: admission (both phases, with the stored object as oldObject) before the store's Delete.
+    const admission = this.admissionAttributes('DELETE', undefined, existing, options);
+    if (admission) {
+      await this.ctx.admission!.admit(admission);
+      await this.ctx.admission!.validate(admission);
+    }
     const outcome: DeletionOutcome = applyDeletion(existing, options, this.type, this.ctx.clock);
     const key = this.keyOf(existing.metadata.namespace, existing.metadata.name);
     const dryRun = isDryRun(options.dryRun);
@@ -596,6 +614,31 @@ export class GenericRegistry {
       if (meta.name !== urlName) throw badRequest(`the name of the object (${meta.name}) does not match the name on the URL (${urlName})`);
     }
     return obj;
+  }
+
+  /** The admission attributes of a write, or undefined when the cluster runs no admission chain. */
+  private admissionAttributes(
+    operation: AdmissionOperation,
+    object: KubeObject | undefined,
+    oldObject: KubeObject | undefined,
+    options: WriteOptions | DeleteOptions,
+  ): AdmissionAttributes | undefined {
+    if (!this.ctx.admission) return undefined;
+    const meta = (object ?? oldObject)?.metadata ?? {};
+    return {
+      operation,
+      type: this.type,
+      subresource: this.type.subresource ?? '',
+      namespace: this.type.namespaced ? meta.namespace : undefined,
+      name: meta.name ?? '',
+      object,
+      oldObject,
+      options,
+      dryRun: isDryRun(options.dryRun),
+      userInfo: options.user,
+      warnings: [],
+      auditAnnotations: {},
+    };
   }
 
   private metaRules() {

@@ -1,0 +1,15 @@
+// What admission plugins act on: kube-apiserver's plugins read informers and write through a
+// loopback client; here they read the store and write through the registries clients use.
+import type { ApiCatalog } from '../apis/catalog.ts';
+import type { ResourceType } from '../apis/resource-type.ts';
+import type { GenericRegistry } from '../registry/generic-registry.ts';
+import type { VersionedStore } from '../storage/versioned-store.ts';
+import type { Clock, RandomSource } from '../util/clock-and-random.ts';
+
+export interface AdmissionServices {
+  store: VersionedStore;
+  catalog: ApiCatalog;
+  clock: Clock;
+  random: RandomSource;
+  registryFor(type: ResourceType): GenericRegistry;
+}

@@ -1,0 +1,81 @@
+// The admission seam of the registry pipeline (apiserver/pkg/admission): what the registry hands
+// to admission at each write, and the two phases it calls. The registry knows only this
+// interface; the plugins (built-in admission plugins, webhooks, admission policies) live in
+// src/admission and are assembled by the cluster, as kube-apiserver's admission chain is.
+//
+// Where the phases run follows the real handlers (endpoints/handlers/create.go, update.go,
+// patch.go, delete.go and registry/generic/registry/store.go):
+// - create: field manager → mutating admission → BeforeCreate (system fields, PrepareForCreate,
+//   validation) → validating admission → storage;
+// - update and patch: the patched object, field manager → mutating admission → BeforeUpdate
+//   (PrepareForUpdate, ValidateUpdate) → validating admission → storage (inside GuaranteedUpdate,
+//   so a conflict re-runs both phases on the new state);
+// - delete: validating admission with the old object (delete.go's admission runs before the
+//   store's Delete; mutating plugins see it too but cannot change anything).
+// Nothing here runs after the commit: a plugin that fails, fails the write.
+import type { KubeObject } from '../apis/object.ts';
+import type { ResourceType } from '../apis/resource-type.ts';
+import type { DeleteOptions, UserInfo, WriteOptions } from '../apis/options.ts';
+
+export type { UserInfo };
+
+export type AdmissionOperation = 'CREATE' | 'UPDATE' | 'DELETE' | 'CONNECT';
+
+/** admission.Attributes: one request as the plugins see it. */
+export interface AdmissionAttributes {
+  operation: AdmissionOperation;
+  /** The resource type written (for a subresource write, the derived type; see `subresource`). */
+  type: ResourceType;
+  /** '' for the resource itself, else the subresource (`status`, `scale`, `eviction`, `binding`…). */
+  subresource: string;
+  namespace: string | undefined;
+  /** The object's name ('' for a create with generateName before a name is generated). */
+  name: string;
+  /**
+   * The new object (create, update) or the subresource's body (eviction, binding…). Mutating
+   * plugins change it in place; validating plugins must not.
+   */
+  object: KubeObject | undefined;
+  /** The stored object (update, delete). */
+  oldObject: KubeObject | undefined;
+  /** CreateOptions, UpdateOptions, PatchOptions or DeleteOptions as sent. */
+  options: WriteOptions | DeleteOptions;
+  dryRun: boolean;
+  userInfo: UserInfo | undefined;
+  /** Warnings a plugin answers (`Warning: 299` headers), in order. */
+  warnings: string[];
+  /** Audit annotations a plugin adds (kept for the request log). */
+  auditAnnotations: Record<string, string>;
+}
+
+/**
+ * The admission chain: every mutating plugin's `admit` in order, then every validating plugin's
+ * `validate` in order. Either throws a StatusError to refuse the request.
+ */
+export interface AdmissionChain {
+  admit(attributes: AdmissionAttributes): void | Promise<void>;
+  validate(attributes: AdmissionAttributes): void | Promise<void>;
+}
+
+/** One admission plugin (admission.Interface with MutationInterface and/or ValidationInterface). */
+export interface AdmissionPlugin {
+  readonly name: string;
+  /** admission.Interface.Handles; every operation when absent. */
+  handles?(operation: AdmissionOperation): boolean;
+  admit?(attributes: AdmissionAttributes): void | Promise<void>;
+  validate?(attributes: AdmissionAttributes): void | Promise<void>;
+}
+
+/** admission.NewChainHandler: plugins in the order given, each phase in turn. */
+export function admissionChain(plugins: readonly AdmissionPlugin[]): AdmissionChain {
+  const mutating = plugins.filter((p) => p.admit);
+  const validating = plugins.filter((p) => p.validate);
+  return {
+    async admit(attributes) {
+      for (const plugin of mutating) if (!plugin.handles || plugin.handles(attributes.operation)) await plugin.admit!(attributes);
+    },
+    async validate(attributes) {
+      for (const plugin of validating) if (!plugin.handles || plugin.handles(attributes.operation)) await plugin.validate!(attributes);
+    },
+  };
+}
