@@ -2,9 +2,8 @@
 import type { KubeConfig } from '@kubernetes/client-node';
 import { builtinResourceTypes, createBuiltinContext } from '../apis/builtin/index.ts';
 import { ApiCatalog } from '../apis/catalog.ts';
-import { apiVersionOf, parseApiVersion, type KubeObject } from '../apis/object.ts';
+import type { KubeObject } from '../apis/object.ts';
 import type { ResourceType } from '../apis/resource-type.ts';
-import { StatusError } from '../errors/status-error.ts';
 import { ApiHandler } from '../http/api-handler.ts';
 import { DEFAULT_WATCH_TUNING } from '../http/watch-stream.ts';
 import { ServedWatches } from '../http/served-watches.ts';
@@ -16,7 +15,6 @@ import { VersionedStore } from '../storage/versioned-store.ts';
 import { listen as listenHttp, type ListenOptions, type Listener } from '../transport/http-listener.ts';
 import { attachHost, CLUSTER_DOMAIN, detachHost } from '../transport/msw-network.ts';
 import { InProcessDispatcher } from '../transport/in-process-dispatcher.ts';
-import { findCrdCondition, isCrdConditionTrue } from '../apiextensions/crd-conditions.ts';
 import type { ControllerContext } from '../controllers/context.ts';
 import { ControllerManager } from '../controllers/controller-manager.ts';
 import { GarbageCollector } from '../controllers/garbage-collector.ts';
@@ -25,7 +23,9 @@ import { PodTermination } from '../controllers/pod-termination.ts';
 import { assertSupportedNode } from '../node-support.ts';
 import { CrdController } from '../controllers/crd-controller.ts';
 import { kubeConfigYaml, makeKubeConfig } from './kubeconfig.ts';
-import { loadManifests, type Manifests } from './manifests.ts';
+import type { Manifests } from './manifests.ts';
+import { applyManifests } from './apply-manifests.ts';
+import type { ApplyOptions } from './server-fields.ts';
 import { KUBERNETES_VERSION } from '../apis/version.ts';
 import type { ClusterClock, Instant } from '../harness/clock.ts';
 import type { Seed } from '../harness/seeded-random.ts';
@@ -45,12 +45,15 @@ import { defaultAdmissionChain } from '../admission/chain.ts';
 import type { WebhookHandler, WebhookTarget } from '../webhooks/types.ts';
 
 export type { Manifests, ManifestSource } from './manifests.ts';
+export type { ApplyOptions, ServerFieldsMode } from './server-fields.ts';
 export type { ListenOptions } from '../transport/http-listener.ts';
 
 /** Options of createFakeCluster(); all optional. */
 export interface FakeClusterOptions {
   /** Objects installed before createFakeCluster() resolves (same forms as apply(): text, objects, file and directory paths). */
   manifests?: Manifests;
+  /** How `manifests` are applied: dumps of a server's state kept or cleaned, missing namespaces created (as apply()'s options). */
+  manifestOptions?: ApplyOptions;
   /**
    * Deterministic mode: the clock starts frozen at 2025-01-01T00:00:00Z (unless `clock` says
    * otherwise) and uids and generateName suffixes come from a generator seeded with `seed`
@@ -133,7 +136,7 @@ export interface FakeCluster extends AsyncDisposable {
    * Create-or-update of YAML/JSON text (multi-document), file or directory paths (`file:` URLs
    * too), objects, or an array of these; resolves to the stored objects in input order.
    */
-  apply(manifests: Manifests): Promise<KubeObject[]>;
+  apply(manifests: Manifests, options?: ApplyOptions): Promise<KubeObject[]>;
   /** The clock every timestamp and age of this cluster reads; advance() moves it. */
   readonly clock: ClusterClock;
   /**
@@ -254,27 +257,8 @@ export async function createFakeCluster(options: FakeClusterOptions = {}): Promi
   const listeners: Listener[] = [];
   let closed = false;
 
-  const apply = async (manifests: Manifests): Promise<KubeObject[]> => {
-    const out: KubeObject[] = [];
-    // CRDs applied but not yet waited for, by index in `out`.
-    let pendingCrds: number[] = [];
-    const establish = async () => {
-      if (!pendingCrds.length) return;
-      await controllers.settle();
-      for (const i of pendingCrds) out[i] = structuredClone(requireEstablished(registryFor(catalog.find('apiextensions.k8s.io', 'v1', 'customresourcedefinitions')!), out[i]!));
-      pendingCrds = [];
-    };
-    for (const obj of await loadManifests(manifests)) {
-      const isCrd = obj.kind === 'CustomResourceDefinition' && typeof obj.apiVersion === 'string' && obj.apiVersion.startsWith('apiextensions.k8s.io/');
-      // Later documents may be objects of these CRDs: they must be served first.
-      if (!isCrd) await establish();
-      // Registry results share frozen stored state; users get their own mutable copies.
-      out.push(structuredClone(await applyOne(catalog, registryFor, obj)));
-      if (isCrd) pendingCrds.push(out.length - 1);
-    }
-    await establish();
-    return out;
-  };
+  const apply = (manifests: Manifests, applyOptions?: ApplyOptions): Promise<KubeObject[]> =>
+    applyManifests({ catalog, registryFor, settle: () => controllers.settle() }, manifests, applyOptions);
 
   await attachHost(host, handle);
   const dispatcher = transport === 'dispatcher' ? new InProcessDispatcher(url, handle) : undefined;
@@ -324,46 +308,10 @@ export async function createFakeCluster(options: FakeClusterOptions = {}): Promi
   };
   registerInternals(cluster, { store: ctx.store, servedWatches });
   try {
-    if (options.manifests) await apply(options.manifests);
+    if (options.manifests) await apply(options.manifests, options.manifestOptions);
   } catch (err) {
     await cluster.close();
     throw err;
   }
   return cluster;
-}
-
-/** The CRD as stored now, once Established; a CRD whose names were refused is an error for apply(). */
-function requireEstablished(crds: GenericRegistry, applied: KubeObject): KubeObject {
-  const name = applied.metadata!.name!;
-  const current = crds.peek(undefined, name);
-  if (!current) return applied;
-  if (isCrdConditionTrue(current, 'Established')) return current;
-  const names = findCrdCondition(current, 'NamesAccepted');
-  throw new Error(`kubefake: CustomResourceDefinition ${name} was not established${names?.message ? `: ${names.message}` : ''}`);
-}
-
-/** Create, or update the existing object with the given content (keeping its resourceVersion check). */
-async function applyOne(catalog: ApiCatalog, registryFor: (t: ResourceType) => GenericRegistry, obj: KubeObject): Promise<KubeObject> {
-  if (typeof obj.apiVersion !== 'string' || typeof obj.kind !== 'string') {
-    throw new TypeError(`kubefake: a manifest needs apiVersion and kind: ${JSON.stringify(obj).slice(0, 120)}`);
-  }
-  const { group, version } = parseApiVersion(obj.apiVersion);
-  const type = catalog.findKind(group, version, obj.kind);
-  if (!type) throw new TypeError(`kubefake: no resource serves ${obj.kind} in ${apiVersionOf(group, version)}`);
-  const registry = registryFor(type);
-  const namespace = type.namespaced ? (obj.metadata?.namespace ?? 'default') : undefined;
-  const name = obj.metadata?.name;
-  for (;;) {
-    const existing = name ? registry.peek(namespace, name) : undefined;
-    try {
-      if (!existing) return (await registry.create(namespace, obj)).object;
-      const body = { ...obj, metadata: { ...obj.metadata, resourceVersion: existing.metadata.resourceVersion } };
-      return (await registry.update(namespace, name!, body)).object;
-    } catch (err) {
-      // Raced with another writer: read again and retry, as an apply loop would.
-      if (err instanceof StatusError && err.status.reason === 'Conflict') continue;
-      if (err instanceof StatusError && err.status.reason === 'AlreadyExists' && name) continue;
-      throw err;
-    }
-  }
 }

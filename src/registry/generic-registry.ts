@@ -256,8 +256,8 @@ export class GenericRegistry {
     const meta = obj.metadata!;
     const requestedResourceVersion = meta.resourceVersion;
     // rest.BeforeCreate: system fields are the server's, whatever the client sent.
-    meta.uid = this.ctx.random.uid();
-    meta.creationTimestamp = formatTimestamp(this.ctx.clock.now());
+    meta.uid = options.restore?.uid ?? this.ctx.random.uid();
+    meta.creationTimestamp = options.restore?.creationTimestamp ?? formatTimestamp(this.ctx.clock.now());
     delete meta.generation;
     delete meta.deletionTimestamp;
     delete meta.deletionGracePeriodSeconds;
