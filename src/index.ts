@@ -14,6 +14,7 @@ export type { ClusterSnapshot, SnapshotOptions } from './harness/snapshot.ts';
 export type { ChangedObject, ClusterDiff, FieldChange } from './harness/diff.ts';
 export type { RecordLog } from './harness/bounded-log.ts';
 export type { RecordedRequest, RequestFilter, RequestLog } from './harness/request-log.ts';
+export type { Cassette, CassetteBody, CassetteInteraction, RawExchange } from './harness/cassette.ts';
 export type { RequestAttributes, RequestMatch, RequestVerb } from './harness/request-attributes.ts';
 export type { ChangeFilter, ChangeHistory, ChangeMatch, StoredChange } from './harness/change-history.ts';
 export type { Fault, FaultAction, FaultError, FaultHook, FaultRequest, FaultRule, Faults, FaultStatus } from './harness/faults.ts';

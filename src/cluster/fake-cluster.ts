@@ -31,6 +31,7 @@ import type { ClusterClock, Instant } from '../harness/clock.ts';
 import type { Seed } from '../harness/seeded-random.ts';
 import { resolveDeterminism } from '../harness/determinism.ts';
 import { Harness } from '../harness/harness.ts';
+import { CassettePlayer, loadCassette, type Cassette } from '../harness/cassette.ts';
 import type { ClusterSnapshot, SnapshotOptions } from '../harness/snapshot.ts';
 import type { ClusterDiff } from '../harness/diff.ts';
 import { diffEntries } from '../harness/diff.ts';
@@ -75,7 +76,12 @@ export interface FakeClusterOptions {
    * then holds no reference to requests and responses. The log keeps the bytes kubefake read and
    * sent and parses them only when asked; a Response a fault hook built itself is copied.
    */
-  requestLog?: { limit?: number; bodies?: boolean };
+  requestLog?: { limit?: number; bodies?: boolean; watchBodies?: boolean };
+  /**
+   * Replay mode: answer every request from a cassette (`cluster.requests.save(file)`: a path, or
+   * the parsed object) instead of the cluster's own state. See docs/harness.md.
+   */
+  replay?: string | Cassette;
   /** The change history (`cluster.history`): how many stored changes it keeps. Default 1,000; 0 turns it off. */
   history?: { limit?: number };
   /**
@@ -239,8 +245,9 @@ export async function createFakeCluster(options: FakeClusterOptions = {}): Promi
     clock,
   });
   const harnessContext = { store: ctx.store, catalog, registryFor };
-  const harness = new Harness(harnessContext, { requestLimit: options.requestLog?.limit, requestBodies: options.requestLog?.bodies, historyLimit: options.history?.limit, normalizeSnapshots: !reproducible, endWatches: () => servedWatches.endAll() });
-  const handle = harness.wrap((request: Request) => handler.handle(request));
+  const harness = new Harness(harnessContext, { requestLimit: options.requestLog?.limit, requestBodies: options.requestLog?.bodies, watchBodies: options.requestLog?.watchBodies, historyLimit: options.history?.limit, normalizeSnapshots: !reproducible, endWatches: () => servedWatches.endAll() });
+  const player = options.replay === undefined ? undefined : new CassettePlayer(await loadCassette(options.replay));
+  const handle = harness.wrap(player ? player.handle : (request: Request) => handler.handle(request));
 
   const namespaces = registryFor(catalog.find('', 'v1', 'namespaces')!);
   for (const name of BOOT_NAMESPACES) await namespaces.create(undefined, { metadata: { name } });
@@ -297,6 +304,7 @@ export async function createFakeCluster(options: FakeClusterOptions = {}): Promi
       closed = true;
       controllers.stop();
       servedWatches.close();
+      player?.close();
       harness.close();
       await Promise.all(listeners.map((l) => l.close()));
       await dispatcher?.close();
