@@ -1,6 +1,6 @@
 // `kubefake serve`: a fake apiserver on loopback for kubectl and clients in any language.
 import { parseArgs } from 'node:util';
-import { BOOT_NAMESPACES, createFakeCluster, type FakeCluster } from './cluster/fake-cluster.ts';
+import { BOOT_NAMESPACES, createInProcessCluster, type FakeCluster } from './cluster/fake-cluster.ts';
 import type { KubeObject } from './apis/object.ts';
 import { isLoopbackHost } from './transport/http-listener.ts';
 import { writePrivateFile } from './util/private-file.ts';
@@ -53,7 +53,7 @@ export async function main(argv: string[]): Promise<number> {
   }
   let cluster: FakeCluster | undefined;
   try {
-    cluster = await createFakeCluster();
+    cluster = await createInProcessCluster();
     // Paths, so that an error names the file it is in.
     const loaded = await cluster.apply(values.manifests);
     const { url, kubeconfig } = await cluster.listen({ port, host: values.host, tls: values.tls });

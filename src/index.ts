@@ -1,7 +1,8 @@
 // kubefake: an embedded, in-memory fake Kubernetes API server for tests.
 // First: on an unsupported Node.js, fail with one sentence before any dependency loads.
 import './node-support.ts';
-export { createFakeCluster } from './cluster/fake-cluster.ts';
+export { createFakeCluster } from './cluster/create-cluster.ts';
+export { NotSupportedOnRealCluster, isRealClusterMode } from './cluster/real/not-supported.ts';
 export type { ClusterTransport, FakeCluster, FakeClusterOptions, ListenOptions, ListenResult, Manifests, ManifestSource } from './cluster/fake-cluster.ts';
 export type { KubeObject, ObjectMeta, OwnerReference, KubeList } from './apis/object.ts';
 export type { WebhookHandler, WebhookServiceReference, WebhookTarget } from './webhooks/types.ts';

@@ -53,6 +53,11 @@ export type { ListenOptions } from '../transport/http-listener.ts';
 export interface FakeClusterOptions {
   /** Objects installed before createFakeCluster() resolves (same forms as apply(): text, objects, file and directory paths). */
   manifests?: Manifests;
+  /**
+   * Real-cluster mode: a kubeconfig (file path or YAML text) of a real cluster to run against
+   * instead of an in-process fake; KUBEFAKE_KUBECONFIG sets it for every cluster. See docs/real-cluster.md.
+   */
+  kubeconfig?: string;
   /** How `manifests` are applied: dumps of a server's state kept or cleaned, missing namespaces created (as apply()'s options). */
   manifestOptions?: ApplyOptions;
   /**
@@ -134,6 +139,13 @@ export interface ListenResult {
 
 /** A running fake API server, made by createFakeCluster(); close it (or `await using` it) when done. */
 export interface FakeCluster extends AsyncDisposable {
+  /** `'fake'`: this process answers; `'real'`: a real cluster does (KUBEFAKE_KUBECONFIG, see docs/real-cluster.md). */
+  readonly mode: 'fake' | 'real';
+  /**
+   * The namespace a test works in: `default` on the fake; on a real cluster, a namespace of the
+   * test's own (`kubefake-…`), deleted by close(). apply(), get() and waitFor() default to it.
+   */
+  readonly namespace: string;
   /** A @kubernetes/client-node KubeConfig wired to this cluster (namespace `default`). */
   readonly kubeConfig: KubeConfig;
   /** The cluster's own server URL (`https://<id>.kubefake.local`), answered in-process. */
@@ -208,7 +220,7 @@ let clusterCounter = 0;
  * Starts a fake API server in this process and resolves once it answers, with `options.manifests`
  * installed (CRDs Established). Point `cluster.kubeConfig` at it; every cluster has its own state.
  */
-export async function createFakeCluster(options: FakeClusterOptions = {}): Promise<FakeCluster> {
+export async function createInProcessCluster(options: FakeClusterOptions = {}): Promise<FakeCluster> {
   assertSupportedNode();
   const transport = transportOf(options);
   const id = `c${(++clusterCounter).toString(36)}${Math.random().toString(36).slice(2, 8)}`;
@@ -270,6 +282,8 @@ export async function createFakeCluster(options: FakeClusterOptions = {}): Promi
   await attachHost(host, handle);
   const dispatcher = transport === 'dispatcher' ? new InProcessDispatcher(url, handle) : undefined;
   const cluster: FakeCluster = {
+    mode: 'fake',
+    namespace: 'default',
     url,
     kubeConfig: makeKubeConfig(url, dispatcher),
     apply,
