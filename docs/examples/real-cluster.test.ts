@@ -10,7 +10,7 @@ test('runs on the fake and on a real cluster alike', async ({ cluster }) => {
     k8s.setHeaderOptions('Content-Type', k8s.PatchStrategy.MergePatch),
   );
   // A client's write reaches the cluster's reads through a watch on a real cluster: wait for it.
-  const updated = await cluster.waitFor({ kind: 'ConfigMap', name: 'settings' }, (cm) => cm?.data?.mode === 'slow');
+  const updated = await cluster.waitFor({ kind: 'ConfigMap', name: 'settings' }, (cm) => (cm?.data as { mode?: string } | undefined)?.mode === 'slow');
   expect(updated?.metadata?.namespace).toBe(cluster.namespace);
 });
 
