@@ -3,7 +3,7 @@
 import './node-support.ts';
 export { createFakeCluster } from './cluster/create-cluster.ts';
 export { NotSupportedOnRealCluster, isRealClusterMode } from './cluster/real/not-supported.ts';
-export type { ClusterTransport, FakeCluster, FakeClusterOptions, ListenOptions, ListenResult, Manifests, ManifestSource } from './cluster/fake-cluster.ts';
+export type { ClusterTransport, FakeCluster, FakeClusterOptions, Identity, ListenOptions, ListenResult, Manifests, ManifestSource, Permissions, UsedPermission, ApplyOptions, ServerFieldsMode } from './cluster/fake-cluster.ts';
 export type { KubeObject, ObjectMeta, OwnerReference, KubeList } from './apis/object.ts';
 export type { WebhookHandler, WebhookServiceReference, WebhookTarget } from './webhooks/types.ts';
 export { StatusError } from './errors/status-error.ts';
@@ -22,5 +22,5 @@ export type { Fault, FaultAction, FaultError, FaultHook, FaultRequest, FaultRule
 export type { KindSpec, ObjectRef, ObjectTarget } from './harness/object-ref.ts';
 export type { ObjectPredicate, WaitForOptions } from './harness/wait-for.ts';
 export type { DirectListOptions } from './harness/direct-reads.ts';
-export { kubefakeMatchers, toExistInCluster, toHaveCondition } from './harness/matchers.ts';
+export { kubefakeMatchers, toBeAllowedBy, toExistInCluster, toHaveCondition } from './harness/matchers.ts';
 export type { ExpectedCondition, MatcherResult } from './harness/matchers.ts';

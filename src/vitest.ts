@@ -3,7 +3,7 @@
 // First: on an unsupported Node.js, fail with one sentence before any dependency loads.
 import './node-support.ts';
 import { expect, test as base } from 'vitest';
-import type { FakeCluster, FakeClusterOptions } from './cluster/fake-cluster.ts';
+import type { FakeCluster, FakeClusterOptions, Manifests } from './cluster/fake-cluster.ts';
 import { createFakeCluster } from './cluster/create-cluster.ts';
 import { kubefakeMatchers, type ExpectedCondition } from './harness/matchers.ts';
 import { isRealClusterMode, NotSupportedOnRealCluster } from './cluster/real/not-supported.ts';
@@ -47,6 +47,8 @@ declare module 'vitest' {
   interface Matchers<R extends void | Promise<void> = void | Promise<void>, T = unknown> {
     /** The object has a `status.conditions` entry of this type with status `True` (or as `expected` says). */
     toHaveCondition(type: string, expected?: ExpectedCondition): R;
+    /** The permissions used (cluster.permissions.used()) are all allowed by the Roles/ClusterRoles in `manifests`; await it. */
+    toBeAllowedBy(manifests: Manifests): Promise<R>;
     /** The object (or `{ kind, name, namespace? }`) is stored in `cluster` now. */
     toExistInCluster(cluster: FakeCluster): R;
   }

@@ -79,3 +79,53 @@ describe('CronTab controller, what only the fake offers', () => {
     ]);
   });
 });
+
+describe('CronTab controller, its RBAC', () => {
+  test.override({ clusterOptions: { auth: true, manifests: CRD } });
+  const RBAC = new URL('./rbac.yaml', import.meta.url);
+  const identity = { serviceAccount: 'default/crontab-controller' };
+
+  fakeOnly('runs with the role it ships, which is enough and no more than it uses', async ({ cluster }) => {
+    await cluster.apply([
+      RBAC,
+      {
+        apiVersion: 'rbac.authorization.k8s.io/v1',
+        kind: 'ClusterRoleBinding',
+        metadata: { name: 'crontab-controller' },
+        roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name: 'crontab-controller' },
+        subjects: [{ kind: 'ServiceAccount', name: 'crontab-controller', namespace: 'default' }],
+      },
+    ]);
+    const controller = await startCronTabController(cluster.kubeConfigFor(identity));
+    await cluster.apply(crontab('nightly', 'default', { image: 'backup:1' }));
+    await cluster.waitFor({ kind: 'CronTab', name: 'nightly' }, observed(1));
+    await cluster.apply(crontab('nightly', 'default', { image: 'backup:2' })); // the update path
+    await cluster.waitFor({ kind: 'CronTab', name: 'nightly' }, observed(2));
+    await controller.stop();
+
+    const used = cluster.permissions.used(identity);
+    await expect(used).toBeAllowedBy(RBAC);
+    // No more: every (group, resource, verb) the role grants was used.
+    const granted = [
+      ['stable.example.com', 'crontabs', 'get'],
+      ['stable.example.com', 'crontabs', 'list'],
+      ['stable.example.com', 'crontabs', 'watch'],
+      ['stable.example.com', 'crontabs/status', 'update'],
+      ['apps', 'deployments', 'create'],
+      ['apps', 'deployments', 'get'],
+      ['apps', 'deployments', 'update'],
+    ];
+    const exercised = new Set(used.map((p) => JSON.stringify([p.group, p.subresource ? `${p.resource}/${p.subresource}` : p.resource, p.verb])));
+    expect(granted.filter((g) => !exercised.has(JSON.stringify(g)))).toEqual([]);
+    // And what a role narrower than that would miss is named.
+    await expect(expect(used).toBeAllowedBy({ apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'ClusterRole', metadata: { name: 'narrow' }, rules: [{ apiGroups: ['apps'], resources: ['deployments'], verbs: ['*'] }] })).rejects.toThrow(
+      [
+        'expected the roles to allow every permission used; they do not allow:',
+        '  get stable.example.com/crontabs "nightly" in default',
+        '  list stable.example.com/crontabs in default',
+        '  update stable.example.com/crontabs/status "nightly" in default',
+        '  watch stable.example.com/crontabs in default',
+      ].join('\n'),
+    );
+  });
+});

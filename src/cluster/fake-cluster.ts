@@ -43,16 +43,29 @@ import type { KindSpec, ObjectTarget } from '../harness/object-ref.ts';
 import { getObject, listObjects, type DirectListOptions } from '../harness/direct-reads.ts';
 import { WebhookDispatcher } from '../webhooks/webhook-dispatcher.ts';
 import { defaultAdmissionChain } from '../admission/chain.ts';
+import { withAuthorization } from '../auth/filter.ts';
+import { ADMIN_IDENTITY, type Identity } from '../auth/authenticator.ts';
+import { clusterAuth, installBootstrapRbac, permissionsApi, type Permissions } from './cluster-auth.ts';
 import type { WebhookHandler, WebhookTarget } from '../webhooks/types.ts';
 
 export type { Manifests, ManifestSource } from './manifests.ts';
 export type { ApplyOptions, ServerFieldsMode } from './server-fields.ts';
+export type { Identity } from '../auth/authenticator.ts';
+export type { Permissions } from './cluster-auth.ts';
+export type { UsedPermission } from '../auth/permissions.ts';
 export type { ListenOptions } from '../transport/http-listener.ts';
 
 /** Options of createFakeCluster(); all optional. */
 export interface FakeClusterOptions {
   /** Objects installed before createFakeCluster() resolves (same forms as apply(): text, objects, file and directory paths). */
   manifests?: Manifests;
+  /**
+   * Authentication and RBAC as a real server runs them (docs/auth.md): every request needs a
+   * known bearer token (`cluster.kubeConfig` is the administrator, in system:masters;
+   * `cluster.kubeConfigFor(identity)` any other), is authorized by the Roles and bindings
+   * stored (the bootstrap roles installed), and is recorded in `cluster.permissions`. Default off.
+   */
+  auth?: boolean;
   /**
    * Real-cluster mode: a kubeconfig (file path or YAML text) of a real cluster to run against
    * instead of an in-process fake; KUBEFAKE_KUBECONFIG sets it for every cluster. See docs/real-cluster.md.
@@ -135,6 +148,8 @@ export interface ListenResult {
   caCert?: string;
   /** With `tls`: the bearer token every request must carry. */
   token?: string;
+  /** An `auth: true` cluster: kubeconfig YAML for this listener that authenticates as `identity`. */
+  kubeconfigFor(identity: Identity): string;
 }
 
 /** A running fake API server, made by createFakeCluster(); close it (or `await using` it) when done. */
@@ -157,6 +172,10 @@ export interface FakeCluster extends AsyncDisposable {
   apply(manifests: Manifests, options?: ApplyOptions): Promise<KubeObject[]>;
   /** The clock every timestamp and age of this cluster reads; advance() moves it. */
   readonly clock: ClusterClock;
+  /** An `auth: true` cluster: a KubeConfig whose requests authenticate as `identity` (a user with groups, or `{ serviceAccount: 'ns/name' }`). */
+  kubeConfigFor(identity: Identity): KubeConfig;
+  /** An `auth: true` cluster: what each identity was allowed to do, and the least Role that allows it (docs/auth.md). */
+  readonly permissions: Permissions;
   /**
    * What is stored, as plain data ordered by apiVersion, kind, namespace and name (objects the
    * cluster starts with are left out while unchanged). Volatile fields are normalised unless the
@@ -259,10 +278,14 @@ export async function createInProcessCluster(options: FakeClusterOptions = {}): 
   const harnessContext = { store: ctx.store, catalog, registryFor };
   const harness = new Harness(harnessContext, { requestLimit: options.requestLog?.limit, requestBodies: options.requestLog?.bodies, watchBodies: options.requestLog?.watchBodies, historyLimit: options.history?.limit, normalizeSnapshots: !reproducible, endWatches: () => servedWatches.endAll() });
   const player = options.replay === undefined ? undefined : new CassettePlayer(await loadCassette(options.replay));
-  const handle = harness.wrap(player ? player.handle : (request: Request) => handler.handle(request));
+  const auth = options.auth ? clusterAuth(store, () => registryFor(catalog.find('', 'v1', 'serviceaccounts')!), clock) : undefined;
+  if (auth) ctx.access = { authorize: (q) => auth.authorizer.authorize(q), rulesFor: (user, namespace) => auth.authorizer.rulesFor(user, namespace) as Record<string, unknown>[] };
+  const serve = (request: Request) => handler.handle(request);
+  const handle = harness.wrap(player ? player.handle : auth ? withAuthorization(serve, auth) : serve);
 
   const namespaces = registryFor(catalog.find('', 'v1', 'namespaces')!);
   for (const name of BOOT_NAMESPACES) await namespaces.create(undefined, { metadata: { name } });
+  if (auth) await installBootstrapRbac(catalog, registryFor);
 
   const controllers = new ControllerManager();
   const controllerContext: ControllerContext = { store: ctx.store, catalog, clock: ctx.clock, registryFor };
@@ -286,6 +309,14 @@ export async function createInProcessCluster(options: FakeClusterOptions = {}): 
     namespace: 'default',
     url,
     kubeConfig: makeKubeConfig(url, dispatcher),
+    kubeConfigFor(identity) {
+      if (!auth) throw new Error('kubefake: kubeConfigFor() needs a cluster created with { auth: true }');
+      return makeKubeConfig(url, dispatcher, auth.authenticator.tokenFor(identity));
+    },
+    get permissions() {
+      if (!auth) throw new Error('kubefake: cluster.permissions needs a cluster created with { auth: true }');
+      return permissionsApi(auth);
+    },
     apply,
     handle,
     serveWebhook: (target, webhookHandler) => webhooks.serve(target, webhookHandler),
@@ -304,10 +335,18 @@ export async function createInProcessCluster(options: FakeClusterOptions = {}): 
     get: (target) => getObject(harnessContext, target),
     list: (kind, listOptions) => listObjects(harnessContext, kind, listOptions),
     async listen(listenOptions) {
-      const listener = await listenHttp(handle, listenOptions);
+      // kubectl sends no credentials over plain http: it would be system:anonymous there.
+      if (auth && !listenOptions?.tls) throw new Error('kubefake: an auth: true cluster serves kubectl over HTTPS only (kubectl sends no credentials over plain http): listen({ tls: true })');
+      const listener = await listenHttp(handle, listenOptions, !!auth);
+      // An auth cluster takes the listener's own token as its administrator's, and any identity's.
+      if (auth && listener.token) auth.authenticator.register(listener.token, ADMIN_IDENTITY);
       listeners.push(listener);
       const credentials = listener.caCert && listener.token ? { caCert: listener.caCert, token: listener.token } : undefined;
-      return { url: listener.url, kubeconfig: kubeConfigYaml(listener.url, credentials), ...credentials };
+      const kubeconfigFor = (identity: Identity) => {
+        if (!auth) throw new Error('kubefake: kubeconfigFor() needs a cluster created with { auth: true }');
+        return kubeConfigYaml(listener.url, credentials, auth.authenticator.tokenFor(identity));
+      };
+      return { url: listener.url, kubeconfig: kubeConfigYaml(listener.url, credentials), ...credentials, kubeconfigFor };
     },
     settle: () => controllers.settle(),
     async compact() {

@@ -194,7 +194,11 @@ function drained(res: ServerResponse): Promise<void> {
   });
 }
 
-export async function listen(handler: RequestHandlerFn, options: ListenOptions = {}): Promise<Listener> {
+/**
+ * `authenticatedByHandler`: the handler authenticates every request itself (an `auth: true`
+ * cluster), so a TLS listener passes any bearer token on instead of requiring its own.
+ */
+export async function listen(handler: RequestHandlerFn, options: ListenOptions = {}, authenticatedByHandler = false): Promise<Listener> {
   const host = options.host ?? '127.0.0.1';
   const tls = options.tls ?? false;
   if (!tls && !isLoopbackHost(host)) {
@@ -212,6 +216,8 @@ export async function listen(handler: RequestHandlerFn, options: ListenOptions =
   /** An answer that refuses the request before the handler sees it, or undefined to serve it. */
   const refusal = (req: IncomingMessage): StatusError | undefined => {
     if (expectedToken) {
+      // An `auth: true` cluster's own authentication filter checks the token.
+      if (authenticatedByHandler) return undefined;
       // The authentication filter comes first; the token is compared in constant time.
       const sent = bearerToken(req.headers.authorization);
       return sent && sent.length === expectedToken.length && timingSafeEqual(sent, expectedToken) ? undefined : unauthorized();

@@ -135,6 +135,12 @@ export async function createRealCluster(kubeconfig: string, options: FakeCluster
     get faults(): never {
       throw new NotSupportedOnRealCluster('cluster.faults');
     },
+    kubeConfigFor() {
+      throw new NotSupportedOnRealCluster('cluster.kubeConfigFor() (identities are the real cluster’s own)');
+    },
+    get permissions(): never {
+      throw new NotSupportedOnRealCluster('cluster.permissions');
+    },
     requests: harness.requests,
     history: harness.history,
     snapshot: ((snapshotOptions?: SnapshotOptions & { format?: 'objects' | 'yaml' }) => {
@@ -149,7 +155,13 @@ export async function createRealCluster(kubeconfig: string, options: FakeCluster
     get: (target) => serverView(getObject(harnessContext, withNamespace(target))),
     list: (kind, listOptions) => listObjects(harnessContext, kind, listOptions).map((o) => serverView(o)!),
     async listen() {
-      return { url: connection.server, kubeconfig: kubeconfigYaml(connection.kubeConfig, namespace) };
+      return {
+        url: connection.server,
+        kubeconfig: kubeconfigYaml(connection.kubeConfig, namespace),
+        kubeconfigFor: () => {
+          throw new NotSupportedOnRealCluster('kubeconfigFor() (identities are the real cluster’s own)');
+        },
+      };
     },
     settle: () => mirror.settle(),
     async compact() {
