@@ -196,6 +196,37 @@ describe('auth: true', () => {
     expect(await cluster.permissions.notAllowedBy(bot, narrow)).toEqual([{ verb: 'list', group: 'apps', resource: 'deployments', subresource: '', namespace: 'default', name: '' }]);
   });
 
+  it('refuses roles and bindings that grant what the writer does not hold, unless it may escalate or bind', async () => {
+    await using cluster = await createFakeCluster({ auth: true });
+    const jane = { kind: 'User', name: 'jane', apiGroup: 'rbac.authorization.k8s.io' };
+    await bind(cluster, 'default', 'rbac-writer', [{ apiGroups: ['rbac.authorization.k8s.io'], resources: ['roles', 'rolebindings'], verbs: ['create', 'update'] }, { apiGroups: [''], resources: ['pods'], verbs: ['get', 'list'] }], jane);
+    const asJane = rbac({ kubeConfig: cluster.kubeConfigFor({ user: 'jane' }) } as FakeCluster);
+    // What jane holds she may grant.
+    await asJane.createNamespacedRole({ namespace: 'default', body: { metadata: { name: 'reader' }, rules: [{ apiGroups: [''], resources: ['pods'], verbs: ['get'] }] } });
+    const escalation = await failure(asJane.createNamespacedRole({ namespace: 'default', body: { metadata: { name: 'deleter' }, rules: [{ apiGroups: [''], resources: ['pods', 'secrets'], verbs: ['get', 'delete'] }] } }));
+    expect(escalation.code).toBe(403);
+    expect(escalation.status.message).toBe(
+      [
+        'roles.rbac.authorization.k8s.io "deleter" is forbidden: user "jane" (groups=["system:authenticated"]) is attempting to grant RBAC permissions not currently held:',
+        '{APIGroups:[""], Resources:["pods"], Verbs:["delete"]}',
+        '{APIGroups:[""], Resources:["secrets"], Verbs:["get" "delete"]}',
+      ].join('\n'),
+    );
+    // Binding a role she does not hold, and a role that is not there.
+    await rbac(cluster).createNamespacedRole({ namespace: 'default', body: { metadata: { name: 'deleter' }, rules: [{ apiGroups: [''], resources: ['pods'], verbs: ['delete'] }] } });
+    const binding = (name: string, role: string) => ({ metadata: { name }, roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'Role', name: role }, subjects: [{ kind: 'User', name: 'bob', apiGroup: 'rbac.authorization.k8s.io' }] });
+    expect((await failure(asJane.createNamespacedRoleBinding({ namespace: 'default', body: binding('b', 'deleter') }))).status.message).toBe(
+      'rolebindings.rbac.authorization.k8s.io "b" is forbidden: user "jane" (groups=["system:authenticated"]) is attempting to grant RBAC permissions not currently held:\n{APIGroups:[""], Resources:["pods"], Verbs:["delete"]}',
+    );
+    expect((await failure(asJane.createNamespacedRoleBinding({ namespace: 'default', body: binding('c', 'nope') }))).status.message).toBe(
+      'rolebindings.rbac.authorization.k8s.io "c" is forbidden: roles.rbac.authorization.k8s.io "nope" not found',
+    );
+    // With escalate and bind she may.
+    await bind(cluster, 'default', 'escalator', [{ apiGroups: ['rbac.authorization.k8s.io'], resources: ['roles'], verbs: ['escalate', 'bind'] }], jane);
+    await asJane.createNamespacedRole({ namespace: 'default', body: { metadata: { name: 'deleter2' }, rules: [{ apiGroups: [''], resources: ['secrets'], verbs: ['delete'] }] } });
+    await asJane.createNamespacedRoleBinding({ namespace: 'default', body: binding('b', 'deleter') });
+  });
+
   it('serves kubectl over HTTPS only, where it sends its token', async () => {
     await using cluster = await createFakeCluster({ auth: true });
     await expect(cluster.listen()).rejects.toThrow('kubefake: an auth: true cluster serves kubectl over HTTPS only (kubectl sends no credentials over plain http): listen({ tls: true })');

@@ -20,6 +20,7 @@ export function defaultAdmissionPlugins(_services: AdmissionServices): Admission
   return [];
 }
 
-export function defaultAdmissionChain(services: AdmissionServices): AdmissionChain {
-  return admissionChain(defaultAdmissionPlugins(services));
+/** The default plugins, then `extra` (checks the cluster adds, such as RBAC's escalation prevention). */
+export function defaultAdmissionChain(services: AdmissionServices, extra: readonly AdmissionPlugin[] = []): AdmissionChain {
+  return admissionChain([...defaultAdmissionPlugins(services), ...extra]);
 }

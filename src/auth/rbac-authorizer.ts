@@ -112,6 +112,16 @@ export class RbacAuthorizer {
     return rules;
   }
 
+  /** A ClusterRole's rules (aggregated), or undefined when there is no such ClusterRole. */
+  existingClusterRoleRules(name: string | undefined): PolicyRule[] | undefined {
+    return name && this.store.get(BUCKETS.clusterRoles, name) ? this.clusterRoleRules(name) : undefined;
+  }
+
+  /** A Role's rules, or undefined when there is no such Role. */
+  existingRoleRules(namespace: string, name: string | undefined): PolicyRule[] | undefined {
+    return name && this.store.get(BUCKETS.roles, `${namespace}/${name}`) ? this.roleRules(namespace, name) : undefined;
+  }
+
   private roleRules(namespace: string, name: string | undefined): PolicyRule[] {
     const role = name ? (this.store.get(BUCKETS.roles, `${namespace}/${name}`) as Role | undefined) : undefined;
     return role?.rules ?? [];

@@ -44,6 +44,7 @@ import { getObject, listObjects, type DirectListOptions } from '../harness/direc
 import { WebhookDispatcher } from '../webhooks/webhook-dispatcher.ts';
 import { defaultAdmissionChain } from '../admission/chain.ts';
 import { withAuthorization } from '../auth/filter.ts';
+import { escalationPlugin } from '../auth/escalation.ts';
 import { ADMIN_IDENTITY, type Identity } from '../auth/authenticator.ts';
 import { clusterAuth, installBootstrapRbac, permissionsApi, type Permissions } from './cluster-auth.ts';
 import type { WebhookHandler, WebhookTarget } from '../webhooks/types.ts';
@@ -264,7 +265,10 @@ export async function createInProcessCluster(options: FakeClusterOptions = {}): 
     if (!registry) registries.set(type, (registry = new GenericRegistry(type, ctx)));
     return registry;
   };
-  ctx.admission = defaultAdmissionChain({ store, catalog, clock, random, registryFor });
+  const auth = options.auth ? clusterAuth(store, () => registryFor(catalog.find('', 'v1', 'serviceaccounts')!), clock) : undefined;
+  if (auth) ctx.access = { authorize: (q) => auth.authorizer.authorize(q), rulesFor: (user, namespace) => auth.authorizer.rulesFor(user, namespace) as Record<string, unknown>[] };
+  // RBAC's escalation checks run where the RBAC storage runs them: before the write, after validation.
+  ctx.admission = defaultAdmissionChain({ store, catalog, clock, random, registryFor }, auth ? [escalationPlugin(auth.authorizer)] : []);
   const servedWatches = new ServedWatches();
   const handler = new ApiHandler({
     catalog,
@@ -278,8 +282,6 @@ export async function createInProcessCluster(options: FakeClusterOptions = {}): 
   const harnessContext = { store: ctx.store, catalog, registryFor };
   const harness = new Harness(harnessContext, { requestLimit: options.requestLog?.limit, requestBodies: options.requestLog?.bodies, watchBodies: options.requestLog?.watchBodies, historyLimit: options.history?.limit, normalizeSnapshots: !reproducible, endWatches: () => servedWatches.endAll() });
   const player = options.replay === undefined ? undefined : new CassettePlayer(await loadCassette(options.replay));
-  const auth = options.auth ? clusterAuth(store, () => registryFor(catalog.find('', 'v1', 'serviceaccounts')!), clock) : undefined;
-  if (auth) ctx.access = { authorize: (q) => auth.authorizer.authorize(q), rulesFor: (user, namespace) => auth.authorizer.rulesFor(user, namespace) as Record<string, unknown>[] };
   const serve = (request: Request) => handler.handle(request);
   const handle = harness.wrap(player ? player.handle : auth ? withAuthorization(serve, auth) : serve);
 
