@@ -83,6 +83,26 @@ describe('auth: true', () => {
     await rbac(cluster).createClusterRole({ body: { metadata: { name: 'crontab-viewer', labels: { 'rbac.authorization.k8s.io/aggregate-to-view': 'true' } }, rules: [{ apiGroups: ['stable.example.com'], resources: ['crontabs'], verbs: ['list'] }] } });
     const after = await failure(cluster.kubeConfigFor({ serviceAccount: 'default/ctrl' }).makeApiClient(k8s.CustomObjectsApi).listNamespacedCustomObject({ group: 'stable.example.com', version: 'v1', namespace: 'default', plural: 'crontabs' }));
     expect(after.code).toBe(404); // allowed now; no such resource is served
+    // The clusterrole-aggregation controller writes the union into view (and edit, admin, which aggregate view).
+    await cluster.settle();
+    for (const name of ['view', 'edit', 'admin']) {
+      const role = await rbac(cluster).readClusterRole({ name });
+      expect(role.rules, name).toContainEqual({ apiGroups: ['stable.example.com'], resources: ['crontabs'], verbs: ['list'] });
+    }
+  });
+
+  it('starts with the bootstrap roles, admin/edit/view already aggregated, and leaves them out of snapshots', async () => {
+    await using cluster = await createFakeCluster({ auth: true });
+    const view = await rbac(cluster).readClusterRole({ name: 'view' });
+    expect(view.rules?.[0]).toEqual({
+      apiGroups: [''],
+      resources: ['configmaps', 'endpoints', 'persistentvolumeclaims', 'persistentvolumeclaims/status', 'pods', 'replicationcontrollers', 'replicationcontrollers/scale', 'serviceaccounts', 'services', 'services/status'],
+      verbs: ['get', 'list', 'watch'],
+    });
+    const admin = await rbac(cluster).readClusterRole({ name: 'admin' });
+    expect(admin.rules).toContainEqual({ apiGroups: ['rbac.authorization.k8s.io'], resources: ['rolebindings', 'roles'], verbs: ['create', 'delete', 'deletecollection', 'get', 'list', 'patch', 'update', 'watch'] });
+    expect((await rbac(cluster).listClusterRoleBinding()).items.map((b) => b.metadata?.name)).toContain('system:discovery');
+    expect(cluster.snapshot()).toEqual([]);
   });
 
   it('authenticates service account tokens from TokenRequest', async () => {

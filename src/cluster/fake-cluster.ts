@@ -20,6 +20,7 @@ import { ControllerManager } from '../controllers/controller-manager.ts';
 import { GarbageCollector } from '../controllers/garbage-collector.ts';
 import { NamespaceController } from '../controllers/namespace-controller.ts';
 import { PodTermination } from '../controllers/pod-termination.ts';
+import { ClusterRoleAggregationController } from '../controllers/clusterrole-aggregation.ts';
 import { assertSupportedNode } from '../node-support.ts';
 import { CrdController } from '../controllers/crd-controller.ts';
 import { kubeConfigYaml, makeKubeConfig } from './kubeconfig.ts';
@@ -294,8 +295,11 @@ export async function createInProcessCluster(options: FakeClusterOptions = {}): 
   controllers.add(new GarbageCollector(controllerContext, controllers.reportError));
   controllers.add(new NamespaceController(controllerContext, controllers.reportError));
   controllers.add(new PodTermination(controllerContext, controllers.reportError));
+  controllers.add(new ClusterRoleAggregationController(controllerContext, controllers.reportError));
   const crdController = new CrdController(controllerContext, controllers.reportError);
   controllers.add(crdController);
+  // The bootstrap's aggregated roles (admin, edit, view) are filled before the cluster counts as booted.
+  if (auth) await controllers.settle();
   harness.ready();
 
   const listeners: Listener[] = [];
