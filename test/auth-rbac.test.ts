@@ -263,5 +263,9 @@ describe('auth: true', () => {
     expect((await jane(['auth', 'can-i', 'list', 'pods'])).stdout.trim()).toBe('yes');
     expect((await jane(['auth', 'can-i', 'delete', 'pods'])).stdout.trim()).toBe('no');
     expect((await kubectlRunner(listener.kubeconfig)(['auth', 'whoami', '-o', 'jsonpath={.status.userInfo.username}'])).stdout).toBe('kubefake-admin');
+    // A client certificate the listener's CA signed: the common name is the user, each organization a group.
+    const byCertificate = kubectlRunner(await listener.certificateKubeconfigFor({ user: 'jane', groups: ['devs', 'ops'] }));
+    expect(JSON.parse((await byCertificate(['auth', 'whoami', '-o', 'json'])).stdout).status.userInfo).toEqual({ username: 'jane', groups: ['devs', 'ops', 'system:authenticated'] });
+    expect((await byCertificate(['auth', 'can-i', 'list', 'pods'])).stdout.trim()).toBe('yes');
   });
 });

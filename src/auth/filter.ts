@@ -6,7 +6,7 @@ import type { UserInfo } from '../apis/options.ts';
 import { forbidden, internalError, unauthorized } from '../errors/status-error.ts';
 import { requestAttributes } from '../http/request-attributes.ts';
 import { errorResponse } from '../http/responses.ts';
-import { rememberRequestUser } from '../http/request-user.ts';
+import { clientCertificateUser, rememberRequestUser } from '../http/request-user.ts';
 import { forbiddenMessage, type AuthorizationAttributes } from './attributes.ts';
 import type { TokenAuthenticator } from './authenticator.ts';
 import type { PermissionLog } from './permissions.ts';
@@ -22,7 +22,8 @@ const SERVICE_ACCOUNT_PREFIX = 'system:serviceaccount:';
 
 export function withAuthorization(handle: (request: Request) => Promise<Response>, parts: AuthParts): (request: Request) => Promise<Response> {
   return async (request) => {
-    const authenticated = parts.authenticator.authenticate(request.headers.get('authorization'));
+    // The union authenticator: a verified client certificate first, then the bearer token.
+    const authenticated = clientCertificateUser(request) ?? parts.authenticator.authenticate(request.headers.get('authorization'));
     if (!authenticated) return errorResponse(unauthorized());
     const impersonated = impersonate(request, authenticated, parts);
     if (impersonated instanceof Response) return impersonated;

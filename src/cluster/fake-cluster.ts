@@ -46,7 +46,7 @@ import { WebhookDispatcher } from '../webhooks/webhook-dispatcher.ts';
 import { defaultAdmissionChain } from '../admission/chain.ts';
 import { withAuthorization } from '../auth/filter.ts';
 import { escalationPlugin } from '../auth/escalation.ts';
-import { ADMIN_IDENTITY, type Identity } from '../auth/authenticator.ts';
+import { ADMIN_IDENTITY, userOf, type Identity } from '../auth/authenticator.ts';
 import { clusterAuth, installBootstrapRbac, permissionsApi, type Permissions } from './cluster-auth.ts';
 import type { WebhookHandler, WebhookTarget } from '../webhooks/types.ts';
 
@@ -150,8 +150,10 @@ export interface ListenResult {
   caCert?: string;
   /** With `tls`: the bearer token every request must carry. */
   token?: string;
-  /** An `auth: true` cluster: kubeconfig YAML for this listener that authenticates as `identity`. */
+  /** An `auth: true` cluster: kubeconfig YAML for this listener that authenticates as `identity` (a bearer token). */
   kubeconfigFor(identity: Identity): string;
+  /** An `auth: true` cluster: kubeconfig YAML that authenticates as `identity` with a client certificate (CN the user, O its groups). */
+  certificateKubeconfigFor(identity: Identity): Promise<string>;
 }
 
 /** A running fake API server, made by createFakeCluster(); close it (or `await using` it) when done. */
@@ -352,7 +354,13 @@ export async function createInProcessCluster(options: FakeClusterOptions = {}): 
         if (!auth) throw new Error('kubefake: kubeconfigFor() needs a cluster created with { auth: true }');
         return kubeConfigYaml(listener.url, credentials, auth.authenticator.tokenFor(identity));
       };
-      return { url: listener.url, kubeconfig: kubeConfigYaml(listener.url, credentials), ...credentials, kubeconfigFor };
+      const certificateKubeconfigFor = async (identity: Identity) => {
+        if (!auth || !listener.issueClientCertificate) throw new Error('kubefake: certificateKubeconfigFor() needs a cluster created with { auth: true } and listen({ tls: true })');
+        const user = userOf(identity);
+        const groups = (user.groups ?? []).filter((g) => g !== 'system:authenticated');
+        return kubeConfigYaml(listener.url, credentials, undefined, await listener.issueClientCertificate(user.username, groups));
+      };
+      return { url: listener.url, kubeconfig: kubeConfigYaml(listener.url, credentials), ...credentials, kubeconfigFor, certificateKubeconfigFor };
     },
     settle: () => controllers.settle(),
     async compact() {

@@ -12,3 +12,14 @@ export function rememberRequestUser(request: Request, user: UserInfo): void {
 export function userOfRequest(request: Request): UserInfo | undefined {
   return requestUsers.get(request);
 }
+
+/** The user a verified TLS client certificate names (CN, and O as groups), set by the listener. */
+const certificateUsers = new WeakMap<Request, UserInfo>();
+
+export function rememberClientCertificate(request: Request, user: UserInfo): void {
+  certificateUsers.set(request, user);
+}
+
+export function clientCertificateUser(request: Request): UserInfo | undefined {
+  return certificateUsers.get(request);
+}

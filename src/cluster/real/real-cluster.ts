@@ -161,6 +161,9 @@ export async function createRealCluster(kubeconfig: string, options: FakeCluster
         kubeconfigFor: () => {
           throw new NotSupportedOnRealCluster('kubeconfigFor() (identities are the real cluster’s own)');
         },
+        certificateKubeconfigFor: async () => {
+          throw new NotSupportedOnRealCluster('certificateKubeconfigFor() (identities are the real cluster’s own)');
+        },
       };
     },
     settle: () => mirror.settle(),
