@@ -6,15 +6,18 @@ export type Level = 'privileged' | 'baseline' | 'restricted';
 
 const VALID_LEVELS: readonly Level[] = ['privileged', 'baseline', 'restricted'];
 
-/** A policy version: `latest`, or v1.<minor>. */
-export type Version = { latest: true } | { latest: false; minor: number };
+/**
+ * A policy version: `latest`, or v1.<minor>. A minor past 2^53 (Go takes any int64) keeps its
+ * digits for printing; it compares as a number, and every such version checks as `latest` anyway.
+ */
+export type Version = { latest: true } | { latest: false; minor: number; digits?: string };
 
 export const LATEST: Version = { latest: true };
 
 export const v1 = (minor: number): Version => ({ latest: false, minor });
 
 export function versionString(v: Version): string {
-  return v.latest ? 'latest' : `v1.${v.minor}`;
+  return v.latest ? 'latest' : `v1.${v.digits ?? v.minor}`;
 }
 
 /** Version.Older: latest is newer than every version, even future ones. */
@@ -78,15 +81,16 @@ function parseLevel(level: string): Parsed<Level> {
 }
 
 const VERSION_PATTERN = /^v1\.([0-9]|[1-9][0-9]*)$/;
+const INT64_MAX = 2n ** 63n - 1n;
 
 /** ParseVersion: `latest` or `v1.x`; anything else reads as latest, with an error. */
 function parseVersion(version: string): Parsed<Version> {
   if (version === 'latest') return { value: LATEST };
   const match = VERSION_PATTERN.exec(version);
-  // strconv.Atoi of a minor beyond int64 fails too.
-  const minor = match ? Number(match[1]) : NaN;
-  if (!match || !Number.isSafeInteger(minor)) return { value: LATEST, error: 'must be "latest" or "v1.x"' };
-  return { value: v1(minor) };
+  // strconv.Atoi fails past int64.
+  if (!match || BigInt(match[1]!) > INT64_MAX) return { value: LATEST, error: 'must be "latest" or "v1.x"' };
+  const minor = Number(match[1]);
+  return { value: Number.isSafeInteger(minor) ? v1(minor) : { latest: false, minor, digits: match[1]! } };
 }
 
 /** CompareLevels: 1 when a is stricter than b, -1 when less strict, 0 when equal. */
