@@ -259,6 +259,16 @@ describe('warn', () => {
     expect(refused.warnings()).toEqual([]);
   });
 
+  it("comes after the pod strategy's own warnings, as validating admission runs after BeforeCreate", async () => {
+    const ns = await namespaceWith(warn('baseline'));
+    const capture = captureWarnings();
+    await core.createNamespacedPod({ namespace: ns, body: pod('web.v1', { hostIPC: true }) }, capture.options);
+    expect(capture.warnings()).toEqual([
+      "metadata.name: this is used in the Pod's hostname, which can result in surprising behavior; a DNS label is recommended: [must not contain dots]",
+      'would violate PodSecurity "baseline:latest": host namespaces (hostIPC=true)',
+    ]);
+  });
+
   it('also warns on a dry run', async () => {
     const ns = await namespaceWith(warn('baseline'));
     const capture = captureWarnings();
