@@ -76,6 +76,17 @@ const deepCopy = <T>(v: T): T => structuredClone(v);
 /** What a patch's 422 prints as the patch: the patched JSON, or what the patch type says (%+v of a strategic patch map). */
 const patchInvalidValue = (options: WriteOptions, patched: unknown): string => options.patchDecoding?.invalidValue?.() ?? goJson(patched);
 
+/**
+ * A write's warnings in the order the real handler adds them: mutating admission's, then the
+ * strategy's (rest.BeforeCreate/BeforeUpdate), then validating admission's (store.go runs the
+ * validating phase after those).
+ */
+const orderedWarnings = (admission: readonly string[], mutating: number, strategy: readonly string[]): string[] => [
+  ...admission.slice(0, mutating),
+  ...strategy,
+  ...admission.slice(mutating),
+];
+
 /** Decode warnings (unknown fields) come before the strategy's own. */
 const withWarnings = (result: WriteResult, first: string[]): WriteResult => (first.length ? { ...result, warnings: [...first, ...result.warnings] } : result);
 
@@ -270,6 +281,7 @@ export class GenericRegistry {
     // PrepareForCreate's changes, which the real chain applies after it.
     const admission = this.admissionAttributes('CREATE', obj, undefined, options);
     if (admission) await this.ctx.admission!.admit(admission);
+    const mutatingWarnings = admission?.warnings.length ?? 0;
     const typeErrors = this.type.strategy.validateTypeMeta?.(obj) ?? [];
     const errors = typeErrors.length ? typeErrors : [...validateObjectMeta(meta, this.metaRules()), ...(this.type.strategy.validate?.(obj) ?? [])];
     if (errors.length) throw this.invalid(meta.name ?? '', errors);
@@ -277,7 +289,7 @@ export class GenericRegistry {
     if (admission) await this.ctx.admission!.validate(admission);
     if (requestedResourceVersion) throw plainServerError('resourceVersion should not be set on objects to be created');
     const key = this.keyOf(meta.namespace, meta.name!);
-    const warnings = [...(admission?.warnings ?? []), ...(this.type.strategy.warnings?.(obj) ?? [])];
+    const warnings = orderedWarnings(admission?.warnings ?? [], mutatingWarnings, this.type.strategy.warnings?.(obj) ?? []);
     if (isDryRun(options.dryRun)) {
       const existing = this.ctx.store.get(this.bucket, key);
       if (existing) throw new KeyExistsError(existing);
@@ -439,6 +451,7 @@ export class GenericRegistry {
     // both inside the retry loop of the callers (GuaranteedUpdate re-runs them on a conflict).
     const admission = this.admissionAttributes('UPDATE', obj, existing, options);
     if (admission) await this.ctx.admission!.admit(admission);
+    const mutatingWarnings = admission?.warnings.length ?? 0;
     ignoreManagedFieldsTimestamps(obj, existing);
     const typeErrors = this.type.strategy.validateTypeMeta?.(obj) ?? [];
     const errors = typeErrors.length
@@ -446,7 +459,7 @@ export class GenericRegistry {
       : [...validateObjectMetaUpdate(meta, old, this.metaRules()), ...(this.type.strategy.validateUpdate?.(obj, existing) ?? [])];
     if (errors.length) throw this.invalid(name, errors);
     if (admission) await this.ctx.admission!.validate(admission);
-    const warnings = [...(admission?.warnings ?? []), ...(this.type.strategy.warnings?.(obj, existing) ?? [])];
+    const warnings = orderedWarnings(admission?.warnings ?? [], mutatingWarnings, this.type.strategy.warnings?.(obj, existing) ?? []);
     const key = this.keyOf(old.namespace, name);
     if (isDryRun(options.dryRun)) return { object: this.present(await this.roundTrip(obj)), created: false, warnings };
     // Removing the last finalizer of a deleting object completes its deletion.
