@@ -15,7 +15,7 @@ import type { BuiltinContext } from './context.ts';
 import { moreCoreV1ResourceTypes } from './core-v1-more.ts';
 import { decodedLength } from './go-base64.ts';
 import { defaultPersistentVolumeClaimSpec, defaultPodOnly, defaultPodSpec, initialPodStatus } from './pod-spec.ts';
-import { validatePodSpec } from './pod-validation.ts';
+import { validatePodCreate, validatePodUpdate } from './pod-object-validation.ts';
 import { validatePersistentVolumeClaim } from './storage-validation.ts';
 import { defaultService, serviceStatusShape, serviceStrategy } from './service.ts';
 import { keepFromStored, validateNamespaceStatus, validateStatus } from './status-strategies.ts';
@@ -437,8 +437,8 @@ function podStrategy(ctx: BuiltinContext): Strategy {
     },
     // updatePodGeneration: any PodSpec change bumps generation (no feature gate in 1.36).
     generation(),
-    // ValidatePodCreate's spec part; ValidatePodUpdate's immutability rules are not ported.
-    { validate: (obj) => validatePodSpec(obj.spec, 'spec') },
+    // ValidatePodCreate and ValidatePodUpdate (the spec rules; metadata is the registry's).
+    { validate: validatePodCreate, validateUpdate: validatePodUpdate },
   );
 }
 

@@ -5,8 +5,8 @@
 // the termination message policy are set). Not ported: security contexts, affinity, topology
 // spread, resource claims, DNS config, ephemeral containers and host-port conflicts.
 import { fieldError, type FieldError } from '../../errors/field-error.ts';
-import { isDNS1123Label, isDNS1123Subdomain } from '../../validation/names.ts';
-import { validateAnnotations, validateLabels } from '../../validation/meta-fields.ts';
+import { isDNS1123Label, isDNS1123Subdomain, isValidLabelValue } from '../../validation/names.ts';
+import { validateAnnotations, validateLabelName, validateLabels } from '../../validation/meta-fields.ts';
 import { isPlainObject } from '../object.ts';
 
 type Json = Record<string, unknown>;
@@ -176,6 +176,52 @@ export function validatePodSpec(spec: unknown, path: string): FieldError[] {
   for (const key of ['hostname', 'subdomain'] as const) {
     const v = str(s[key]);
     if (v !== '') errs.push(...dnsLabel(v, `${path}.${key}`));
+  }
+  errs.push(...validateTolerations(list(s.tolerations), `${path}.tolerations`));
+  return errs;
+}
+
+const TAINT_EFFECTS = ['NoSchedule', 'PreferNoSchedule', 'NoExecute'];
+
+/** ValidateTolerations: key, operator and value, effect (tolerationSeconds only with NoExecute). */
+export function validateTolerations(tolerations: Json[], path: string): FieldError[] {
+  const errs: FieldError[] = [];
+  tolerations.forEach((t, i) => {
+    const idx = `${path}[${i}]`;
+    const key = str(t.key);
+    const operator = str(t.operator);
+    const value = str(t.value);
+    const effect = str(t.effect);
+    if (key !== '') errs.push(...validateLabelName(key, `${idx}.key`));
+    if (key === '' && operator !== 'Exists') {
+      errs.push(fieldError.invalid(`${idx}.operator`, operator, 'operator must be Exists when `key` is empty, which means "match all values and all keys"'));
+    }
+    if (t.tolerationSeconds !== undefined && t.tolerationSeconds !== null && effect !== 'NoExecute') {
+      errs.push(fieldError.invalid(`${idx}.effect`, effect, "effect must be 'NoExecute' when `tolerationSeconds` is set"));
+    }
+    if (operator === 'Equal' || operator === '') {
+      const msgs = isValidLabelValue(value);
+      if (msgs.length) errs.push(fieldError.invalid(`${idx}.operator`, value, msgs.join(';')));
+    } else if (operator === 'Exists') {
+      if (value !== '') errs.push(fieldError.invalid(`${idx}.operator`, value, "value must be empty when `operator` is 'Exists'"));
+    } else errs.push(fieldError.notSupported(`${idx}.operator`, operator, ['Equal', 'Exists']));
+    if (effect !== '' && !TAINT_EFFECTS.includes(effect)) errs.push(fieldError.notSupported(`${idx}.effect`, effect, TAINT_EFFECTS));
+  });
+  return errs;
+}
+
+/**
+ * validatePodMetadataAndSpec's pod-only part (validateContainersOnlyForPod): an image may not have
+ * leading or trailing whitespace in a Pod (templates keep the older, laxer rule).
+ */
+export function validateContainersOnlyForPod(spec: unknown): FieldError[] {
+  const s = obj(spec) ?? {};
+  const errs: FieldError[] = [];
+  for (const key of ['containers', 'initContainers'] as const) {
+    list(s[key]).forEach((c, i) => {
+      const image = str(c.image);
+      if (image.trim() !== image) errs.push(fieldError.invalid(`spec.${key}[${i}].image`, image, 'must not have leading or trailing whitespace'));
+    });
   }
   return errs;
 }

@@ -11,6 +11,7 @@ import { parseLabelSelector } from '../../selectors/label-selector.ts';
 import { deepEqual } from '../../util/deep-equal.ts';
 import { isPlainObject, type KubeObject } from '../object.ts';
 import { validatePodTemplateSpec } from './pod-validation.ts';
+import { internalJsonText, semanticDeepEqual } from './go-struct-diff.ts';
 
 type Json = Record<string, unknown>;
 const obj = (v: unknown): Json | undefined => (isPlainObject(v) ? v : undefined);
@@ -205,6 +206,69 @@ export function validateJob(job: KubeObject): FieldError[] {
   }
   errs.push(...validateJobSpecTemplate(spec, 'spec'));
   return errs;
+}
+
+/** ValidateImmutableField on a value Go prints with `render` (an internal struct, a selector). */
+function immutable(path: string, value: unknown, oldValue: unknown, render?: (v: unknown) => string): FieldError[] {
+  if (semanticDeepEqual(value, oldValue)) return [];
+  const shown = value === undefined ? null : value;
+  return [render ? invalidWithJson(path, shown, render(shown), FIELD_IMMUTABLE_ERROR_MSG) : fieldError.invalid(path, shown, FIELD_IMMUTABLE_ERROR_MSG)];
+}
+
+/**
+ * The job strategy's ValidateUpdate: ValidateJob again, then ValidateJobSpecUpdate's immutable
+ * fields (pkg/apis/batch/validation, v1.36, ElasticIndexedJob on). A Job that is suspended and
+ * has never started may change its template's scheduling directives (node affinity, node
+ * selector, tolerations, scheduling gates) and its template labels and annotations
+ * (validationOptionsForJob's AllowMutableSchedulingDirectives).
+ */
+export function validateJobUpdate(job: KubeObject, old: KubeObject): FieldError[] {
+  const spec = obj(job.spec) ?? {};
+  const oldSpec = obj(old.spec) ?? {};
+  const errs = validateJob(job);
+  // validateCompletions: immutable, but for an Indexed Job changed together with parallelism.
+  if (spec.completionMode === 'Indexed') {
+    if (!semanticDeepEqual(spec.completions, oldSpec.completions) && typeof spec.completions === 'number' && spec.completions !== spec.parallelism) {
+      errs.push(fieldError.invalid('spec.completions', spec.completions, 'can only be modified in tandem with spec.parallelism'));
+    }
+  } else errs.push(...immutable('spec.completions', spec.completions, oldSpec.completions));
+  errs.push(...immutable('spec.selector', spec.selector, oldSpec.selector, labelSelectorJson));
+  const suspendedNeverStarted = oldSpec.suspend === true && obj(old.status)?.startTime === undefined;
+  errs.push(...immutable('spec.template', spec.template, suspendedNeverStarted ? withSchedulingDirectivesOf(oldSpec.template, spec.template) : oldSpec.template, internalJsonText));
+  for (const key of ['completionMode', 'podFailurePolicy', 'backoffLimitPerIndex', 'managedBy', 'successPolicy'] as const) {
+    errs.push(...immutable(`spec.${key}`, spec[key], oldSpec[key], key === 'podFailurePolicy' || key === 'successPolicy' ? internalJsonText : undefined));
+  }
+  return errs;
+}
+
+/** validatePodTemplateUpdate's munging: the old template with the new one's mutable scheduling directives. */
+function withSchedulingDirectivesOf(oldTemplate: unknown, template: unknown): Json {
+  const result = structuredClone(obj(oldTemplate) ?? {});
+  const next = obj(template) ?? {};
+  const spec = (result.spec = obj(result.spec) ?? {}) as Json;
+  const nextSpec = obj(next.spec) ?? {};
+  const affinity = obj(nextSpec.affinity);
+  const oldAffinity = obj(spec.affinity);
+  if (!affinity && oldAffinity) {
+    // Clearing affinity is allowed when the old one held nothing but node affinity.
+    delete oldAffinity.nodeAffinity;
+    if (Object.keys(oldAffinity).length === 0) delete spec.affinity;
+  } else if (affinity && !oldAffinity) spec.affinity = affinity.nodeAffinity === undefined ? {} : { nodeAffinity: affinity.nodeAffinity };
+  else if (affinity && oldAffinity) {
+    if (affinity.nodeAffinity === undefined) delete oldAffinity.nodeAffinity;
+    else oldAffinity.nodeAffinity = affinity.nodeAffinity;
+  }
+  for (const key of ['nodeSelector', 'tolerations', 'schedulingGates'] as const) {
+    if (nextSpec[key] === undefined) delete spec[key];
+    else spec[key] = nextSpec[key];
+  }
+  const meta = (result.metadata = { ...(obj(result.metadata) ?? {}) }) as Json;
+  const nextMeta = obj(next.metadata) ?? {};
+  for (const key of ['labels', 'annotations'] as const) {
+    if (nextMeta[key] === undefined) delete meta[key];
+    else meta[key] = nextMeta[key];
+  }
+  return result;
 }
 
 /** validateJobSpec's counts, for a Job's spec or a CronJob's jobTemplate.spec at `path`. */
