@@ -200,3 +200,93 @@ describe('Job updates (ValidateJobSpecUpdate)', () => {
     expect(causes(status).map((c) => c.field)).toEqual(['spec.template']);
   });
 });
+
+describe('PersistentVolumeClaim updates (ValidatePersistentVolumeClaimUpdate)', () => {
+  const claim = (name: string, spec: Partial<k8s.V1PersistentVolumeClaimSpec> = {}): k8s.V1PersistentVolumeClaim => ({
+    metadata: { name },
+    spec: { accessModes: ['ReadWriteOnce'], resources: { requests: { storage: '1Gi' } }, ...spec },
+  });
+  const replaceClaim = (c: k8s.V1PersistentVolumeClaim) => core.replaceNamespacedPersistentVolumeClaim({ name: c.metadata!.name!, namespace: ns, body: c });
+  const bind = (name: string, capacity: string) =>
+    core.patchNamespacedPersistentVolumeClaimStatus(
+      { name, namespace: ns, body: { status: { phase: 'Bound', capacity: { storage: capacity } } } },
+      k8s.setHeaderOptions('Content-Type', k8s.PatchStrategy.MergePatch),
+    );
+
+  it('freezes the spec of an unbound claim but for setting volumeName once and a storage class from nil', async () => {
+    const created = await core.createNamespacedPersistentVolumeClaim({ namespace: ns, body: claim('unbound') });
+    created.spec!.volumeName = 'pv-1';
+    created.spec!.storageClassName = 'fast';
+    const updated = await replaceClaim(created);
+    expect(updated.spec).toMatchObject({ volumeName: 'pv-1', storageClassName: 'fast' });
+    updated.spec!.resources!.requests = { storage: '2Gi' };
+    updated.spec!.volumeName = 'pv-2';
+    const status = await expectStatus(replaceClaim(updated), { code: 422, reason: 'Invalid' });
+    const [cause, ...rest] = causes(status);
+    expect(rest).toEqual([]);
+    expect(cause!.field).toBe('spec');
+    const [first, ...diff] = cause!.message.split('\n');
+    expect(first).toBe('Forbidden: spec is immutable after creation except resources.requests and volumeAttributesClassName for bound claims');
+    expect(diff[0]).toBe('  core.PersistentVolumeClaimSpec{');
+    expect(diff).toContain('- \tVolumeName: "pv-1",');
+    expect(diff).toContain('+ \tVolumeName: "pv-2",');
+    // Unbound, so the request is frozen too (a bound claim's request is munged out of the diff).
+    expect(diff).toContain('+ \tResources: {Requests: {"storage": "2Gi"}},');
+  });
+
+  it('lets a bound claim grow, or shrink while staying above status.capacity', async () => {
+    await core.createNamespacedPersistentVolumeClaim({ namespace: ns, body: claim('bound', { resources: { requests: { storage: '5Gi' } } }) });
+    await bind('bound', '2Gi');
+    const current = await core.readNamespacedPersistentVolumeClaim({ name: 'bound', namespace: ns });
+    current.spec!.resources!.requests = { storage: '10Gi' };
+    const grown = await replaceClaim(current);
+    expect(grown.spec!.resources!.requests).toEqual({ storage: '10Gi' });
+    grown.spec!.resources!.requests = { storage: '3Gi' };
+    const shrunk = await replaceClaim(grown);
+    shrunk.spec!.resources!.requests = { storage: '2Gi' };
+    await expectStatus(replaceClaim(shrunk), {
+      code: 422,
+      message: 'PersistentVolumeClaim "bound" is invalid: spec.resources.requests.storage: Forbidden: field can not be less than status.capacity',
+    });
+    shrunk.spec!.resources!.requests = { storage: '3Gi' };
+    shrunk.spec!.volumeMode = 'Block';
+    const status = await expectStatus(replaceClaim(shrunk), { code: 422 });
+    expect(lines(status).map((l) => l.split('\n')[0])).toEqual([
+      'spec: Forbidden: spec is immutable after creation except resources.requests and volumeAttributesClassName for bound claims',
+      'volumeMode: Invalid value: "Block": field is immutable',
+    ]);
+  });
+});
+
+describe('PersistentVolume updates (ValidatePersistentVolumeUpdate)', () => {
+  const volume = (name: string): k8s.V1PersistentVolume => ({
+    metadata: { name },
+    spec: { accessModes: ['ReadWriteOnce'], capacity: { storage: '1Gi' }, hostPath: { path: '/data' } },
+  });
+
+  it('keeps the source immutable and lets capacity and the reclaim policy change', async () => {
+    const created = await core.createPersistentVolume({ body: volume('pv-source') });
+    created.spec!.capacity = { storage: '2Gi' };
+    created.spec!.persistentVolumeReclaimPolicy = 'Delete';
+    const updated = await core.replacePersistentVolume({ name: 'pv-source', body: created });
+    expect(updated.spec!.capacity).toEqual({ storage: '2Gi' });
+    updated.spec!.hostPath = { path: '/other' };
+    const status = await expectStatus(core.replacePersistentVolume({ name: 'pv-source', body: updated }), { code: 422, reason: 'Invalid' });
+    const [cause] = causes(status);
+    expect(cause!.field).toBe('spec.persistentvolumesource');
+    const [first, ...diff] = cause!.message.split('\n');
+    expect(first).toBe('Forbidden: spec.persistentvolumesource is immutable after creation');
+    expect(diff[0]).toBe('  core.PersistentVolumeSource{');
+    expect(diff).toContain('- \tHostPath: &{Path: "/data"},');
+    expect(diff).toContain('+ \tHostPath: &{Path: "/other"},');
+  });
+
+  it('keeps the volume mode immutable under its Go path', async () => {
+    const created = await core.createPersistentVolume({ body: volume('pv-mode') });
+    created.spec!.volumeMode = 'Block';
+    await expectStatus(core.replacePersistentVolume({ name: 'pv-mode', body: created }), {
+      code: 422,
+      message: 'PersistentVolume "pv-mode" is invalid: volumeMode: Invalid value: "Block": field is immutable',
+    });
+  });
+});

@@ -11,7 +11,7 @@ import type { BuiltinContext } from './context.ts';
 import { genericDefinition } from './generic.ts';
 import { defaultPodTemplate } from './pod-spec.ts';
 import { keepFromStored } from './status-strategies.ts';
-import { validatePersistentVolume } from './storage-validation.ts';
+import { validatePersistentVolume, validatePersistentVolumeUpdate } from './storage-validation.ts';
 import {
   builtin,
   builtinFacts,
@@ -53,7 +53,7 @@ export function moreCoreV1ResourceTypes(ctx: BuiltinContext): ResourceType[] {
     core({
       ...generic('persistentvolumes'),
       returnDeletedObject: true,
-      strategy: composeStrategy(defaulting(defaultPersistentVolume), { validate: validatePersistentVolume, validateUpdate: (obj) => validatePersistentVolume(obj) }, {
+      strategy: composeStrategy(defaulting(defaultPersistentVolume), { validate: validatePersistentVolume, validateUpdate: validatePersistentVolumeUpdate }, {
         // PrepareForCreate: a new volume is Pending since now (PersistentVolumeLastPhaseTransitionTime, GA).
         prepareForCreate: (obj) => {
           obj.status = { phase: 'Pending', lastPhaseTransitionTime: formatTimestamp(ctx.now()) };

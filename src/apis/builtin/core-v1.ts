@@ -16,7 +16,7 @@ import { moreCoreV1ResourceTypes } from './core-v1-more.ts';
 import { decodedLength } from './go-base64.ts';
 import { defaultPersistentVolumeClaimSpec, defaultPodOnly, defaultPodSpec, initialPodStatus } from './pod-spec.ts';
 import { validatePodCreate, validatePodUpdate } from './pod-object-validation.ts';
-import { validatePersistentVolumeClaim } from './storage-validation.ts';
+import { validatePersistentVolumeClaim, validatePersistentVolumeClaimUpdate } from './storage-validation.ts';
 import { defaultService, serviceStatusShape, serviceStrategy } from './service.ts';
 import { keepFromStored, validateNamespaceStatus, validateStatus } from './status-strategies.ts';
 import {
@@ -190,7 +190,7 @@ export function coreV1ResourceTypes(ctx: BuiltinContext): ResourceType[] {
       returnDeletedObject: true,
       strategy: composeStrategy(defaulting(defaultPersistentVolumeClaim), statusSubresource(), defaulting(defaultPersistentVolumeClaim), {
         validate: validatePersistentVolumeClaim,
-        validateUpdate: (obj) => validatePersistentVolumeClaim(obj),
+        validateUpdate: validatePersistentVolumeClaimUpdate,
       }),
       statusStrategy: composeStrategy(defaulting(defaultPersistentVolumeClaim), keepFromStored('spec'), defaulting(defaultPersistentVolumeClaim)),
     }),

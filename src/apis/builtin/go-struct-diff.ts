@@ -70,6 +70,16 @@ function goZero(type: string): string {
   return GO_STRUCTS[type] ? '{}' : 'nil';
 }
 
+// Fields whose value is a Go map with string keys (kept as they are, never renamed).
+const MAP_FIELDS = new Set(['matchLabels', 'nodeSelector', 'labels', 'annotations', 'limits', 'requests', 'capacity', 'volumeAttributes', 'parameters', 'overhead']);
+
+/** A map's entries as go-cmp prints them: quoted keys. */
+function goMapLiteral(v: Json): string {
+  return `{${Object.entries(v)
+    .map(([k, e]) => `${goQuote(k)}: ${goLiteral(e, false)}`)
+    .join(', ')}}`;
+}
+
 /** A value as go-cmp prints it inside a struct literal, Go field names for nested objects. */
 function goLiteral(v: unknown, pointer: boolean, type = ''): string {
   if (v === undefined || v === null) return type ? goZero(type) : 'nil';
@@ -80,7 +90,7 @@ function goLiteral(v: unknown, pointer: boolean, type = ''): string {
   if (isPlainObject(v)) {
     return `${amp}{${Object.entries(v)
       .filter(([, e]) => !isEmpty(e))
-      .map(([k, e]) => `${goFieldName(k)}: ${goLiteral(e, false)}`)
+      .map(([k, e]) => `${goFieldName(k)}: ${MAP_FIELDS.has(k) && isPlainObject(e) ? goMapLiteral(e) : goLiteral(e, false)}`)
       .join(', ')}}`;
   }
   return String(v);
@@ -113,8 +123,9 @@ export function goStructDiff(internalName: string, goType: string, oldValue: Jso
     changed = true;
     const pointer = type.startsWith('*');
     const goName = goFieldName(name);
-    lines.push(`- \t${goName}: ${goLiteral(before, pointer, type)},`);
-    lines.push(`+ \t${goName}: ${goLiteral(after, pointer, type)},`);
+    const literal = (v: unknown) => (MAP_FIELDS.has(name) && isPlainObject(v) ? goMapLiteral(v) : goLiteral(v, pointer, type));
+    lines.push(`- \t${goName}: ${literal(before)},`);
+    lines.push(`+ \t${goName}: ${literal(after)},`);
   }
   if (!changed) return '';
   flush();
@@ -135,8 +146,7 @@ export function internalStructJson(value: unknown): unknown {
       Object.entries(v).map(([k, e]) => {
         if (k === 'metadata') return ['metadata', e];
         // String-keyed maps of the internal types keep their keys (labels, selectors, quantities).
-        const isMap = ['matchLabels', 'nodeSelector', 'labels', 'annotations', 'limits', 'requests', 'capacity', 'volumeAttributes', 'parameters'].includes(k);
-        return [goFieldName(k), walk(e, isMap)];
+        return [goFieldName(k), walk(e, MAP_FIELDS.has(k))];
       }),
     );
   };
