@@ -3,7 +3,8 @@
 // template's labels, replicas and the other counts are non-negative, the template is a valid pod
 // template whose restartPolicy suits the kind, and the apps/v1 selectors are immutable
 // (the strategies' ValidateUpdate). Texts and paths as in Go.
-import { fieldError, type FieldError } from '../../errors/field-error.ts';
+import { fieldError, OMIT_VALUE, type FieldError } from '../../errors/field-error.ts';
+import { goQuote } from '../../errors/go-format.ts';
 import { FIELD_IMMUTABLE_ERROR_MSG, invalidWithJson, validateAnnotations, validateLabelName, validateLabels, validateNonnegativeField } from '../../validation/meta-fields.ts';
 import { isValidLabelValue } from '../../validation/names.ts';
 import { formatLabelSelector } from '../../selectors/format-label-selector.ts';
@@ -12,6 +13,7 @@ import { deepEqual } from '../../util/deep-equal.ts';
 import { isPlainObject, type KubeObject } from '../object.ts';
 import { validatePodTemplateSpec } from './pod-validation.ts';
 import { internalJsonText, semanticDeepEqual } from './go-struct-diff.ts';
+import { intOrPercentValue, isNotMoreThan100Percent, validatePositiveIntOrPercent } from './int-or-percent.ts';
 
 type Json = Record<string, unknown>;
 const obj = (v: unknown): Json | undefined => (isPlainObject(v) ? v : undefined);
@@ -139,6 +141,7 @@ function validateReplicatedSpec(spec: Json, extra: FieldError[]): FieldError[] {
 export function validateDeployment(d: KubeObject): FieldError[] {
   const spec = obj(d.spec) ?? {};
   const errs = validateReplicatedSpec(spec, []);
+  errs.push(...validateDeploymentStrategy(spec.strategy));
   errs.push(...validateNonnegativeField(num(spec.minReadySeconds), 'spec.minReadySeconds'));
   if (typeof spec.revisionHistoryLimit === 'number') errs.push(...validateNonnegativeField(spec.revisionHistoryLimit, 'spec.revisionHistoryLimit'));
   if (typeof spec.progressDeadlineSeconds === 'number') {
@@ -146,6 +149,111 @@ export function validateDeployment(d: KubeObject): FieldError[] {
     if (spec.progressDeadlineSeconds <= num(spec.minReadySeconds)) errs.push(fieldError.invalid('spec.progressDeadlineSeconds', spec.progressDeadlineSeconds, 'must be greater than minReadySeconds'));
   }
   return errs;
+}
+
+// ---- update strategies (ValidateDeploymentStrategy, ValidateDaemonSetUpdateStrategy, the StatefulSet's) ----
+
+/** An IntOrString as encoding/json writes it; the zero value (unset) is 0. */
+const intOrStringJson = (v: unknown): string => (v === undefined || v === null ? '0' : JSON.stringify(v));
+
+/** A strategy struct of the internal apps types (no json tags): Type, then RollingUpdate's fields or null. */
+function strategyJson(strategy: Json, rollingFields: readonly [string, (v: unknown) => string][]): string {
+  const rolling = obj(strategy.rollingUpdate);
+  const rollingJson = rolling ? `{${rollingFields.map(([k, render]) => `"${k.charAt(0).toUpperCase()}${k.slice(1)}":${render(rolling[k])}`).join(',')}}` : 'null';
+  return `{"Type":${JSON.stringify(typeof strategy.type === 'string' ? strategy.type : '')},"RollingUpdate":${rollingJson}}`;
+}
+
+/** field.Invalid on a value Go prints as `json` (an internal struct). */
+const invalidJson = (path: string, json: string, detail: string): FieldError => ({ type: 'FieldValueInvalid', field: path, value: OMIT_VALUE, detail: `${json}: ${detail}` });
+
+/** field.NotSupported on a value Go prints as `json` (an internal struct). */
+const notSupportedWithJson = (path: string, json: string, supported: readonly string[]): FieldError => ({
+  type: 'FieldValueNotSupported',
+  field: path,
+  value: OMIT_VALUE,
+  detail: `${json}: supported values: ${supported.map(goQuote).join(', ')}`,
+});
+
+/** ValidateDeploymentStrategy and ValidateRollingUpdateDeployment. */
+function validateDeploymentStrategy(value: unknown): FieldError[] {
+  const strategy = obj(value) ?? {};
+  const path = 'spec.strategy';
+  const rolling = obj(strategy.rollingUpdate);
+  switch (strategy.type) {
+    case 'Recreate':
+      return rolling ? [fieldError.forbidden(`${path}.rollingUpdate`, "may not be specified when strategy `type` is 'Recreate'")] : [];
+    case 'RollingUpdate': {
+      if (!rolling) return [fieldError.required(`${path}.rollingUpdate`, 'this should be defaulted and never be nil')];
+      const errs = [
+        ...validatePositiveIntOrPercent(rolling.maxUnavailable, `${path}.rollingUpdate.maxUnavailable`),
+        ...validatePositiveIntOrPercent(rolling.maxSurge, `${path}.rollingUpdate.maxSurge`),
+      ];
+      if (intOrPercentValue(rolling.maxUnavailable) === 0 && intOrPercentValue(rolling.maxSurge) === 0) {
+        errs.push(fieldError.invalid(`${path}.rollingUpdate.maxUnavailable`, rolling.maxUnavailable ?? 0, 'may not be 0 when `maxSurge` is 0'));
+      }
+      errs.push(...isNotMoreThan100Percent(rolling.maxUnavailable, `${path}.rollingUpdate.maxUnavailable`));
+      return errs;
+    }
+    default:
+      return [notSupportedWithJson(path, strategyJson(strategy, [['maxUnavailable', intOrStringJson], ['maxSurge', intOrStringJson]]), ['Recreate', 'RollingUpdate'])];
+  }
+}
+
+/** ValidateDaemonSetUpdateStrategy and ValidateRollingUpdateDaemonSet. */
+function validateDaemonSetUpdateStrategy(value: unknown): FieldError[] {
+  const strategy = obj(value) ?? {};
+  const path = 'spec.updateStrategy';
+  switch (strategy.type) {
+    case 'OnDelete':
+      return [];
+    case 'RollingUpdate': {
+      const rolling = obj(strategy.rollingUpdate);
+      if (!rolling) return [fieldError.required(`${path}.rollingUpdate`)];
+      const p = `${path}.rollingUpdate`;
+      const errs = [
+        ...validatePositiveIntOrPercent(rolling.maxUnavailable, `${p}.maxUnavailable`),
+        ...validatePositiveIntOrPercent(rolling.maxSurge, `${p}.maxSurge`),
+        ...isNotMoreThan100Percent(rolling.maxUnavailable, `${p}.maxUnavailable`),
+        ...isNotMoreThan100Percent(rolling.maxSurge, `${p}.maxSurge`),
+      ];
+      const hasUnavailable = intOrPercentValue(rolling.maxUnavailable) !== 0;
+      const hasSurge = intOrPercentValue(rolling.maxSurge) !== 0;
+      if (hasUnavailable && hasSurge) errs.push(fieldError.invalid(`${p}.maxSurge`, rolling.maxSurge ?? 0, 'may not be set when maxUnavailable is non-zero'));
+      else if (!hasUnavailable && !hasSurge) errs.push(fieldError.required(`${p}.maxUnavailable`, 'cannot be 0 when maxSurge is 0'));
+      return errs;
+    }
+    default:
+      return [notSupportedWithJson(path, strategyJson(strategy, [['maxUnavailable', intOrStringJson], ['maxSurge', intOrStringJson]]), ['RollingUpdate', 'OnDelete'])];
+  }
+}
+
+/** ValidateStatefulSetSpec's updateStrategy switch and validateRollingUpdateStatefulSet. */
+function validateStatefulSetUpdateStrategy(value: unknown): FieldError[] {
+  const strategy = obj(value) ?? {};
+  const path = 'spec.updateStrategy';
+  const rolling = obj(strategy.rollingUpdate);
+  // RollingUpdateStatefulSetStrategy: Partition int32, MaxUnavailable *IntOrString.
+  const rollingJson = (r: Json) => `{"Partition":${num(r.partition)},"MaxUnavailable":${r.maxUnavailable === undefined || r.maxUnavailable === null ? 'null' : JSON.stringify(r.maxUnavailable)}}`;
+  switch (strategy.type) {
+    case undefined:
+    case '':
+      return [fieldError.required(path)];
+    case 'OnDelete':
+      return rolling ? [invalidJson(`${path}.rollingUpdate`, rollingJson(rolling), "only allowed for updateStrategy 'RollingUpdate'")] : [];
+    case 'RollingUpdate': {
+      if (!rolling) return [];
+      const p = `${path}.rollingUpdate`;
+      const errs = validateNonnegativeField(num(rolling.partition), `${p}.partition`);
+      if (rolling.maxUnavailable !== undefined && rolling.maxUnavailable !== null) {
+        errs.push(...validatePositiveIntOrPercent(rolling.maxUnavailable, `${p}.maxUnavailable`));
+        if (intOrPercentValue(rolling.maxUnavailable) === 0) errs.push(fieldError.invalid(`${p}.maxUnavailable`, rolling.maxUnavailable, 'cannot be 0'));
+        errs.push(...isNotMoreThan100Percent(rolling.maxUnavailable, `${p}.maxUnavailable`));
+      }
+      return errs;
+    }
+    default:
+      return [invalidJson(path, `{"Type":${JSON.stringify(String(strategy.type))},"RollingUpdate":${rolling ? rollingJson(rolling) : 'null'}}`, "must be 'RollingUpdate' or 'OnDelete'")];
+  }
 }
 
 export function validateReplicaSet(rs: KubeObject): FieldError[] {
@@ -158,7 +266,9 @@ export function validateStatefulSet(sts: KubeObject): FieldError[] {
   const errs: FieldError[] = [];
   const policy = typeof spec.podManagementPolicy === 'string' ? spec.podManagementPolicy : '';
   if (policy === '') errs.push(fieldError.required('spec.podManagementPolicy'));
-  else if (policy !== 'OrderedReady' && policy !== 'Parallel') errs.push(fieldError.notSupported('spec.podManagementPolicy', policy, ['OrderedReady', 'Parallel']));
+  // An Invalid, not a NotSupported, in ValidateStatefulSetSpec.
+  else if (policy !== 'OrderedReady' && policy !== 'Parallel') errs.push(fieldError.invalid('spec.podManagementPolicy', policy, "must be 'OrderedReady' or 'Parallel'"));
+  errs.push(...validateStatefulSetUpdateStrategy(spec.updateStrategy));
   errs.push(...validateNonnegativeField(num(spec.replicas), 'spec.replicas'));
   errs.push(...validateNonnegativeField(num(spec.minReadySeconds), 'spec.minReadySeconds'));
   errs.push(...validateSelector(spec.selector, 'statefulset', true));
@@ -185,6 +295,8 @@ export function validateDaemonSet(ds: KubeObject): FieldError[] {
   errs.push(...validatePodTemplateSpec(spec.template, 'spec.template'));
   errs.push(...alwaysRestart(spec.template, 'DaemonSet'));
   errs.push(...validateNonnegativeField(num(spec.minReadySeconds), 'spec.minReadySeconds'));
+  errs.push(...validateDaemonSetUpdateStrategy(spec.updateStrategy));
+  if (typeof spec.revisionHistoryLimit === 'number') errs.push(...validateNonnegativeField(spec.revisionHistoryLimit, 'spec.revisionHistoryLimit'));
   return errs;
 }
 
