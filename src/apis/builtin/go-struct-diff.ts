@@ -33,6 +33,12 @@ const GO_FIELD_NAMES: Record<string, string> = {
   csi: 'CSI',
   storageos: 'StorageOS',
   uid: 'UID',
+  seLinuxOptions: 'SELinuxOptions',
+  seLinuxChangePolicy: 'SELinuxChangePolicy',
+  gmsaCredentialSpecName: 'GMSACredentialSpecName',
+  gmsaCredentialSpec: 'GMSACredentialSpec',
+  fsGroup: 'FSGroup',
+  fsGroupChangePolicy: 'FSGroupChangePolicy',
 };
 
 /** The Go field name of a JSON field (the internal types use the v1 names, capitalised). */
@@ -151,6 +157,28 @@ export function internalStructJson(value: unknown): unknown {
     );
   };
   return walk(value, false);
+}
+
+/**
+ * json.Marshal of an internal struct whose fields are those of the v1 type `goType` (a GO_STRUCTS
+ * key) in the same order, as for core.SecurityContext: every field is written (no omitempty), under
+ * its Go name, nil pointers, slices and maps as null and unset scalars as their zero values.
+ */
+export function typedInternalJson(goType: string, value: unknown): string {
+  const fields = GO_STRUCTS[goType];
+  if (value === undefined || value === null) return 'null';
+  if (!fields || !isPlainObject(value)) return JSON.stringify(value);
+  return `{${fields.map(([name, type]) => `${JSON.stringify(goFieldName(name))}:${typedFieldJson(type, value[name])}`).join(',')}}`;
+}
+
+function typedFieldJson(type: string, v: unknown): string {
+  if (type.startsWith('*')) return v === undefined || v === null ? 'null' : typedFieldJson(type.slice(1), v);
+  if (type.startsWith('[]')) return Array.isArray(v) ? `[${v.map((e) => typedFieldJson(type.slice(2), e)).join(',')}]` : 'null';
+  if (type.startsWith('map[')) return isPlainObject(v) ? JSON.stringify(v) : 'null';
+  if (GO_STRUCTS[type]) return typedInternalJson(type, v ?? {});
+  if (v !== undefined && v !== null) return JSON.stringify(v);
+  const zero = goZero(type);
+  return zero === 'nil' ? 'null' : zero;
 }
 
 /** The JSON of a value once internalStructJson has renamed its fields. */

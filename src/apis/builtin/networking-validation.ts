@@ -9,7 +9,7 @@ import { parseCIDRSloppy, parseIPSloppy } from '../../go/net-sloppy.ts';
 import { isDNS1035Label, isDNS1123Subdomain, isPathSegmentName, isWildcardDNS1123Subdomain } from '../../validation/names.ts';
 import { isPlainObject, type KubeObject } from '../object.ts';
 import { isValidPortName } from './pod-validation.ts';
-import { validateLabelSelector } from './workload-validation.ts';
+import { validateLabelSelector } from './label-selector-validation.ts';
 
 type Json = Record<string, unknown>;
 const obj = (v: unknown): Json | undefined => (isPlainObject(v) ? v : undefined);

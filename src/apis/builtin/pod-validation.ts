@@ -2,12 +2,16 @@
 // (v1.36) that a controller's objects run into — ValidatePodSpec's containers, init containers,
 // ports, env, volumes and mounts, restartPolicy, dnsPolicy and the scalar fields, with the Go texts
 // and field paths. Runs after defaulting, as the registry runs it (so protocol, pull policy and
-// the termination message policy are set). Not ported: security contexts, affinity, topology
-// spread, resource claims, DNS config, ephemeral containers and host-port conflicts.
+// the termination message policy are set). Security contexts and the OS rules are in
+// pod-security-validation.ts, affinity, scheduling gates and topology spread in
+// pod-scheduling-validation.ts. Not ported: resource claims, DNS config, probes, lifecycle,
+// resources, ephemeral containers and host-port conflicts.
 import { fieldError, type FieldError } from '../../errors/field-error.ts';
 import { isDNS1123Label, isDNS1123Subdomain, isValidLabelValue } from '../../validation/names.ts';
 import { validateAnnotations, validateLabelName, validateLabels } from '../../validation/meta-fields.ts';
 import { isPlainObject } from '../object.ts';
+import { validateContainerSecurityContext, validateHostUsers, validatePodOS, validatePodSecurityContext } from './pod-security-validation.ts';
+import { validateAffinity, validateSchedulingGates, validateTopologySpreadConstraints } from './pod-scheduling-validation.ts';
 
 type Json = Record<string, unknown>;
 const obj = (v: unknown): Json | undefined => (isPlainObject(v) ? v : undefined);
@@ -131,7 +135,7 @@ function validateVolumeMounts(mounts: Json[], volumes: Set<string>, path: string
 }
 
 /** validateContainerCommon plus the name uniqueness validateContainers checks across containers. */
-function validateContainerList(containers: Json[], volumes: Set<string>, path: string, seen: Set<string>): FieldError[] {
+function validateContainerList(containers: Json[], volumes: Set<string>, path: string, seen: Set<string>, hostUsers: boolean): FieldError[] {
   const errs: FieldError[] = [];
   containers.forEach((c, i) => {
     const idx = `${path}[${i}]`;
@@ -144,6 +148,7 @@ function validateContainerList(containers: Json[], volumes: Set<string>, path: s
     errs.push(...validateEnv(list(c.env), `${idx}.env`));
     errs.push(...validateVolumeMounts(list(c.volumeMounts), volumes, `${idx}.volumeMounts`));
     errs.push(...supported(str(c.imagePullPolicy), `${idx}.imagePullPolicy`, PULL_POLICIES));
+    errs.push(...validateContainerSecurityContext(c, hostUsers, idx));
     if (seen.has(name)) errs.push(fieldError.duplicate(`${idx}.name`, name));
     else seen.add(name);
   });
@@ -158,14 +163,21 @@ export function validatePodSpec(spec: unknown, path: string): FieldError[] {
   errs.push(...volumeErrors);
   const containers = list(s.containers);
   const seen = new Set<string>();
+  // The default for hostUsers is true: only an explicit false gives the pod its own user namespace.
+  const hostUsers = s.hostUsers !== false;
   if (containers.length === 0) errs.push(fieldError.required(`${path}.containers`));
-  else errs.push(...validateContainerList(containers, volumes, `${path}.containers`, seen));
+  else errs.push(...validateContainerList(containers, volumes, `${path}.containers`, seen, hostUsers));
   // Init container names must not collide with the app containers' either.
-  errs.push(...validateContainerList(list(s.initContainers), volumes, `${path}.initContainers`, seen));
+  errs.push(...validateContainerList(list(s.initContainers), volumes, `${path}.initContainers`, seen, hostUsers));
   errs.push(...supported(str(s.restartPolicy), `${path}.restartPolicy`, RESTART_POLICIES));
   errs.push(...supported(str(s.dnsPolicy), `${path}.dnsPolicy`, DNS_POLICIES));
   const nodeSelector = obj(s.nodeSelector);
   if (nodeSelector) errs.push(...validateLabels(nodeSelector as Record<string, string>, `${path}.nodeSelector`));
+  errs.push(...validatePodSecurityContext(s, path));
+  errs.push(...validateAffinity(s.affinity, `${path}.affinity`));
+  errs.push(...validateSchedulingGates(s.schedulingGates, `${path}.schedulingGates`));
+  errs.push(...validateTopologySpreadConstraints(s.topologySpreadConstraints, `${path}.topologySpreadConstraints`));
+  errs.push(...validateHostUsers(s, path));
   const sa = str(s.serviceAccountName);
   if (sa !== '') errs.push(...isDNS1123Subdomain(sa).map((m) => fieldError.invalid(`${path}.serviceAccountName`, sa, m)));
   const nodeName = str(s.nodeName);
@@ -178,6 +190,7 @@ export function validatePodSpec(spec: unknown, path: string): FieldError[] {
     if (v !== '') errs.push(...dnsLabel(v, `${path}.${key}`));
   }
   errs.push(...validateTolerations(list(s.tolerations), `${path}.tolerations`));
+  errs.push(...validatePodOS(s, path));
   return errs;
 }
 

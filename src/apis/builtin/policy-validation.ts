@@ -5,7 +5,7 @@
 import { fieldError, type FieldError } from '../../errors/field-error.ts';
 import { invalidWithJson } from '../../validation/meta-fields.ts';
 import { isPlainObject, type KubeObject } from '../object.ts';
-import { labelSelectorJson, validateLabelSelector } from './workload-validation.ts';
+import { labelSelectorJson, validateLabelSelector } from './label-selector-validation.ts';
 import { isNotMoreThan100Percent, validatePositiveIntOrPercent } from './int-or-percent.ts';
 
 type Json = Record<string, unknown>;

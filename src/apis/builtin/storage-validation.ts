@@ -14,7 +14,7 @@ import { isDNS1123Subdomain, isQualifiedName } from '../../validation/names.ts';
 import { deepEqual } from '../../util/deep-equal.ts';
 import { isPlainObject, type KubeObject } from '../object.ts';
 import { Quantity } from './quantity.ts';
-import { validateLabelSelector } from './workload-validation.ts';
+import { validateLabelSelector } from './label-selector-validation.ts';
 import { goStructDiff, internalJsonText, semanticDeepEqual } from './go-struct-diff.ts';
 
 type Json = Record<string, unknown>;

@@ -5,13 +5,12 @@
 // (the strategies' ValidateUpdate). Texts and paths as in Go.
 import { fieldError, OMIT_VALUE, type FieldError } from '../../errors/field-error.ts';
 import { goQuote } from '../../errors/go-format.ts';
-import { FIELD_IMMUTABLE_ERROR_MSG, invalidWithJson, validateAnnotations, validateLabelName, validateLabels, validateNonnegativeField } from '../../validation/meta-fields.ts';
-import { isValidLabelValue } from '../../validation/names.ts';
-import { formatLabelSelector } from '../../selectors/format-label-selector.ts';
-import { parseLabelSelector } from '../../selectors/label-selector.ts';
+import { FIELD_IMMUTABLE_ERROR_MSG, invalidWithJson, validateAnnotations, validateLabels, validateNonnegativeField } from '../../validation/meta-fields.ts';
+import { tryLabelSelectorAsSelector } from '../../selectors/label-selector-as-selector.ts';
 import { deepEqual } from '../../util/deep-equal.ts';
 import { isPlainObject, type KubeObject } from '../object.ts';
 import { validatePodTemplateSpec } from './pod-validation.ts';
+import { labelSelectorJson, validateLabelSelector } from './label-selector-validation.ts';
 import { internalJsonText, semanticDeepEqual } from './go-struct-diff.ts';
 import { intOrPercentValue, isNotMoreThan100Percent, validatePositiveIntOrPercent } from './int-or-percent.ts';
 
@@ -19,72 +18,8 @@ type Json = Record<string, unknown>;
 const obj = (v: unknown): Json | undefined => (isPlainObject(v) ? v : undefined);
 const num = (v: unknown): number => (typeof v === 'number' ? v : 0);
 
-/** A metav1.LabelSelector as encoding/json writes the struct (field order, omitempty). */
-export function labelSelectorJson(selector: unknown): string {
-  const s = obj(selector);
-  if (!s) return 'null';
-  const parts: string[] = [];
-  const labels = obj(s.matchLabels);
-  if (labels && Object.keys(labels).length) parts.push(`"matchLabels":${JSON.stringify(Object.fromEntries(Object.entries(labels).sort(([a], [b]) => (a < b ? -1 : 1))))}`);
-  const exprs = Array.isArray(s.matchExpressions) ? s.matchExpressions : [];
-  if (exprs.length) {
-    const items = exprs.map((e) => {
-      const r = obj(e) ?? {};
-      const values = Array.isArray(r.values) && r.values.length ? `,"values":${JSON.stringify(r.values)}` : '';
-      return `{"key":${JSON.stringify(r.key ?? '')},"operator":${JSON.stringify(r.operator ?? '')}${values}}`;
-    });
-    parts.push(`"matchExpressions":[${items.join(',')}]`);
-  }
-  return `{${parts.join(',')}}`;
-}
-
-/** unversionedvalidation.ValidateLabelSelector (label values must be valid). */
-export function validateLabelSelector(selector: unknown, path: string): FieldError[] {
-  const s = obj(selector);
-  if (!s) return [];
-  const errs: FieldError[] = [];
-  const labels = obj(s.matchLabels);
-  if (labels) errs.push(...validateLabels(labels as Record<string, string>, `${path}.matchLabels`));
-  const exprs = Array.isArray(s.matchExpressions) ? s.matchExpressions : [];
-  exprs.forEach((e, i) => {
-    const r = obj(e) ?? {};
-    const idx = `${path}.matchExpressions[${i}]`;
-    const values = Array.isArray(r.values) ? (r.values as unknown[]).map(String) : [];
-    switch (r.operator) {
-      case 'In':
-      case 'NotIn':
-        if (values.length === 0) errs.push(fieldError.required(`${idx}.values`, "must be specified when `operator` is 'In' or 'NotIn'"));
-        break;
-      case 'Exists':
-      case 'DoesNotExist':
-        if (values.length > 0) errs.push(fieldError.forbidden(`${idx}.values`, "may not be specified when `operator` is 'Exists' or 'DoesNotExist'"));
-        break;
-      default:
-        errs.push(fieldError.invalid(`${idx}.operator`, r.operator ?? '', 'not a valid selector operator'));
-    }
-    errs.push(...validateLabelName(typeof r.key === 'string' ? r.key : '', `${idx}.key`));
-    values.forEach((v, j) => errs.push(...isValidLabelValue(v).map((msg) => fieldError.invalid(`${idx}.values[${j}]`, v, msg))));
-  });
-  return errs;
-}
-
-/**
- * metav1.LabelSelectorAsSelector: undefined where it fails (an unknown operator, In/NotIn without
- * values, a bad key or value), else the selector; a nil selector is labels.Nothing().
- */
-function asSelector(selector: unknown): { matches(labels: Record<string, string> | undefined): boolean } | undefined {
-  if (!obj(selector)) return { matches: () => false };
-  const text = formatLabelSelector(selector);
-  if (text === '<invalid>') return undefined;
-  // labels.NewRequirement: "for 'in', 'notin' operators, values set can't be empty".
-  const exprs = Array.isArray((selector as Json).matchExpressions) ? ((selector as Json).matchExpressions as unknown[]) : [];
-  if (exprs.some((e) => ['In', 'NotIn'].includes(String(obj(e)?.operator)) && !(Array.isArray(obj(e)?.values) && (obj(e)!.values as unknown[]).length))) return undefined;
-  try {
-    return parseLabelSelector(text);
-  } catch {
-    return undefined;
-  }
-}
+/** metav1.LabelSelectorAsSelector: undefined where it fails; a nil selector is labels.Nothing(). */
+const asSelector = (selector: unknown) => tryLabelSelectorAsSelector(selector);
 
 /** Whether the selector selects the labels; undefined when the selector cannot be built. */
 const selects = (selector: unknown, labels: unknown): boolean | undefined => asSelector(selector)?.matches(obj(labels) as Record<string, string> | undefined);
