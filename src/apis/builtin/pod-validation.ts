@@ -9,6 +9,7 @@
 import { fieldError, type FieldError } from '../../errors/field-error.ts';
 import { isDNS1123Label, isDNS1123Subdomain, isValidLabelValue } from '../../validation/names.ts';
 import { validateAnnotations, validateLabelName, validateLabels } from '../../validation/meta-fields.ts';
+import { isValidPortName, isValidPortNum, SUPPORTED_PORT_PROTOCOLS } from '../../validation/ports.ts';
 import { isPlainObject } from '../object.ts';
 import { validateContainerSecurityContext, validateHostUsers, validatePodOS, validatePodSecurityContext } from './pod-security-validation.ts';
 import { validateAffinity, validateSchedulingGates, validateTopologySpreadConstraints } from './pod-scheduling-validation.ts';
@@ -18,8 +19,6 @@ const obj = (v: unknown): Json | undefined => (isPlainObject(v) ? v : undefined)
 const list = (v: unknown): Json[] => (Array.isArray(v) ? v.filter(isPlainObject) : []);
 const str = (v: unknown): string => (typeof v === 'string' ? v : '');
 
-const INCLUSIVE_PORT_RANGE = 'must be between 1 and 65535, inclusive';
-const SUPPORTED_PROTOCOLS = ['SCTP', 'TCP', 'UDP'];
 const RESTART_POLICIES = ['Always', 'OnFailure', 'Never'];
 const DNS_POLICIES = ['ClusterFirstWithHostNet', 'ClusterFirst', 'Default', 'None'];
 const PULL_POLICIES = ['Always', 'IfNotPresent', 'Never'];
@@ -34,19 +33,6 @@ const VOLUME_SOURCES = [
 ];
 // The field names validateVolumeSource reports a second source under, where they are not the JSON name.
 const EXTRA_SOURCE_PATH: Record<string, string> = { cephfs: 'cephFS', downwardAPI: 'downwarAPI' };
-
-/** validation.IsValidPortName (an IANA_SVC_NAME). */
-export function isValidPortName(port: string): string[] {
-  const errs: string[] = [];
-  if (port.length > 15) errs.push('must be no more than 15 characters');
-  if (!/^[-a-z0-9]+$/.test(port)) errs.push('must contain only alpha-numeric characters (a-z, 0-9), and hyphens (-)');
-  if (!/[a-z]/.test(port)) errs.push('must contain at least one letter (a-z)');
-  if (port.includes('--')) errs.push('must not contain consecutive hyphens');
-  if (port.length > 0 && (port.startsWith('-') || port.endsWith('-'))) errs.push('must not begin or end with a hyphen');
-  return errs;
-}
-
-const isValidPortNum = (port: number): boolean => port >= 1 && port <= 65535;
 
 /** ValidateDNS1123Label on a field. */
 const dnsLabel = (value: string, path: string): FieldError[] => isDNS1123Label(value).map((msg) => fieldError.invalid(path, value, msg));
@@ -91,10 +77,10 @@ function validatePorts(ports: Json[], path: string): FieldError[] {
     }
     const containerPort = typeof p.containerPort === 'number' ? p.containerPort : 0;
     if (containerPort === 0) errs.push(fieldError.required(`${idx}.containerPort`));
-    else if (!isValidPortNum(containerPort)) errs.push(fieldError.invalid(`${idx}.containerPort`, containerPort, INCLUSIVE_PORT_RANGE));
+    else errs.push(...isValidPortNum(containerPort).map((m) => fieldError.invalid(`${idx}.containerPort`, containerPort, m)));
     const hostPort = typeof p.hostPort === 'number' ? p.hostPort : 0;
-    if (hostPort !== 0 && !isValidPortNum(hostPort)) errs.push(fieldError.invalid(`${idx}.hostPort`, hostPort, INCLUSIVE_PORT_RANGE));
-    errs.push(...supported(str(p.protocol), `${idx}.protocol`, SUPPORTED_PROTOCOLS));
+    if (hostPort !== 0) errs.push(...isValidPortNum(hostPort).map((m) => fieldError.invalid(`${idx}.hostPort`, hostPort, m)));
+    errs.push(...supported(str(p.protocol), `${idx}.protocol`, SUPPORTED_PORT_PROTOCOLS));
   });
   return errs;
 }
