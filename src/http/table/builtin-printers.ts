@@ -5,6 +5,7 @@
 // batch, event, claim and RBAC kinds live in their own modules.
 import type { KubeObject } from '../../apis/object.ts';
 import { cronJobs, jobs } from './batch-printers.ts';
+import { componentStatuses } from './component-status-printer.ts';
 import { coreEvents, eventsV1Events } from './event-printer.ts';
 import { formatLabelSelector } from '../../selectors/format-label-selector.ts';
 import { arr, byteCompare, containerCells, formatLabels, num, obj, str } from './format.ts';
@@ -255,6 +256,7 @@ const PRINTERS: Record<string, BuiltinPrinter> = {
   '/nodes': nodes,
   '/serviceaccounts': serviceAccounts,
   '/endpoints': endpoints,
+  '/componentstatuses': componentStatuses,
   'apps/deployments': deployments,
   'apps/replicasets': replicaSets,
   'apps/statefulsets': statefulSets,
