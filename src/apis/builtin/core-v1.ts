@@ -16,6 +16,7 @@ import { moreCoreV1ResourceTypes } from './core-v1-more.ts';
 import { decodedLength } from './go-base64.ts';
 import { defaultPersistentVolumeClaimSpec, defaultPodOnly, defaultPodSpec, initialPodStatus } from './pod-spec.ts';
 import { validatePodCreate, validatePodUpdate } from './pod-object-validation.ts';
+import { podResizeStrategy } from './pod-resize.ts';
 import { validatePersistentVolumeClaim, validatePersistentVolumeClaimUpdate } from './storage-validation.ts';
 import { defaultService, serviceStatusShape, serviceStrategy } from './service.ts';
 import { keepFromStored, validateNamespaceStatus, validateStatus } from './status-strategies.ts';
@@ -113,6 +114,7 @@ export function coreV1ResourceTypes(ctx: BuiltinContext): ResourceType[] {
       statusStrategy: podStatusStrategy,
       connectSubresources: POD_CONNECT_METHODS,
       postSubresources: { binding: 'pod-binding', eviction: 'pod-eviction' },
+      updateSubresources: { resize: composeStrategy(defaulting(defaultPod), podResizeStrategy) },
     }),
     core({
       kind: 'Service',
