@@ -2,10 +2,11 @@
 // run by the apiserver with GenerateOptions{Wide: true}, so priority-1 cells are always there).
 // Kinds without an entry get the default table (Name, Created At), which is also what the real
 // server does for kinds it has no printer for (roles, clusterroles, CRDs, ...). Printers of the
-// batch, event, claim and RBAC kinds live in their own modules.
+// batch, event, claim, RBAC, admission and componentstatus kinds live in their own modules.
 import type { KubeObject } from '../../apis/object.ts';
 import { cronJobs, jobs } from './batch-printers.ts';
 import { componentStatuses } from './component-status-printer.ts';
+import { ADMISSION_PRINTERS } from './admission-printers.ts';
 import { coreEvents, eventsV1Events } from './event-printer.ts';
 import { formatLabelSelector } from '../../selectors/format-label-selector.ts';
 import { arr, byteCompare, containerCells, formatLabels, num, obj, str } from './format.ts';
@@ -269,6 +270,7 @@ const PRINTERS: Record<string, BuiltinPrinter> = {
   'batch/cronjobs': cronJobs,
   'rbac.authorization.k8s.io/rolebindings': roleBindings,
   'rbac.authorization.k8s.io/clusterrolebindings': clusterRoleBindings,
+  ...ADMISSION_PRINTERS,
 };
 
 /** The printer kube-apiserver uses for a built-in resource, or undefined for the default table. */
