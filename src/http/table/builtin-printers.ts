@@ -7,6 +7,7 @@ import type { KubeObject } from '../../apis/object.ts';
 import { cronJobs, jobs } from './batch-printers.ts';
 import { componentStatuses } from './component-status-printer.ts';
 import { ADMISSION_PRINTERS } from './admission-printers.ts';
+import { ingressClasses, podDisruptionBudgets, podTemplates } from './more-printers.ts';
 import { coreEvents, eventsV1Events } from './event-printer.ts';
 import { formatLabelSelector } from '../../selectors/format-label-selector.ts';
 import { arr, byteCompare, containerCells, formatLabels, num, obj, str } from './format.ts';
@@ -258,6 +259,9 @@ const PRINTERS: Record<string, BuiltinPrinter> = {
   '/serviceaccounts': serviceAccounts,
   '/endpoints': endpoints,
   '/componentstatuses': componentStatuses,
+  '/podtemplates': podTemplates,
+  'policy/poddisruptionbudgets': podDisruptionBudgets,
+  'networking.k8s.io/ingressclasses': ingressClasses,
   'apps/deployments': deployments,
   'apps/replicasets': replicaSets,
   'apps/statefulsets': statefulSets,
