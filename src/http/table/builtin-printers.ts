@@ -8,6 +8,7 @@ import { cronJobs, jobs } from './batch-printers.ts';
 import { componentStatuses } from './component-status-printer.ts';
 import { ADMISSION_PRINTERS } from './admission-printers.ts';
 import { ingressClasses, podDisruptionBudgets, podTemplates } from './more-printers.ts';
+import { persistentVolumes, priorityClasses, storageClasses } from './storage-scheduling-printers.ts';
 import { coreEvents, eventsV1Events } from './event-printer.ts';
 import { formatLabelSelector } from '../../selectors/format-label-selector.ts';
 import { arr, byteCompare, containerCells, formatLabels, num, obj, str } from './format.ts';
@@ -262,6 +263,9 @@ const PRINTERS: Record<string, BuiltinPrinter> = {
   '/podtemplates': podTemplates,
   'policy/poddisruptionbudgets': podDisruptionBudgets,
   'networking.k8s.io/ingressclasses': ingressClasses,
+  '/persistentvolumes': persistentVolumes,
+  'storage.k8s.io/storageclasses': storageClasses,
+  'scheduling.k8s.io/priorityclasses': priorityClasses,
   'apps/deployments': deployments,
   'apps/replicasets': replicaSets,
   'apps/statefulsets': statefulSets,
