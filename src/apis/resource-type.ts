@@ -75,6 +75,11 @@ export interface ResourceType {
    * StatusError for a request the real REST storage refuses.
    */
   createOnly?: (obj: KubeObject, ctx: CreateOnlyContext) => KubeObject;
+  /**
+   * A read-only resource the server computes instead of storing (componentstatuses): get and list
+   * answer these objects; a name not among them is `missing(name)`'s text as an internal error.
+   */
+  computed?: { items(): KubeObject[]; missing(name: string): string };
   nameRule: NameRule;
   /**
    * Every field-selector key the kind's conversion function accepts (metadata keys included),

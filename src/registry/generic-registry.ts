@@ -32,6 +32,7 @@ import type { DeletionOutcome } from '../apis/deletion-strategy.ts';
 import { applyDeletion, completesDeletion } from './deletion.ts';
 import { GENERATE_NAME_ATTEMPTS, generateName } from './generate-name.ts';
 import { listObjects, type ListResult } from './list.ts';
+import { computedGet, computedList } from './computed-resource.ts';
 import { loadCelFor } from '../cel/lazy.ts';
 import { admitNamespacedCreate } from './namespace-admission.ts';
 import type { AdmissionAttributes, AdmissionOperation } from './admission.ts';
@@ -179,6 +180,7 @@ export class GenericRegistry {
   }
 
   async get(namespace: string | undefined, name: string, options: GetOptions = {}): Promise<KubeObject> {
+    if (this.type.computed) return computedGet(this.type, name);
     await readAtLeast(this.ctx.store, options.resourceVersion);
     const obj = this.peek(namespace, name);
     if (!obj) throw notFound(this.groupResource, name);
@@ -186,6 +188,7 @@ export class GenericRegistry {
   }
 
   async list(namespace: string | undefined, options: ListOptions = {}): Promise<ListResult> {
+    if (this.type.computed) return computedList(this.type, options);
     const result = await listObjects(this.ctx.store, this.type, this.bucket, namespace, options);
     // Without a storage codec, every item is presented as a watch presents it: the same frozen
     // object per stored state (presented-objects.ts), whose JSON the HTTP layer keeps.
