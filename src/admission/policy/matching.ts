@@ -1,0 +1,160 @@
+// Which requests an admission policy or binding covers (k8s.io/apiserver
+// pkg/admission/plugin/policy/matching/matching.go, generic/policy_matcher.go, and the webhook
+// predicates it uses: rules/rules.go, namespace/matcher.go, object/matcher.go).
+import { isPlainObject, type KubeObject } from '../../apis/object.ts';
+import { notFound } from '../../errors/status-error.ts';
+import type { AdmissionAttributes } from '../../registry/admission.ts';
+import type { VersionedStore } from '../../storage/versioned-store.ts';
+
+type Json = Record<string, unknown>;
+const obj = (v: unknown): Json | undefined => (isPlainObject(v) ? v : undefined);
+const strings = (v: unknown): string[] => (Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string') : []);
+
+export const NAMESPACES_BUCKET = '/namespaces';
+
+export interface GroupVersionResource {
+  group: string;
+  version: string;
+  resource: string;
+}
+export interface GroupVersionKind {
+  group: string;
+  version: string;
+  kind: string;
+}
+
+export interface MatchResult {
+  matches: boolean;
+  resource?: GroupVersionResource;
+  kind?: GroupVersionKind;
+}
+
+const resourceOf = (a: AdmissionAttributes): GroupVersionResource => ({ group: a.type.group, version: a.type.version, resource: a.type.plural });
+const kindOf = (a: AdmissionAttributes): GroupVersionKind => ({ group: a.type.group, version: a.type.version, kind: a.type.kind });
+
+/** metav1.LabelSelectorAsSelector(sel).Matches(labels), for a validated selector; an empty one matches everything. */
+export function labelSelectorMatches(selector: Json, labels: Record<string, string> | undefined): boolean {
+  const l = labels ?? {};
+  for (const [k, v] of Object.entries(obj(selector.matchLabels) ?? {})) if (l[k] !== v) return false;
+  for (const e of Array.isArray(selector.matchExpressions) ? selector.matchExpressions : []) {
+    const expr = obj(e) ?? {};
+    const key = String(expr.key ?? '');
+    const values = strings(expr.values);
+    const has = Object.hasOwn(l, key);
+    switch (expr.operator) {
+      case 'In':
+        if (!has || !values.includes(l[key]!)) return false;
+        break;
+      case 'NotIn':
+        if (has && values.includes(l[key]!)) return false;
+        break;
+      case 'Exists':
+        if (!has) return false;
+        break;
+      case 'DoesNotExist':
+        if (has) return false;
+        break;
+      default:
+        return false;
+    }
+  }
+  return true;
+}
+
+const isEmptySelector = (s: Json): boolean => Object.keys(obj(s.matchLabels) ?? {}).length === 0 && (!Array.isArray(s.matchExpressions) || s.matchExpressions.length === 0);
+
+/** rules.Matcher.Matches: scope, operation, group, version, resource (with `*` and `res/sub` forms). */
+export function ruleMatches(rule: Json, a: AdmissionAttributes, resource: GroupVersionResource): boolean {
+  const scope = typeof rule.scope === 'string' ? rule.scope : '*';
+  const isNamespaceResource = resource.group === '' && resource.resource === 'namespaces';
+  const namespace = a.namespace ?? '';
+  if (scope === 'Namespaced' && (isNamespaceResource || namespace === '')) return false;
+  if (scope === 'Cluster' && !(isNamespaceResource || namespace === '')) return false;
+  if (scope !== '*' && scope !== 'Namespaced' && scope !== 'Cluster') return false;
+  const ops = strings(rule.operations);
+  if (!ops.some((op) => op === '*' || op === a.operation)) return false;
+  const groups = strings(rule.apiGroups);
+  if (!groups.some((g) => g === '*' || g === resource.group)) return false;
+  const versions = strings(rule.apiVersions);
+  if (!versions.some((v) => v === '*' || v === resource.version)) return false;
+  return strings(rule.resources).some((r) => {
+    const slash = r.indexOf('/');
+    const [res, sub] = slash < 0 ? [r, ''] : [r.slice(0, slash), r.slice(slash + 1)];
+    return (res === '*' || res === resource.resource) && (sub === '*' || sub === a.subresource);
+  });
+}
+
+/** matchesResourceRules (Exact; Equivalent adds nothing while kubefake serves each resource in one version). */
+function matchesResourceRules(rules: unknown, a: AdmissionAttributes): boolean {
+  const resource = resourceOf(a);
+  for (const r of Array.isArray(rules) ? rules : []) {
+    const rule = obj(r) ?? {};
+    if (!ruleMatches(rule, a, resource)) continue;
+    const names = strings(rule.resourceNames);
+    if (names.length === 0 || names.includes(a.name)) return true;
+  }
+  return false;
+}
+
+export class MatchError extends Error {}
+
+const labelsOf = (o: KubeObject | undefined): Record<string, string> | undefined => (o?.metadata as { labels?: Record<string, string> } | undefined)?.labels;
+
+/** namespace.Matcher.GetNamespaceLabels: a namespace's own labels on its create/update, else the stored namespace's. */
+function namespaceLabels(store: VersionedStore, a: AdmissionAttributes): Record<string, string> | undefined {
+  const resource = resourceOf(a);
+  if (resource.group === '' && resource.resource === 'namespaces' && a.subresource === '' && (a.operation === 'CREATE' || a.operation === 'UPDATE')) return labelsOf(a.object);
+  const name = a.namespace ?? '';
+  const ns = store.get(NAMESPACES_BUCKET, name);
+  // A missing namespace answers its NotFound Status, as the real matcher does for compatibility.
+  if (!ns) throw notFound({ group: '', resource: 'namespaces' }, name);
+  return labelsOf(ns);
+}
+
+/**
+ * matching.Matcher.Matches over a MatchResources (namespaceSelector, objectSelector,
+ * excludeResourceRules, resourceRules). Throws a StatusError (a missing namespace) as the real one
+ * returns it.
+ */
+export function matchResources(store: VersionedStore, a: AdmissionAttributes, criteria: Json): MatchResult {
+  const resource = resourceOf(a);
+  // MatchNamespaceSelector: cluster-scoped requests (but namespaces themselves) are never exempted.
+  let nsError: unknown;
+  if (!((a.namespace ?? '') === '' && resource.resource !== 'namespaces')) {
+    const selector = obj(criteria.namespaceSelector) ?? {};
+    if (!isEmptySelector(selector)) {
+      try {
+        if (!labelSelectorMatches(selector, namespaceLabels(store, a))) return { matches: false };
+      } catch (e) {
+        nsError = e;
+      }
+    }
+  }
+  const objectSelector = obj(criteria.objectSelector) ?? {};
+  // object.Matcher: the new or the old object's labels; a missing object never matches (matchObject).
+  const objectMatches = (o: KubeObject | undefined) => o !== undefined && o !== null && labelSelectorMatches(objectSelector, labelsOf(o));
+  if (!isEmptySelector(objectSelector) && !objectMatches(a.object) && !objectMatches(a.oldObject)) return { matches: false };
+  if (matchesResourceRules(criteria.excludeResourceRules, a)) return { matches: false };
+  const rules = Array.isArray(criteria.resourceRules) ? criteria.resourceRules : [];
+  if (rules.length > 0 && !matchesResourceRules(rules, a)) return { matches: false };
+  if (nsError !== undefined) throw nsError;
+  return { matches: true, resource, kind: kindOf(a) };
+}
+
+/** policyMatcher.DefinitionMatches. */
+export function definitionMatches(store: VersionedStore, a: AdmissionAttributes, policy: KubeObject): MatchResult {
+  const constraints = obj(obj(policy.spec)?.matchConstraints);
+  if (!constraints) throw new MatchError('policy contained no match constraints, a required field');
+  if (!constraints.namespaceSelector) throw new MatchError('a nil namespace selector was passed, please ensure selectors are initialized properly');
+  if (!constraints.objectSelector) throw new MatchError('a nil object selector was passed, please ensure selectors are initialized properly');
+  return matchResources(store, a, constraints);
+}
+
+/** policyMatcher.BindingMatches: a binding without matchResources matches what its policy matches. */
+export function bindingMatches(store: VersionedStore, a: AdmissionAttributes, binding: KubeObject): boolean {
+  const criteria = obj(obj(binding.spec)?.matchResources);
+  if (!criteria) return true;
+  if (!criteria.namespaceSelector) throw new MatchError('a nil namespace selector was passed, please ensure selectors are initialized properly');
+  if (!criteria.objectSelector) throw new MatchError('a nil object selector was passed, please ensure selectors are initialized properly');
+  return matchResources(store, a, criteria).matches;
+}

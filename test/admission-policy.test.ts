@@ -1,0 +1,215 @@
+// ValidatingAdmissionPolicy and its bindings through client-node: matching, params, variables,
+// validations and their messages and reasons, validationActions, match conditions, failure
+// policy, and the real texts (k8s.io/apiserver pkg/admission/plugin/policy/validating).
+import * as k8s from '@kubernetes/client-node';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { createFakeCluster, type FakeCluster } from '../src/index.ts';
+import { expectInvalid, expectStatus } from './support/status.ts';
+import { captureWarnings } from './support/warnings.ts';
+
+type Json = Record<string, unknown>;
+
+let cluster: FakeCluster;
+let core: k8s.CoreV1Api;
+let admission: k8s.AdmissionregistrationV1Api;
+beforeEach(async () => {
+  cluster = await createFakeCluster();
+  core = cluster.kubeConfig.makeApiClient(k8s.CoreV1Api);
+  admission = cluster.kubeConfig.makeApiClient(k8s.AdmissionregistrationV1Api);
+});
+afterEach(() => cluster.close());
+
+const configMapRules = { resourceRules: [{ apiGroups: [''], apiVersions: ['v1'], operations: ['CREATE', 'UPDATE'], resources: ['configmaps'] }] };
+
+function policy(name: string, spec: Json): k8s.V1ValidatingAdmissionPolicy {
+  return { metadata: { name }, spec: { matchConstraints: configMapRules, ...spec } } as k8s.V1ValidatingAdmissionPolicy;
+}
+function binding(name: string, policyName: string, spec: Json = {}): k8s.V1ValidatingAdmissionPolicyBinding {
+  return { metadata: { name }, spec: { policyName, validationActions: ['Deny'], ...spec } } as k8s.V1ValidatingAdmissionPolicyBinding;
+}
+async function install(p: k8s.V1ValidatingAdmissionPolicy, ...bindings: k8s.V1ValidatingAdmissionPolicyBinding[]) {
+  await admission.createValidatingAdmissionPolicy({ body: p });
+  for (const b of bindings) await admission.createValidatingAdmissionPolicyBinding({ body: b });
+}
+const configMap = (name: string, data: Record<string, string> = {}, labels?: Record<string, string>) => ({ metadata: { name, ...(labels ? { labels } : {}) }, data });
+const createCM = (name: string, data: Record<string, string> = {}, labels?: Record<string, string>, options?: k8s.ConfigurationOptions) =>
+  core.createNamespacedConfigMap({ namespace: 'default', body: configMap(name, data, labels) }, options);
+
+const denied = (policyName: string, bindingName: string, resourceName: string, msg: string, code = 422, reason = 'Invalid') => {
+  const message = `configmaps "${resourceName}" is forbidden: ValidatingAdmissionPolicy '${policyName}' with binding '${bindingName}' denied request: ${msg}`;
+  return { code, reason, message, details: { name: resourceName, kind: 'configmaps', causes: [{ message: `ValidatingAdmissionPolicy '${policyName}' with binding '${bindingName}' denied request: ${msg}` }] } };
+};
+
+describe('validations', () => {
+  it('denies with the message, as a 422 Invalid by default, and admits what passes', async () => {
+    await install(policy('max-keys', { validations: [{ expression: 'size(object.data) <= 1', message: 'at most one key' }] }), binding('max-keys-b', 'max-keys'));
+    await expectStatus(createCM('two', { a: '1', b: '2' }), denied('max-keys', 'max-keys-b', 'two', 'at most one key'));
+    expect((await createCM('one', { a: '1' })).metadata?.name).toBe('one');
+  });
+
+  it('messageExpression, then message, then the expression make the message; reason sets the code', async () => {
+    await install(
+      policy('p', {
+        validations: [
+          { expression: "!('a' in object.data)", messageExpression: "'key a is not allowed in ' + object.metadata.name", reason: 'Forbidden' },
+          { expression: "!('b' in object.data)", message: ' no b ' },
+          { expression: "!('c' in object.data) " },
+          { expression: "!('d' in object.data)", messageExpression: "'two\\nlines'", message: 'fallback for d', reason: 'RequestEntityTooLarge' },
+        ],
+      }),
+      binding('b', 'p'),
+    );
+    await expectStatus(createCM('x', { a: '' }), denied('p', 'b', 'x', 'key a is not allowed in x', 403, 'Forbidden'));
+    await expectStatus(createCM('x', { b: '' }), denied('p', 'b', 'x', 'no b'));
+    await expectStatus(createCM('x', { c: '' }), denied('p', 'b', 'x', "failed expression: !('c' in object.data)"));
+    await expectStatus(createCM('x', { d: '' }), denied('p', 'b', 'x', 'fallback for d', 413, 'RequestEntityTooLarge'));
+  });
+
+  it('a runtime error denies under failurePolicy Fail and is ignored under Ignore', async () => {
+    await install(policy('p', { validations: [{ expression: "object.data.missing == 'x'" }] }), binding('b', 'p'));
+    await expectStatus(createCM('x', { a: '' }), denied('p', 'b', 'x', "expression 'object.data.missing == 'x'' resulted in error: no such key: missing"));
+    await admission.patchValidatingAdmissionPolicy({ name: 'p', body: { spec: { failurePolicy: 'Ignore' } } }, k8s.setHeaderOptions('Content-Type', k8s.PatchStrategy.MergePatch));
+    expect((await createCM('x', { a: '' })).metadata?.name).toBe('x');
+  });
+
+  it('sees request, oldObject, namespaceObject, variables and an allow-all authorizer', async () => {
+    await core.patchNamespace({ name: 'default', body: { metadata: { labels: { tier: 'gold' } } } }, k8s.setHeaderOptions('Content-Type', k8s.PatchStrategy.MergePatch));
+    await install(
+      policy('p', {
+        variables: [
+          { name: 'keys', expression: 'object.data.size()' },
+          { name: 'many', expression: 'variables.keys > 1' },
+        ],
+        validations: [
+          {
+            expression: "!variables.many || request.operation != 'UPDATE'",
+            messageExpression: "request.operation + ' of ' + request.name + ' by ' + request.userInfo.username + ' in ' + namespaceObject.metadata.labels.tier + ' from ' + string(size(oldObject.data)) + ' keys'",
+          },
+          { expression: "authorizer.group('').resource('configmaps').namespace('default').check('update').allowed()" },
+        ],
+      }),
+      binding('b', 'p'),
+    );
+    await createCM('x', { a: '1', b: '2' });
+    const current = await core.readNamespacedConfigMap({ name: 'x', namespace: 'default' });
+    await expectStatus(core.replaceNamespacedConfigMap({ name: 'x', namespace: 'default', body: { ...current, data: { a: '1', b: '2', c: '3' } } }), denied('p', 'b', 'x', 'UPDATE of x by system:admin in gold from 2 keys'));
+  });
+});
+
+describe('validationActions', () => {
+  it('Warn answers a warning and admits; Audit records the failure; Deny refuses', async () => {
+    await install(
+      policy('p', { validations: [{ expression: "!('bad' in object.data)", message: 'no bad key' }], auditAnnotations: [{ key: 'keys', valueExpression: "'keys: ' + string(size(object.data))" }] }),
+      binding('warn', 'p', { validationActions: ['Warn', 'Audit'] }),
+    );
+    const capture = captureWarnings();
+    expect((await createCM('x', { bad: '' }, undefined, capture.options)).metadata?.name).toBe('x');
+    expect(capture.warnings()).toEqual(["Validation failed for ValidatingAdmissionPolicy 'p' with binding 'warn': no bad key"]);
+    const ok = captureWarnings();
+    await createCM('y', { fine: '' }, undefined, ok.options);
+    expect(ok.warnings()).toEqual([]);
+    await admission.createValidatingAdmissionPolicyBinding({ body: binding('deny', 'p') });
+    await expectStatus(createCM('z', { bad: '' }), denied('p', 'deny', 'z', 'no bad key'));
+  });
+});
+
+describe('matching', () => {
+  it('resourceRules, excludeResourceRules with resourceNames, objectSelector and the binding’s namespaceSelector', async () => {
+    await core.createNamespace({ body: { metadata: { name: 'prod', labels: { env: 'prod' } } } });
+    await install(
+      policy('p', {
+        matchConstraints: { ...configMapRules, excludeResourceRules: [{ apiGroups: [''], apiVersions: ['v1'], operations: ['*'], resources: ['configmaps'], resourceNames: ['exempt'] }], objectSelector: { matchExpressions: [{ key: 'skip', operator: 'DoesNotExist' }] } },
+        validations: [{ expression: 'false', message: 'no' }],
+      }),
+      binding('b', 'p', { matchResources: { namespaceSelector: { matchLabels: { env: 'prod' } } } }),
+    );
+    await createCM('a');
+    await expectStatus(core.createNamespacedConfigMap({ namespace: 'prod', body: configMap('a') }), denied('p', 'b', 'a', 'no'));
+    await core.createNamespacedConfigMap({ namespace: 'prod', body: configMap('exempt') });
+    await core.createNamespacedConfigMap({ namespace: 'prod', body: configMap('skipped', {}, { skip: 'yes' }) });
+    await core.createNamespacedSecret({ namespace: 'prod', body: { metadata: { name: 's' } } });
+  });
+
+  it('matchConditions: a false condition skips the policy; an error fails it under Fail', async () => {
+    await install(
+      policy('p', {
+        matchConditions: [
+          { name: 'labelled', expression: "has(object.metadata.labels) && 'check' in object.metadata.labels" },
+          { name: 'errors', expression: "object.metadata.labels.check != 'boom' || object.data.nope == ''" },
+        ],
+        validations: [{ expression: 'false', message: 'checked' }],
+      }),
+      binding('b', 'p'),
+    );
+    await createCM('plain');
+    await expectStatus(createCM('x', {}, { check: 'yes' }), denied('p', 'b', 'x', 'checked'));
+    await expectStatus(createCM('y', { a: '' }, { check: 'boom' }), denied('p', 'b', 'y', "expression 'object.metadata.labels.check != 'boom' || object.data.nope == ''' resulted in error: no such key: nope"));
+  });
+});
+
+describe('params', () => {
+  const paramPolicy = () =>
+    policy('p', {
+      paramKind: { apiVersion: 'v1', kind: 'ConfigMap' },
+      matchConstraints: { resourceRules: [{ apiGroups: [''], apiVersions: ['v1'], operations: ['CREATE'], resources: ['secrets'] }] },
+      validations: [{ expression: "!has(object.metadata.labels) || !('forbidden' in object.metadata.labels) || params.data.allow == 'yes'", messageExpression: "'params ' + params.metadata.name + ' forbid it'" }],
+    });
+
+  it('paramRef by name from the request’s namespace; a missing param denies or allows as parameterNotFoundAction says', async () => {
+    await install(paramPolicy(), binding('deny-missing', 'p', { paramRef: { name: 'limits', parameterNotFoundAction: 'Deny' } }));
+    const secrets = (name: string) => core.createNamespacedSecret({ namespace: 'default', body: { metadata: { name, labels: { forbidden: '' } } } });
+    await expectStatus(secrets('s1'), {
+      code: 422,
+      reason: 'Invalid',
+      message: "secrets \"s1\" is forbidden: ValidatingAdmissionPolicy 'p' with binding 'deny-missing' denied request: failed to configure binding: no params found for policy binding with `Deny` parameterNotFoundAction",
+    });
+    await createCM('limits', { allow: 'no' });
+    await expectStatus(secrets('s1'), { code: 422, message: "secrets \"s1\" is forbidden: ValidatingAdmissionPolicy 'p' with binding 'deny-missing' denied request: params limits forbid it" });
+    await core.patchNamespacedConfigMap({ name: 'limits', namespace: 'default', body: { data: { allow: 'yes' } } }, k8s.setHeaderOptions('Content-Type', k8s.PatchStrategy.MergePatch));
+    await secrets('s1');
+    await admission.deleteValidatingAdmissionPolicyBinding({ name: 'deny-missing' });
+    await admission.createValidatingAdmissionPolicyBinding({ body: binding('allow-missing', 'p', { paramRef: { name: 'absent', parameterNotFoundAction: 'Allow' } }) });
+    await secrets('s2');
+  });
+
+  it('paramRef by selector evaluates once per param; an unknown paramKind fails the policy', async () => {
+    await install(paramPolicy(), binding('b', 'p', { paramRef: { selector: { matchLabels: { role: 'param' } }, parameterNotFoundAction: 'Allow' } }));
+    await createCM('one', { allow: 'yes' }, { role: 'param' });
+    await createCM('two', { allow: 'no' }, { role: 'param' });
+    await expectStatus(core.createNamespacedSecret({ namespace: 'default', body: { metadata: { name: 's', labels: { forbidden: '' } } } }), {
+      code: 422,
+      message: "secrets \"s\" is forbidden: ValidatingAdmissionPolicy 'p' with binding 'b' denied request: params two forbid it",
+    });
+    await install(
+      policy('unknown', { paramKind: { apiVersion: 'example.com/v1', kind: 'Nothing' }, matchConstraints: { resourceRules: [{ apiGroups: [''], apiVersions: ['v1'], operations: ['CREATE'], resources: ['serviceaccounts'] }] }, validations: [{ expression: 'true' }] }),
+      binding('ub', 'unknown'),
+    );
+    await expectStatus(core.createNamespacedServiceAccount({ namespace: 'default', body: { metadata: { name: 'sa' } } }), {
+      code: 422,
+      message: "serviceaccounts \"sa\" is forbidden: ValidatingAdmissionPolicy 'unknown' denied request: failed to configure policy: failed to find resource referenced by paramKind: 'example.com/v1, Kind=Nothing'",
+    });
+  });
+});
+
+describe('the policy objects’ own validation', () => {
+  it('a compile error is a 422 with the compiler’s text; defaults are filled in', async () => {
+    await expectInvalid(admission.createValidatingAdmissionPolicy({ body: policy('bad', { validations: [{ expression: 'object.data.size() > limit', message: 'x' }, { expression: '1' }] }) }), { group: 'admissionregistration.k8s.io', kind: 'ValidatingAdmissionPolicy', name: 'bad' }, [
+      {
+        field: 'spec.validations[0].expression',
+        reason: 'FieldValueInvalid',
+        message: "Invalid value: \"object.data.size() > limit\": compilation failed: ERROR: <input>:1:22: undeclared reference to 'limit' (in container '')\n | object.data.size() > limit\n | .....................^",
+      },
+      { field: 'spec.validations[1].expression', reason: 'FieldValueInvalid', message: 'Invalid value: "1": must evaluate to bool but got int' },
+    ]);
+    const created = await admission.createValidatingAdmissionPolicy({ body: policy('good', { validations: [{ expression: 'true' }] }) });
+    expect(created.spec?.failurePolicy).toBe('Fail');
+    expect(created.spec?.matchConstraints).toEqual({ ...configMapRules, resourceRules: [{ ...configMapRules.resourceRules[0], scope: '*' }], matchPolicy: 'Equivalent', namespaceSelector: {}, objectSelector: {} });
+  });
+
+  it('a binding needs validationActions, and a paramRef needs its parameterNotFoundAction', async () => {
+    await expectInvalid(admission.createValidatingAdmissionPolicyBinding({ body: binding('b', 'p', { validationActions: ['Deny', 'Warn'], paramRef: { name: 'x' } }) }), { group: 'admissionregistration.k8s.io', kind: 'ValidatingAdmissionPolicyBinding', name: 'b' }, [
+      { field: 'spec.paramRef.parameterNotFoundAction', reason: 'FieldValueRequired', message: 'Required value' },
+      { field: 'spec.validationActions', reason: 'FieldValueInvalid', message: 'Invalid value: ["Deny","Warn"]: must not contain both Deny and Warn (repeating the same validation failure information in the API response and headers serves no purpose)' },
+    ]);
+  });
+});
