@@ -113,6 +113,17 @@ describe('validationActions', () => {
   });
 });
 
+describe('auditAnnotations', () => {
+  it('a valueExpression that fails denies under Fail; one of another type is refused when the policy is written', async () => {
+    await install(policy('p', { auditAnnotations: [{ key: 'size', valueExpression: "'keys: ' + string(size(object.data.x))" }] }), binding('b', 'p', { validationActions: ['Audit'] }));
+    await expectStatus(createCM('x', { a: '' }), denied('p', 'b', 'x', "expression ''keys: ' + string(size(object.data.x))' resulted in error: no such key: x"));
+    expect((await createCM('y', { x: 'abc' })).metadata?.name).toBe('y');
+    await expectInvalid(admission.createValidatingAdmissionPolicy({ body: policy('q', { auditAnnotations: [{ key: 'n', valueExpression: '1' }] }) }), { group: 'admissionregistration.k8s.io', kind: 'ValidatingAdmissionPolicy', name: 'q' }, [
+      { field: 'spec.auditAnnotations[0].valueExpression', reason: 'FieldValueInvalid', message: 'Invalid value: "1": must evaluate to one of [string null_type] but got int' },
+    ]);
+  });
+});
+
 describe('matching', () => {
   it('resourceRules, excludeResourceRules with resourceNames, objectSelector and the binding’s namespaceSelector', async () => {
     await core.createNamespace({ body: { metadata: { name: 'prod', labels: { env: 'prod' } } } });
