@@ -224,3 +224,26 @@ describe('the policy objects’ own validation', () => {
     ]);
   });
 });
+
+describe('status', () => {
+  it('the status controller writes observedGeneration and the type check’s warnings for the matched kinds', async () => {
+    const deployments = { resourceRules: [{ apiGroups: ['apps'], apiVersions: ['v1'], operations: ['CREATE'], resources: ['deployments', 'replicasets'] }] };
+    await admission.createValidatingAdmissionPolicy({
+      body: policy('typed', {
+        matchConstraints: deployments,
+        validations: [{ expression: 'object.spec.replicsa > 1', messageExpression: "'replicas: ' + string(object.spec.replicas)" }, { expression: "object.metadata.name != ''" }],
+      }),
+    });
+    await cluster.settle();
+    const read = await admission.readValidatingAdmissionPolicy({ name: 'typed' });
+    const warning = (kind: string) =>
+      `apps/v1, Kind=${kind}: compilation failed: ERROR: <input>:1:12: undefined field 'replicsa'\n | object.spec.replicsa > 1\n | ...........^\n`;
+    expect(read.status).toEqual({
+      observedGeneration: 1,
+      typeChecking: { expressionWarnings: [{ fieldRef: 'spec.validations[0].expression', warning: `${warning('Deployment')}\n${warning('ReplicaSet')}` }] },
+    });
+    await admission.patchValidatingAdmissionPolicy({ name: 'typed', body: { spec: { validations: [{ expression: 'object.spec.replicas > 1' }] } } }, k8s.setHeaderOptions('Content-Type', k8s.PatchStrategy.MergePatch));
+    await cluster.settle();
+    expect((await admission.readValidatingAdmissionPolicy({ name: 'typed' })).status).toEqual({ observedGeneration: 2, typeChecking: {} });
+  });
+});

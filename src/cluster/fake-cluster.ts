@@ -24,6 +24,7 @@ import { NamespaceController } from '../controllers/namespace-controller.ts';
 import { PodTermination } from '../controllers/pod-termination.ts';
 import { assertSupportedNode } from '../node-support.ts';
 import { CrdController } from '../controllers/crd-controller.ts';
+import { ValidatingAdmissionPolicyStatusController } from '../controllers/admission-policy-status-controller.ts';
 import { kubeConfigYaml, makeKubeConfig } from './kubeconfig.ts';
 import { loadManifests, type Manifests } from './manifests.ts';
 import { KUBERNETES_VERSION } from '../apis/version.ts';
@@ -247,6 +248,7 @@ export async function createFakeCluster(options: FakeClusterOptions = {}): Promi
   controllers.add(new GarbageCollector(controllerContext, controllers.reportError));
   controllers.add(new NamespaceController(controllerContext, controllers.reportError));
   controllers.add(new PodTermination(controllerContext, controllers.reportError));
+  controllers.add(new ValidatingAdmissionPolicyStatusController(controllerContext, controllers.reportError));
   const crdController = new CrdController(controllerContext, controllers.reportError);
   controllers.add(crdController);
   harness.ready();

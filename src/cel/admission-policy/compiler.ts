@@ -169,9 +169,18 @@ export class PolicyCompiler {
   private readonly hasParams: boolean;
   private readonly envs = new Map<string, Env>();
 
-  constructor(options: { hasParams: boolean; composition: boolean }) {
+  private readonly objectType: { decl: DeclType; name: string } | undefined;
+  private readonly paramsType: { decl: DeclType; name: string } | undefined;
+
+  /**
+   * `objectType`/`paramsType`: the types the status controller's type check gives `object`,
+   * `oldObject` and `params` (the kinds' schemas); dyn otherwise, as at admission time.
+   */
+  constructor(options: { hasParams: boolean; composition: boolean; objectType?: { decl: DeclType; name: string }; paramsType?: { decl: DeclType; name: string } }) {
     this.hasParams = options.hasParams;
     this.composition = options.composition;
+    this.objectType = options.objectType;
+    this.paramsType = options.paramsType;
   }
 
   private environment(hasParams: boolean, hasAuthorizer: boolean): Env {
@@ -183,11 +192,12 @@ export class PolicyCompiler {
     const requestType = declareDeclType(env, REQUEST_TYPE, 'kubernetes.AdmissionRequest', classes);
     const namespaceType = declareDeclType(env, NAMESPACE_TYPE, 'kubernetes.Namespace', classes);
     registerAuthorizerLibrary(env);
-    env.registerVariable('object', 'dyn');
-    env.registerVariable('oldObject', 'dyn');
+    const objectType = this.objectType ? declareDeclType(env, this.objectType.decl, this.objectType.name, classes) : 'dyn';
+    env.registerVariable('object', objectType);
+    env.registerVariable('oldObject', objectType);
     env.registerVariable('namespaceObject', namespaceType);
     env.registerVariable('request', requestType);
-    if (hasParams) env.registerVariable('params', 'dyn');
+    if (hasParams) env.registerVariable('params', this.paramsType ? declareDeclType(env, this.paramsType.decl, this.paramsType.name, classes) : 'dyn');
     if (hasAuthorizer) {
       env.registerVariable('authorizer', AUTHORIZER_TYPE);
       env.registerVariable('authorizer.requestResource', RESOURCE_CHECK_TYPE);
