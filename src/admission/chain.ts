@@ -14,11 +14,13 @@
 // A plugin kubefake implements is listed below at its place in that order.
 import { admissionChain, type AdmissionChain, type AdmissionPlugin } from '../registry/admission.ts';
 import type { AdmissionServices } from './services.ts';
+import { mutatingAdmissionPolicyPlugin } from './policy/mutating-admission-policy.ts';
 import { validatingAdmissionPolicyPlugin } from './policy/validating-admission-policy.ts';
 
 /** The default plugins, in the real chain's order. */
 export function defaultAdmissionPlugins(services: AdmissionServices): AdmissionPlugin[] {
   return [
+    mutatingAdmissionPolicyPlugin(services), // MutatingAdmissionPolicy
     validatingAdmissionPolicyPlugin(services), // ValidatingAdmissionPolicy
   ];
 }

@@ -1,4 +1,4 @@
-// ValidatingAdmissionPolicy and ValidatingAdmissionPolicyBinding defaults and validation
+// Validating/MutatingAdmissionPolicy and their bindings: defaults and validation
 // (pkg/apis/admissionregistration/v1/defaults.go and validation/validation.go, v1.36): the spec's
 // fields, and every CEL expression compiled in the environment the plugin will run it in, a
 // compile error being a 422 with the compiler's text (`compilation failed: ERROR: <input>:1:...`).
@@ -18,7 +18,9 @@ const str = (v: unknown): string => (typeof v === 'string' ? v : '');
 
 const FAILURE_POLICIES = ['Fail', 'Ignore'];
 const MATCH_POLICIES = ['Equivalent', 'Exact'];
-const REASONS = ['Forbidden', 'Invalid', 'RequestEntityTooLarge', 'Unauthorized'];
+const REASONS = ['Forbidden', 'Invalid', 'RequestEntityTooLarge'];
+const PATCH_TYPES = ['ApplyConfiguration', 'JSONPatch'];
+const REINVOCATION_POLICIES = ['IfNeeded', 'Never'];
 const VALIDATION_ACTIONS = ['Audit', 'Deny', 'Warn'];
 const MAX_AUDIT_ANNOTATIONS = 20;
 const MAX_AUDIT_ANNOTATION_VALUE_EXPRESSION_LENGTH = 5 * 1024;
@@ -171,11 +173,9 @@ function validateAuditAnnotation(compiler: Compiler, policyName: string, an: Jso
   return errs;
 }
 
-/** validateValidatingAdmissionPolicySpec. */
-export function validateValidatingAdmissionPolicy(o: KubeObject): FieldError[] {
-  const spec = obj(o.spec) ?? {};
+/** The parts validateValidatingAdmissionPolicySpec and validateMutatingAdmissionPolicySpec share. */
+function validatePolicyCommon(spec: Json, path: string, composition: boolean, patchTypes: boolean): { errs: FieldError[]; compiler: Compiler; hasParams: boolean } {
   const errs: FieldError[] = [];
-  const path = 'spec';
   if (spec.failurePolicy === undefined) errs.push(fieldError.required(`${path}.failurePolicy`));
   else if (!FAILURE_POLICIES.includes(str(spec.failurePolicy))) errs.push(fieldError.notSupported(`${path}.failurePolicy`, spec.failurePolicy, FAILURE_POLICIES));
   const paramKind = obj(spec.paramKind);
@@ -190,7 +190,7 @@ export function validateValidatingAdmissionPolicy(o: KubeObject): FieldError[] {
   errs.push(...validateMatchConditions(arr(spec.matchConditions), hasParams, `${path}.matchConditions`));
   const variables = arr(spec.variables);
   const { PolicyCompiler } = loadedAdmissionPolicyCel();
-  const compiler = new PolicyCompiler({ hasParams, composition: variables.length > 0 });
+  const compiler = new PolicyCompiler({ hasParams, composition: composition || variables.length > 0, patchTypes });
   variables.forEach((v, i) => {
     const p = `${path}.variables[${i}]`;
     const name = str(v.name);
@@ -200,6 +200,14 @@ export function validateValidatingAdmissionPolicy(o: KubeObject): FieldError[] {
     if (expression.trim() === '') errs.push(fieldError.required(`${p}.expression`, 'expression is not specified'));
     else errs.push(...celError(`${p}.expression`, expression, compiler.compileVariable(name, expression).error));
   });
+  return { errs, compiler, hasParams };
+}
+
+/** validateValidatingAdmissionPolicySpec. */
+export function validateValidatingAdmissionPolicy(o: KubeObject): FieldError[] {
+  const spec = obj(o.spec) ?? {};
+  const path = 'spec';
+  const { errs, compiler, hasParams } = validatePolicyCommon(spec, path, false, false);
   const validations = arr(spec.validations);
   const auditAnnotations = arr(spec.auditAnnotations);
   if (validations.length === 0 && auditAnnotations.length === 0) {
@@ -216,6 +224,47 @@ export function validateValidatingAdmissionPolicy(o: KubeObject): FieldError[] {
     if (keys.has(key)) errs.push(fieldError.duplicate(`${path}.auditAnnotations[${i}].key`, key));
     keys.add(key);
   });
+  return errs;
+}
+
+/**
+ * validateMutatingAdmissionPolicySpec: the shared parts, then the mutations (each compiled with
+ * the patch types) and the reinvocationPolicy. The mutation texts follow a port of the server's
+ * validateMutation; kubefake could not read the v1.36 source of this function itself.
+ */
+export function validateMutatingAdmissionPolicy(o: KubeObject): FieldError[] {
+  const spec = obj(o.spec) ?? {};
+  const path = 'spec';
+  const { errs, compiler, hasParams } = validatePolicyCommon(spec, path, true, true);
+  const mutations = arr(spec.mutations);
+  if (mutations.length === 0) errs.push(fieldError.required(`${path}.mutations`, 'mutations must contain at least one item'));
+  const decls = { hasParams, hasAuthorizer: true };
+  mutations.forEach((m, i) => {
+    const p = `${path}.mutations[${i}]`;
+    const patchType = str(m.patchType);
+    if (patchType === '') {
+      errs.push(fieldError.required(`${p}.patchType`));
+      return;
+    }
+    const expressionOf = (k: string) => str(obj(m[k])?.expression).trim();
+    const compileAt = (k: string, returnType: string) => {
+      const expression = expressionOf(k);
+      if (expression === '') errs.push(fieldError.required(`${p}.${k}.expression`));
+      else errs.push(...celError(`${p}.${k}.expression`, expression, compiler.compile(expression, [returnType], decls).error));
+    };
+    if (patchType === 'JSONPatch') {
+      if (!obj(m.jsonPatch)) errs.push(fieldError.required(`${p}.jsonPatch`, 'must be specified when patchType is JSONPatch'));
+      else compileAt('jsonPatch', 'list<JSONPatch>');
+      if (m.applyConfiguration !== undefined && m.applyConfiguration !== null) errs.push(fieldError.invalid(`${p}.applyConfiguration`, '{applyConfiguration}', 'must not be specified when patchType is JSONPatch'));
+    } else if (patchType === 'ApplyConfiguration') {
+      if (!obj(m.applyConfiguration)) errs.push(fieldError.required(`${p}.applyConfiguration`, 'must be specified when patchType is ApplyConfiguration'));
+      else compileAt('applyConfiguration', 'Object');
+      if (m.jsonPatch !== undefined && m.jsonPatch !== null) errs.push(fieldError.invalid(`${p}.jsonPatch`, '{jsonPatch}', 'must not be specified when patchType is ApplyConfiguration'));
+    } else errs.push(fieldError.notSupported(`${p}.patchType`, patchType, PATCH_TYPES));
+  });
+  const reinvocation = str(spec.reinvocationPolicy);
+  if (reinvocation === '') errs.push(fieldError.required(`${path}.reinvocationPolicy`));
+  else if (!REINVOCATION_POLICIES.includes(reinvocation)) errs.push(fieldError.notSupported(`${path}.reinvocationPolicy`, reinvocation, REINVOCATION_POLICIES));
   return errs;
 }
 
@@ -237,6 +286,18 @@ function validateParamRef(pr: Json | undefined, path: string): FieldError[] {
   const action = str(pr.parameterNotFoundAction);
   if (action === '') errs.push(fieldError.required(`${path}.parameterNotFoundAction`));
   else if (action !== 'Deny' && action !== 'Allow') errs.push(fieldError.notSupported(`${path}.parameterNotFoundAction`, action, ['Deny', 'Allow']));
+  return errs;
+}
+
+/** ValidateMutatingAdmissionPolicyBinding: policyName, paramRef and matchResources (no validationActions). */
+export function validateMutatingAdmissionPolicyBinding(o: KubeObject): FieldError[] {
+  const spec = obj(o.spec) ?? {};
+  const errs: FieldError[] = [];
+  const policyName = str(spec.policyName);
+  if (policyName === '') errs.push(fieldError.required('spec.policyName'));
+  else for (const m of isDNS1123Subdomain(policyName)) errs.push(fieldError.invalid('spec.policyName', policyName, m));
+  errs.push(...validateParamRef(obj(spec.paramRef), 'spec.paramRef'));
+  errs.push(...validateMatchResources(obj(spec.matchResources), 'spec.matchResources'));
   return errs;
 }
 

@@ -2,13 +2,20 @@
 // pkg/registry/admissionregistration/<resource>/strategy.go. The webhook configurations stamp
 // metadata.generation from their `webhooks` list, the admission policies and bindings from spec.
 // The webhook configurations are defaulted and validated (admissionregistration-validation.ts).
-// The validating admission policies run in src/admission/policy; kubefake stores the other objects
-// but does not call the webhooks or run the mutating policies.
+// The admission policies run in src/admission/policy; kubefake stores the webhook configurations
+// but does not call the webhooks.
 import type { ResourceType } from '../resource-type.ts';
 import type { KubeObject } from '../object.ts';
-import { genericDefinition, generationBuiltin } from './generic.ts';
+import { genericDefinition } from './generic.ts';
 import type { FieldError } from '../../errors/field-error.ts';
-import { defaultAdmissionPolicy, defaultAdmissionPolicyBinding, validateValidatingAdmissionPolicy, validateValidatingAdmissionPolicyBinding } from './admission-policy-validation.ts';
+import {
+  defaultAdmissionPolicy,
+  defaultAdmissionPolicyBinding,
+  validateMutatingAdmissionPolicy,
+  validateMutatingAdmissionPolicyBinding,
+  validateValidatingAdmissionPolicy,
+  validateValidatingAdmissionPolicyBinding,
+} from './admission-policy-validation.ts';
 import { defaultWebhooks, validateWebhookConfiguration } from './admissionregistration-validation.ts';
 import { builtin, builtinFacts, composeStrategy, defaulting, generation } from './shared.ts';
 
@@ -17,8 +24,8 @@ const webhooks = (obj: KubeObject) => obj.webhooks ?? null;
 
 export function admissionregistrationV1ResourceTypes(): ResourceType[] {
   return [
-    generationBuiltin(facts('mutatingadmissionpolicies')),
-    generationBuiltin(facts('mutatingadmissionpolicybindings')),
+    admissionPolicy('mutatingadmissionpolicies', defaultAdmissionPolicy(true), validateMutatingAdmissionPolicy),
+    admissionPolicy('mutatingadmissionpolicybindings', defaultAdmissionPolicyBinding, validateMutatingAdmissionPolicyBinding),
     webhookConfiguration('mutatingwebhookconfigurations', true),
     admissionPolicy('validatingadmissionpolicies', defaultAdmissionPolicy(false), validateValidatingAdmissionPolicy),
     admissionPolicy('validatingadmissionpolicybindings', defaultAdmissionPolicyBinding, validateValidatingAdmissionPolicyBinding),

@@ -14,6 +14,7 @@ import { celTypeName, runtimeErrorMessage } from '../errors.ts';
 import { metered, meterEnvironment } from '../runtime-cost.ts';
 import { PER_CALL_LIMIT } from '../validator.ts';
 import { converter } from '../values.ts';
+import { hasMessageConstruction, registerPatchTypes, rewriteMessageConstruction } from './patch-types.ts';
 import { AUTHORIZER_TYPE, CelAuthorizer, CelResourceCheck, registerAuthorizerLibrary, RESOURCE_CHECK_TYPE } from './authorizer-library.ts';
 
 /** celconfig.RuntimeCELCostBudget: what the expressions of one policy evaluation may spend. */
@@ -176,7 +177,10 @@ export class PolicyCompiler {
    * `objectType`/`paramsType`: the types the status controller's type check gives `object`,
    * `oldObject` and `params` (the kinds' schemas); dyn otherwise, as at admission time.
    */
-  constructor(options: { hasParams: boolean; composition: boolean; objectType?: { decl: DeclType; name: string }; paramsType?: { decl: DeclType; name: string } }) {
+  private readonly patchTypes: boolean;
+
+  constructor(options: { hasParams: boolean; composition: boolean; patchTypes?: boolean; objectType?: { decl: DeclType; name: string }; paramsType?: { decl: DeclType; name: string } }) {
+    this.patchTypes = options.patchTypes === true;
     this.hasParams = options.hasParams;
     this.composition = options.composition;
     this.objectType = options.objectType;
@@ -192,6 +196,7 @@ export class PolicyCompiler {
     const requestType = declareDeclType(env, REQUEST_TYPE, 'kubernetes.AdmissionRequest', classes);
     const namespaceType = declareDeclType(env, NAMESPACE_TYPE, 'kubernetes.Namespace', classes);
     registerAuthorizerLibrary(env);
+    if (this.patchTypes) registerPatchTypes(env);
     const objectType = this.objectType ? declareDeclType(env, this.objectType.decl, this.objectType.name, classes) : 'dyn';
     env.registerVariable('object', objectType);
     env.registerVariable('oldObject', objectType);
@@ -229,7 +234,9 @@ export class PolicyCompiler {
 
   private compileWith(expression: string, returnTypes: readonly string[], decls: OptionalDeclarations): { parsed?: Parsed; error?: CelError; env?: Env; outputType?: string } {
     const env = this.environment(decls.hasParams, decls.hasAuthorizer);
-    const checked = parseAndCheck(env.env, expression);
+    // A mutation's message construction (`Object{...}`, `JSONPatch{...}`) in the engine's syntax.
+    const source = this.patchTypes && hasMessageConstruction(expression) ? rewriteMessageConstruction(expression) : expression;
+    const checked = parseAndCheck(env.env, source);
     if (checked.error !== undefined) return { error: { type: 'Invalid', detail: 'compilation failed: ' + checked.error } };
     const type = checked.type ?? 'dyn';
     if (returnTypes.length > 0 && !returnTypes.includes(type)) {
