@@ -141,6 +141,16 @@ describe('matching', () => {
     await core.createNamespacedSecret({ namespace: 'prod', body: { metadata: { name: 's' } } });
   });
 
+  it('never applies to the admission policy resources themselves', async () => {
+    await install(
+      policy('p', { matchConstraints: { resourceRules: [{ apiGroups: ['*'], apiVersions: ['*'], operations: ['*'], resources: ['*'] }] }, validations: [{ expression: 'false', message: 'nothing' }] }),
+      binding('b', 'p'),
+    );
+    await admission.createValidatingAdmissionPolicyBinding({ body: binding('b2', 'p') });
+    await admission.deleteValidatingAdmissionPolicy({ name: 'p' });
+    await expect(createCM('x')).resolves.toBeDefined();
+  });
+
   it('matchConditions: a false condition skips the policy; an error fails it under Fail', async () => {
     await install(
       policy('p', {

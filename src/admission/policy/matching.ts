@@ -158,3 +158,25 @@ export function bindingMatches(store: VersionedStore, a: AdmissionAttributes, bi
   if (!criteria.objectSelector) throw new MatchError('a nil object selector was passed, please ensure selectors are initialized properly');
   return matchResources(store, a, criteria).matches;
 }
+
+/**
+ * generic/plugin.go Dispatch: the admission policy resources themselves are never matched by
+ * policies from the API (a circular dependency), nor are the non-persisted reviews kube-apiserver
+ * excludes from all admission policies (pkg/kubeapiserver/admission/exclusion/resources.go).
+ */
+const EXCLUDED_RESOURCES = new Set([
+  'admissionregistration.k8s.io/validatingadmissionpolicies',
+  'admissionregistration.k8s.io/validatingadmissionpolicybindings',
+  'admissionregistration.k8s.io/mutatingadmissionpolicies',
+  'admissionregistration.k8s.io/mutatingadmissionpolicybindings',
+  'authentication.k8s.io/selfsubjectreviews',
+  'authentication.k8s.io/tokenreviews',
+  'authorization.k8s.io/localsubjectaccessreviews',
+  'authorization.k8s.io/selfsubjectaccessreviews',
+  'authorization.k8s.io/selfsubjectrulesreviews',
+  'authorization.k8s.io/subjectaccessreviews',
+]);
+
+export function isExcludedFromPolicies(a: AdmissionAttributes): boolean {
+  return EXCLUDED_RESOURCES.has(`${a.type.group}/${a.type.plural}`);
+}

@@ -11,7 +11,7 @@ import { StatusError, forbidden, type Status } from '../../errors/status-error.t
 import type { AdmissionAttributes, AdmissionPlugin } from '../../registry/admission.ts';
 import { deepEqual } from '../../util/deep-equal.ts';
 import type { AdmissionServices } from '../services.ts';
-import { bindingMatches, definitionMatches, MatchError, NAMESPACES_BUCKET } from './matching.ts';
+import { bindingMatches, definitionMatches, isExcludedFromPolicies, MatchError, NAMESPACES_BUCKET } from './matching.ts';
 import { collectParams, ParamError, resolveParamKind } from './params.ts';
 import { admissionRequest, namespaceObject } from './request.ts';
 import type { CompiledMutatingPolicy } from './mutating-evaluator.ts';
@@ -58,6 +58,7 @@ export function mutatingAdmissionPolicyPlugin(services: AdmissionServices): Admi
   return {
     name: 'MutatingAdmissionPolicy',
     async admit(a) {
+      if (isExcludedFromPolicies(a)) return;
       const bindings = services.store.list(MUTATING_BINDINGS_BUCKET, '').map((e) => e.object);
       if (bindings.length === 0) return;
       const policies = services.store.list(MUTATING_POLICIES_BUCKET, '').map((e) => e.object);

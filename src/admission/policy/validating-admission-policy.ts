@@ -7,7 +7,7 @@ import { isPlainObject, type KubeObject } from '../../apis/object.ts';
 import { StatusError, forbidden, type Status } from '../../errors/status-error.ts';
 import type { AdmissionAttributes, AdmissionPlugin } from '../../registry/admission.ts';
 import type { AdmissionServices } from '../services.ts';
-import { bindingMatches, definitionMatches, MatchError, NAMESPACES_BUCKET } from './matching.ts';
+import { bindingMatches, definitionMatches, isExcludedFromPolicies, MatchError, NAMESPACES_BUCKET } from './matching.ts';
 import { collectParams, ParamError, resolveParamKind } from './params.ts';
 import { admissionRequest, namespaceObject } from './request.ts';
 import type { CompiledPolicy, Decision } from './validating-evaluator.ts';
@@ -54,6 +54,7 @@ export function validatingAdmissionPolicyPlugin(services: AdmissionServices): Ad
   return {
     name: 'ValidatingAdmissionPolicy',
     async validate(a) {
+      if (isExcludedFromPolicies(a)) return;
       const bindings = services.store.list(BINDINGS_BUCKET, '').map((e) => e.object);
       if (bindings.length === 0) return;
       const policies = services.store.list(POLICIES_BUCKET, '').map((e) => e.object);
