@@ -72,6 +72,13 @@ describe('validations', () => {
     expect((await createCM('x', { a: '' })).metadata?.name).toBe('x');
   });
 
+  it('an expression over the per-call cost limit fails with cel-go’s text', async () => {
+    const ten = '[0, 1, 2, 3, 4, 5, 6, 7, 8, 9]';
+    const expression = `${ten}.all(a, ${ten}.all(b, ${ten}.all(c, ${ten}.all(d, ${ten}.all(e, ${ten}.all(f, true))))))`;
+    await install(policy('p', { validations: [{ expression }] }), binding('b', 'p'));
+    await expectStatus(createCM('x'), denied('p', 'b', 'x', `expression '${expression}' resulted in error: operation cancelled: actual cost limit exceeded`));
+  });
+
   it('sees request, oldObject, namespaceObject, variables and an allow-all authorizer', async () => {
     await core.patchNamespace({ name: 'default', body: { metadata: { labels: { tier: 'gold' } } } }, k8s.setHeaderOptions('Content-Type', k8s.PatchStrategy.MergePatch));
     await install(
