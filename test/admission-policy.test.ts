@@ -158,6 +158,36 @@ describe('matching', () => {
     await expect(createCM('x')).resolves.toBeDefined();
   });
 
+  it('matchPolicy Equivalent matches another version of the resource and evaluates the object converted to it; Exact does not', async () => {
+    await install(
+      policy('hpa', {
+        matchConstraints: { resourceRules: [{ apiGroups: ['autoscaling'], apiVersions: ['v1'], operations: ['CREATE'], resources: ['horizontalpodautoscalers'] }] },
+        validations: [
+          {
+            expression: 'object.spec.maxReplicas <= 5',
+            messageExpression: "'target ' + string(object.spec.targetCPUUtilizationPercentage) + '% seen as ' + request.kind.version + ', requested as ' + request.requestKind.version",
+          },
+        ],
+      }),
+      binding('b', 'hpa'),
+    );
+    const v2 = cluster.kubeConfig.makeApiClient(k8s.AutoscalingV2Api);
+    const hpa = (name: string): k8s.V2HorizontalPodAutoscaler => ({
+      metadata: { name },
+      spec: {
+        scaleTargetRef: { apiVersion: 'apps/v1', kind: 'Deployment', name: 'web' },
+        maxReplicas: 10,
+        metrics: [{ type: 'Resource', resource: { name: 'cpu', target: { type: 'Utilization', averageUtilization: 70 } } }],
+      },
+    });
+    await expectStatus(v2.createNamespacedHorizontalPodAutoscaler({ namespace: 'default', body: hpa('web') }), {
+      code: 422,
+      message: `horizontalpodautoscalers.autoscaling "web" is forbidden: ValidatingAdmissionPolicy 'hpa' with binding 'b' denied request: target 70% seen as v1, requested as v2`,
+    });
+    await admission.patchValidatingAdmissionPolicy({ name: 'hpa', body: { spec: { matchConstraints: { matchPolicy: 'Exact' } } } }, k8s.setHeaderOptions('Content-Type', k8s.PatchStrategy.MergePatch));
+    await v2.createNamespacedHorizontalPodAutoscaler({ namespace: 'default', body: hpa('web') });
+  });
+
   it('matchConditions: a false condition skips the policy; an error fails it under Fail', async () => {
     await install(
       policy('p', {

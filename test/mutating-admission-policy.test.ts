@@ -127,6 +127,22 @@ describe('ApplyConfiguration over the kind’s schema', () => {
   });
 });
 
+describe('matchPolicy Equivalent', () => {
+  it('mutates an equivalent version of the object and converts the result back to the version requested', async () => {
+    await install('hpa-v1', {
+      matchConstraints: { resourceRules: [{ apiGroups: ['autoscaling'], apiVersions: ['v1'], operations: ['CREATE'], resources: ['horizontalpodautoscalers'] }] },
+      mutations: [applyConfiguration('Object{spec: Object.spec{minReplicas: 2, targetCPUUtilizationPercentage: 60}}')],
+    });
+    const v2 = cluster.kubeConfig.makeApiClient(k8s.AutoscalingV2Api);
+    const created = await v2.createNamespacedHorizontalPodAutoscaler({
+      namespace: 'default',
+      body: { metadata: { name: 'web' }, spec: { scaleTargetRef: { apiVersion: 'apps/v1', kind: 'Deployment', name: 'web' }, maxReplicas: 10 } },
+    });
+    expect(created.spec?.minReplicas).toBe(2);
+    expect(created.spec?.metrics).toEqual([{ type: 'Resource', resource: { name: 'cpu', target: { type: 'Utilization', averageUtilization: 60 } } }]);
+  });
+});
+
 describe('the policy objects’ own validation', () => {
   it('defaults failurePolicy and reinvocationPolicy; a mutation must compile to its patch type', async () => {
     const created = (await cluster.apply({ apiVersion: 'admissionregistration.k8s.io/v1', kind: 'MutatingAdmissionPolicy', metadata: { name: 'ok' }, spec: { matchConstraints: configMapRules, mutations: [jsonPatch("[JSONPatch{op: 'add', path: '/data/x', value: 'y'}]")] } }))[0]!;

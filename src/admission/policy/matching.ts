@@ -2,9 +2,10 @@
 // pkg/admission/plugin/policy/matching/matching.go, generic/policy_matcher.go, and the webhook
 // predicates it uses: rules/rules.go, namespace/matcher.go, object/matcher.go).
 import { isPlainObject, type KubeObject } from '../../apis/object.ts';
+import { storageKeyOf, type ResourceType } from '../../apis/resource-type.ts';
 import { notFound } from '../../errors/status-error.ts';
 import type { AdmissionAttributes } from '../../registry/admission.ts';
-import type { VersionedStore } from '../../storage/versioned-store.ts';
+import type { AdmissionServices } from '../services.ts';
 
 type Json = Record<string, unknown>;
 const obj = (v: unknown): Json | undefined => (isPlainObject(v) ? v : undefined);
@@ -27,6 +28,8 @@ export interface MatchResult {
   matches: boolean;
   resource?: GroupVersionResource;
   kind?: GroupVersionKind;
+  /** The served type the rule matched: the request's, or an equivalent version of it (matchPolicy Equivalent). */
+  type?: ResourceType;
 }
 
 const resourceOf = (a: AdmissionAttributes): GroupVersionResource => ({ group: a.type.group, version: a.type.version, resource: a.type.plural });
@@ -84,16 +87,35 @@ export function ruleMatches(rule: Json, a: AdmissionAttributes, resource: GroupV
   });
 }
 
-/** matchesResourceRules (Exact; Equivalent adds nothing while kubefake serves each resource in one version). */
-function matchesResourceRules(rules: unknown, a: AdmissionAttributes): boolean {
-  const resource = resourceOf(a);
-  for (const r of Array.isArray(rules) ? rules : []) {
-    const rule = obj(r) ?? {};
-    if (!ruleMatches(rule, a, resource)) continue;
+type RuleMatch = { resource: GroupVersionResource; kind: GroupVersionKind; type: ResourceType } | undefined;
+
+/**
+ * EquivalentResourcesFor: the other served versions of the request's resource (types sharing its
+ * storage, as HorizontalPodAutoscalers at autoscaling/v1 and v2, or the versions of a custom
+ * resource), those serving the request's subresource.
+ */
+function equivalentTypes(services: AdmissionServices, a: AdmissionAttributes): ResourceType[] {
+  const bucket = storageKeyOf(a.type);
+  return services.catalog.all().filter((t) => storageKeyOf(t) === bucket && !(t.group === a.type.group && t.version === a.type.version && t.plural === a.type.plural) && (a.subresource === '' || t.subresources.includes(a.subresource)));
+}
+
+/** matchesResourceRules: the rules as written, then (Equivalent) each rule against the equivalent resources. */
+function matchesResourceRules(services: AdmissionServices, rules: unknown, matchPolicy: unknown, a: AdmissionAttributes): RuleMatch {
+  const list = (Array.isArray(rules) ? rules : []).map((r) => obj(r) ?? {});
+  const named = (rule: Json) => {
     const names = strings(rule.resourceNames);
-    if (names.length === 0 || names.includes(a.name)) return true;
+    return names.length === 0 || names.includes(a.name);
+  };
+  for (const rule of list) if (ruleMatches(rule, a, resourceOf(a)) && named(rule)) return { resource: resourceOf(a), kind: kindOf(a), type: a.type };
+  if (matchPolicy !== 'Equivalent') return undefined;
+  const equivalents = equivalentTypes(services, a);
+  for (const rule of list) {
+    for (const eq of equivalents) {
+      const resource = { group: eq.group, version: eq.version, resource: eq.plural };
+      if (ruleMatches(rule, a, resource) && named(rule)) return { resource, kind: { group: eq.group, version: eq.version, kind: eq.kind }, type: eq };
+    }
   }
-  return false;
+  return undefined;
 }
 
 export class MatchError extends Error {}
@@ -101,11 +123,11 @@ export class MatchError extends Error {}
 const labelsOf = (o: KubeObject | undefined): Record<string, string> | undefined => (o?.metadata as { labels?: Record<string, string> } | undefined)?.labels;
 
 /** namespace.Matcher.GetNamespaceLabels: a namespace's own labels on its create/update, else the stored namespace's. */
-function namespaceLabels(store: VersionedStore, a: AdmissionAttributes): Record<string, string> | undefined {
+function namespaceLabels(services: AdmissionServices, a: AdmissionAttributes): Record<string, string> | undefined {
   const resource = resourceOf(a);
   if (resource.group === '' && resource.resource === 'namespaces' && a.subresource === '' && (a.operation === 'CREATE' || a.operation === 'UPDATE')) return labelsOf(a.object);
   const name = a.namespace ?? '';
-  const ns = store.get(NAMESPACES_BUCKET, name);
+  const ns = services.store.get(NAMESPACES_BUCKET, name);
   // A missing namespace answers its NotFound Status, as the real matcher does for compatibility.
   if (!ns) throw notFound({ group: '', resource: 'namespaces' }, name);
   return labelsOf(ns);
@@ -116,7 +138,7 @@ function namespaceLabels(store: VersionedStore, a: AdmissionAttributes): Record<
  * excludeResourceRules, resourceRules). Throws a StatusError (a missing namespace) as the real one
  * returns it.
  */
-export function matchResources(store: VersionedStore, a: AdmissionAttributes, criteria: Json): MatchResult {
+export function matchResources(services: AdmissionServices, a: AdmissionAttributes, criteria: Json): MatchResult {
   const resource = resourceOf(a);
   // MatchNamespaceSelector: cluster-scoped requests (but namespaces themselves) are never exempted.
   let nsError: unknown;
@@ -124,7 +146,7 @@ export function matchResources(store: VersionedStore, a: AdmissionAttributes, cr
     const selector = obj(criteria.namespaceSelector) ?? {};
     if (!isEmptySelector(selector)) {
       try {
-        if (!labelSelectorMatches(selector, namespaceLabels(store, a))) return { matches: false };
+        if (!labelSelectorMatches(selector, namespaceLabels(services, a))) return { matches: false };
       } catch (e) {
         nsError = e;
       }
@@ -134,29 +156,31 @@ export function matchResources(store: VersionedStore, a: AdmissionAttributes, cr
   // object.Matcher: the new or the old object's labels; a missing object never matches (matchObject).
   const objectMatches = (o: KubeObject | undefined) => o !== undefined && o !== null && labelSelectorMatches(objectSelector, labelsOf(o));
   if (!isEmptySelector(objectSelector) && !objectMatches(a.object) && !objectMatches(a.oldObject)) return { matches: false };
-  if (matchesResourceRules(criteria.excludeResourceRules, a)) return { matches: false };
+  if (matchesResourceRules(services, criteria.excludeResourceRules, criteria.matchPolicy, a)) return { matches: false };
   const rules = Array.isArray(criteria.resourceRules) ? criteria.resourceRules : [];
-  if (rules.length > 0 && !matchesResourceRules(rules, a)) return { matches: false };
+  let matched: RuleMatch = { resource, kind: kindOf(a), type: a.type };
+  if (rules.length > 0) matched = matchesResourceRules(services, rules, criteria.matchPolicy, a);
+  if (!matched) return { matches: false };
   if (nsError !== undefined) throw nsError;
-  return { matches: true, resource, kind: kindOf(a) };
+  return { matches: true, ...matched };
 }
 
 /** policyMatcher.DefinitionMatches. */
-export function definitionMatches(store: VersionedStore, a: AdmissionAttributes, policy: KubeObject): MatchResult {
+export function definitionMatches(services: AdmissionServices, a: AdmissionAttributes, policy: KubeObject): MatchResult {
   const constraints = obj(obj(policy.spec)?.matchConstraints);
   if (!constraints) throw new MatchError('policy contained no match constraints, a required field');
   if (!constraints.namespaceSelector) throw new MatchError('a nil namespace selector was passed, please ensure selectors are initialized properly');
   if (!constraints.objectSelector) throw new MatchError('a nil object selector was passed, please ensure selectors are initialized properly');
-  return matchResources(store, a, constraints);
+  return matchResources(services, a, constraints);
 }
 
 /** policyMatcher.BindingMatches: a binding without matchResources matches what its policy matches. */
-export function bindingMatches(store: VersionedStore, a: AdmissionAttributes, binding: KubeObject): boolean {
+export function bindingMatches(services: AdmissionServices, a: AdmissionAttributes, binding: KubeObject): boolean {
   const criteria = obj(obj(binding.spec)?.matchResources);
   if (!criteria) return true;
   if (!criteria.namespaceSelector) throw new MatchError('a nil namespace selector was passed, please ensure selectors are initialized properly');
   if (!criteria.objectSelector) throw new MatchError('a nil object selector was passed, please ensure selectors are initialized properly');
-  return matchResources(store, a, criteria).matches;
+  return matchResources(services, a, criteria).matches;
 }
 
 /**

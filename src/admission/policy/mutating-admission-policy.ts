@@ -8,12 +8,14 @@
 // changed the object (changes by mutating webhooks do not trigger it).
 import { isPlainObject, type KubeObject } from '../../apis/object.ts';
 import { StatusError, forbidden, type Status } from '../../errors/status-error.ts';
+import type { ResourceType } from '../../apis/resource-type.ts';
 import type { AdmissionAttributes, AdmissionPlugin } from '../../registry/admission.ts';
 import { deepEqual } from '../../util/deep-equal.ts';
 import type { AdmissionServices } from '../services.ts';
 import { bindingMatches, definitionMatches, isExcludedFromPolicies, MatchError, NAMESPACES_BUCKET } from './matching.ts';
 import { collectParams, ParamError, resolveParamKind } from './params.ts';
 import { admissionRequest, namespaceObject } from './request.ts';
+import { ConversionFailure, convertObject } from './versioned.ts';
 import type { CompiledMutatingPolicy } from './mutating-evaluator.ts';
 
 type Json = Record<string, unknown>;
@@ -39,6 +41,8 @@ interface Invocation {
   compiled: CompiledMutatingPolicy;
   resource: { group: string; version: string; resource: string };
   kind: { group: string; version: string; kind: string };
+  /** The served type the rule matched (an equivalent version of the request's under Equivalent). */
+  type: ResourceType;
 }
 
 function resourceName(a: AdmissionAttributes): string {
@@ -75,7 +79,7 @@ export function mutatingAdmissionPolicyPlugin(services: AdmissionServices): Admi
         if (own.length === 0) continue;
         let match;
         try {
-          match = definitionMatches(services.store, a, policy);
+          match = definitionMatches(services, a, policy);
         } catch (e) {
           if (!(e instanceof MatchError)) throw e;
           configError(policy, undefined, e.message);
@@ -94,7 +98,7 @@ export function mutatingAdmissionPolicyPlugin(services: AdmissionServices): Admi
         if (!policyCompiled) compiled.set(policy, (policyCompiled = ev.compileMutatingPolicy(policy)));
         for (const binding of own) {
           try {
-            if (!bindingMatches(services.store, a, binding)) continue;
+            if (!bindingMatches(services, a, binding)) continue;
           } catch (e) {
             if (!(e instanceof MatchError)) throw e;
             configError(policy, binding, e.message);
@@ -108,7 +112,7 @@ export function mutatingAdmissionPolicyPlugin(services: AdmissionServices): Admi
             configError(policy, binding, e.message);
             continue;
           }
-          for (const param of params) invocations.push({ policy, binding, param, compiled: policyCompiled, resource: match.resource!, kind: match.kind! });
+          for (const param of params) invocations.push({ policy, binding, param, compiled: policyCompiled, resource: match.resource!, kind: match.kind!, type: match.type! });
         }
       }
       if (invocations.length > 0) {
@@ -120,29 +124,45 @@ export function mutatingAdmissionPolicyPlugin(services: AdmissionServices): Admi
           if (!stored) throw new StatusError({ message: `namespaces "${namespaceName}" not found`, reason: 'NotFound', details: { name: namespaceName, kind: 'namespaces' }, code: 404 });
           ns = namespaceObject(stored);
         }
-        const run = (inv: Invocation): boolean => {
+        const run = async (inv: Invocation): Promise<boolean> => {
           if (!a.object) return false; // no object to patch (a delete)
-          const input = { object: a.object, oldObject: a.oldObject ?? null, request: admissionRequest(a, inv.resource, inv.kind), namespaceObject: ns, params: inv.param };
+          let object: KubeObject;
+          let oldObject: KubeObject | null;
+          try {
+            object = await convertObject(services, a.object, a.type, inv.type);
+            oldObject = a.oldObject ? await convertObject(services, a.oldObject, a.type, inv.type) : null;
+          } catch (e) {
+            if (!(e instanceof ConversionFailure)) throw e;
+            errors.push({ policy: inv.policy, binding: inv.binding, message: `failed to convert object version: ${e.message}` });
+            return false;
+          }
+          const input = { object, oldObject, request: admissionRequest(a, inv.resource, inv.kind), namespaceObject: ns, params: inv.param };
           const matches = inv.compiled.matches(input);
           if (matches !== true) {
             if (matches !== false) errors.push({ policy: inv.policy, binding: inv.binding, message: matches.error, reason: 'Invalid' });
             return false;
           }
-          const before = a.object;
-          const outcome = inv.compiled.mutate(input, a.type);
+          const outcome = inv.compiled.mutate(input, inv.type);
           for (const error of outcome.errors) errors.push({ policy: inv.policy, binding: inv.binding, message: error, reason: 'Invalid' });
-          if (deepEqual(before, outcome.object)) return false;
-          replaceObject(a.object, outcome.object);
+          if (deepEqual(object, outcome.object)) return false;
+          // Back to the request's version (dispatcher.go converts the last versioned object back).
+          try {
+            replaceObject(a.object, await convertObject(services, outcome.object, inv.type, a.type));
+          } catch (e) {
+            if (!(e instanceof ConversionFailure)) throw e;
+            errors.push({ policy: inv.policy, binding: inv.binding, message: `failed to convert object: ${e.message}` });
+            return false;
+          }
           return true;
         };
         // First pass; then, once, the IfNeeded policies invoked before a later change.
         const changedAfter: boolean[] = invocations.map(() => false);
-        invocations.forEach((inv, i) => {
-          if (run(inv)) for (let j = 0; j < i; j++) changedAfter[j] = true;
-        });
-        invocations.forEach((inv, i) => {
-          if (changedAfter[i] && obj(inv.policy.spec).reinvocationPolicy === 'IfNeeded') run(inv);
-        });
+        for (let i = 0; i < invocations.length; i++) {
+          if (await run(invocations[i]!)) for (let j = 0; j < i; j++) changedAfter[j] = true;
+        }
+        for (let i = 0; i < invocations.length; i++) {
+          if (changedAfter[i] && obj(invocations[i]!.policy.spec).reinvocationPolicy === 'IfNeeded') await run(invocations[i]!);
+        }
       }
       // Dispatch: failurePolicy Ignore drops an error; the first one left refuses the request.
       const failing = errors.filter((e) => obj(e.policy.spec).failurePolicy !== 'Ignore');

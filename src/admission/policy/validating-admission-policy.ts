@@ -10,6 +10,7 @@ import type { AdmissionServices } from '../services.ts';
 import { bindingMatches, definitionMatches, isExcludedFromPolicies, MatchError, NAMESPACES_BUCKET } from './matching.ts';
 import { collectParams, ParamError, resolveParamKind } from './params.ts';
 import { admissionRequest, namespaceObject } from './request.ts';
+import { ConversionFailure, convertObject } from './versioned.ts';
 import type { CompiledPolicy, Decision } from './validating-evaluator.ts';
 
 type Json = Record<string, unknown>;
@@ -74,7 +75,7 @@ export function validatingAdmissionPolicyPlugin(services: AdmissionServices): Ad
         if (own.length === 0) continue;
         let match;
         try {
-          match = definitionMatches(services.store, a, policy);
+          match = definitionMatches(services, a, policy);
         } catch (e) {
           if (e instanceof MatchError) {
             configError(policy, undefined, e.message);
@@ -94,9 +95,10 @@ export function validatingAdmissionPolicyPlugin(services: AdmissionServices): Ad
         let policyCompiled = compiled.get(policy);
         if (!policyCompiled) compiled.set(policy, (policyCompiled = ev.compilePolicy(policy)));
         const annotations = new Map<string, string[]>();
+        let versionedFor: { object: KubeObject | null; oldObject: KubeObject | null } | undefined;
         for (const binding of own) {
           try {
-            if (!bindingMatches(services.store, a, binding)) continue;
+            if (!bindingMatches(services, a, binding)) continue;
           } catch (e) {
             if (!(e instanceof MatchError)) throw e;
             configError(policy, binding, e.message);
@@ -120,9 +122,21 @@ export function validatingAdmissionPolicyPlugin(services: AdmissionServices): Ad
             ns = namespaceObject(stored);
           }
           const request = admissionRequest(a, match.resource!, match.kind!);
+          // The object at the version the rule matched (Equivalent), converted once per policy.
+          let versioned: { object: KubeObject | null; oldObject: KubeObject | null };
+          try {
+            versioned = versionedFor ??= {
+              object: a.object ? await convertObject(services, a.object, a.type, match.type!) : null,
+              oldObject: a.oldObject ? await convertObject(services, a.oldObject, a.type, match.type!) : null,
+            };
+          } catch (e) {
+            if (!(e instanceof ConversionFailure)) throw e;
+            configError(policy, binding, `failed to convert object version: ${e.message}`);
+            continue;
+          }
           const actions = (Array.isArray(obj(binding.spec).validationActions) ? obj(binding.spec).validationActions : []) as string[];
           for (const param of params) {
-            const result = policyCompiled.validate({ object: a.object ?? null, oldObject: a.oldObject ?? null, request, namespaceObject: ns, params: param });
+            const result = policyCompiled.validate({ ...versioned, request, namespaceObject: ns, params: param });
             result.decisions.forEach((d: Decision, i: number) => {
               if (d.action !== 'deny') return;
               for (const action of actions) {
