@@ -293,4 +293,33 @@ describe('status', () => {
     await cluster.settle();
     expect((await admission.readValidatingAdmissionPolicy({ name: 'typed' })).status).toEqual({ observedGeneration: 2, typeChecking: {} });
   });
+
+  it('type-checks against a custom resource’s schema', async () => {
+    await cluster.apply({
+      apiVersion: 'apiextensions.k8s.io/v1',
+      kind: 'CustomResourceDefinition',
+      metadata: { name: 'widgets.example.com' },
+      spec: {
+        group: 'example.com',
+        scope: 'Namespaced',
+        names: { plural: 'widgets', singular: 'widget', kind: 'Widget' },
+        versions: [{ name: 'v1', served: true, storage: true, schema: { openAPIV3Schema: { type: 'object', properties: { spec: { type: 'object', properties: { size: { type: 'integer' } } } } } } }],
+      },
+    });
+    await admission.createValidatingAdmissionPolicy({
+      body: policy('widgets', {
+        matchConstraints: { resourceRules: [{ apiGroups: ['example.com'], apiVersions: ['v1'], operations: ['CREATE'], resources: ['widgets'] }] },
+        validations: [{ expression: "object.spec.size < 10 && object.metadata.name != ''" }, { expression: "object.spec.size == 'big'" }],
+      }),
+    });
+    await cluster.settle();
+    expect((await admission.readValidatingAdmissionPolicy({ name: 'widgets' })).status?.typeChecking).toEqual({
+      expressionWarnings: [
+        {
+          fieldRef: 'spec.validations[1].expression',
+          warning: "example.com/v1, Kind=Widget: compilation failed: ERROR: <input>:1:18: found no matching overload for '_==_' applied to '(int, string)'\n | object.spec.size == 'big'\n | .................^\n",
+        },
+      ],
+    });
+  });
 });
