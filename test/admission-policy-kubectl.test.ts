@@ -56,6 +56,20 @@ describe.skipIf(!kubectlAvailable)('ValidatingAdmissionPolicy with kubectl', { s
     ]);
   });
 
+  it('lists policies and bindings with the server’s columns', async () => {
+    const r = await k.kubectl(['get', 'validatingadmissionpolicies,validatingadmissionpolicybindings']);
+    expect(r.code, r.stderr).toBe(0);
+    const rows = r.stdout.trim().split('\n').map((l) => l.trim().split(/\s+/));
+    expect(rows.map((cells) => cells.slice(0, -1))).toEqual([
+      ['NAME', 'VALIDATIONS', 'PARAMKIND'],
+      ['validatingadmissionpolicy.admissionregistration.k8s.io/no-debug', '1', '<unset>'],
+      [],
+      ['NAME', 'POLICYNAME', 'PARAMREF'],
+      ['validatingadmissionpolicybinding.admissionregistration.k8s.io/no-debug-deny', 'no-debug', '<unset>'],
+      ['validatingadmissionpolicybinding.admissionregistration.k8s.io/no-debug-warn', 'no-debug', '<unset>'],
+    ]);
+  });
+
   it('a Deny binding refuses the create with the policy’s message', async () => {
     const r = await k.kubectl(['create', 'configmap', 'app', '--from-literal=debug=true']);
     expect(r.code).toBe(1);

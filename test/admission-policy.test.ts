@@ -272,6 +272,31 @@ describe('the policy objects’ own validation', () => {
   });
 });
 
+describe('tables', () => {
+  it('a binding’s ParamRef column: namespace/name, */name, or the selector as Go prints it', async () => {
+    await admission.createValidatingAdmissionPolicy({ body: policy('p', { paramKind: { apiVersion: 'v1', kind: 'ConfigMap' }, validations: [{ expression: 'true' }] }) });
+    await admission.createValidatingAdmissionPolicyBinding({ body: binding('a', 'p', { paramRef: { name: 'x', namespace: 'ns', parameterNotFoundAction: 'Allow' } }) });
+    await admission.createValidatingAdmissionPolicyBinding({ body: binding('b', 'p', { paramRef: { name: 'x', parameterNotFoundAction: 'Allow' } }) });
+    await admission.createValidatingAdmissionPolicyBinding({
+      body: binding('c', 'p', { paramRef: { selector: { matchLabels: { z: '1', a: '2' }, matchExpressions: [{ key: 'k', operator: 'In', values: ['v', 'w'] }] }, parameterNotFoundAction: 'Allow' } }),
+    });
+    const table = async (plural: string) => {
+      const res = await cluster.handle(new Request(`${cluster.url}/apis/admissionregistration.k8s.io/v1/${plural}`, { headers: { accept: 'application/json;as=Table;v=v1;g=meta.k8s.io' } }));
+      const body = (await res.json()) as { columnDefinitions: { name: string }[]; rows: { cells: unknown[] }[] };
+      return { columns: body.columnDefinitions.map((c) => c.name), rows: body.rows.map((r) => r.cells.slice(0, -1)) };
+    };
+    expect(await table('validatingadmissionpolicies')).toEqual({ columns: ['Name', 'Validations', 'ParamKind', 'Age'], rows: [['p', 1, 'v1/ConfigMap']] });
+    expect(await table('validatingadmissionpolicybindings')).toEqual({
+      columns: ['Name', 'PolicyName', 'ParamRef', 'Age'],
+      rows: [
+        ['a', 'p', 'ns/x'],
+        ['b', 'p', '*/x'],
+        ['c', 'p', '&LabelSelector{MatchLabels:map[string]string{a: 2,z: 1,},MatchExpressions:[]LabelSelectorRequirement{LabelSelectorRequirement{Key:k,Operator:In,Values:[v w],},},}'],
+      ],
+    });
+  });
+});
+
 describe('status', () => {
   it('the status controller writes observedGeneration and the type check’s warnings for the matched kinds', async () => {
     const deployments = { resourceRules: [{ apiGroups: ['apps'], apiVersions: ['v1'], operations: ['CREATE'], resources: ['deployments', 'replicasets'] }] };

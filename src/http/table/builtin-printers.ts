@@ -4,6 +4,7 @@
 // server does for kinds it has no printer for (roles, clusterroles, CRDs, ...). Printers of the
 // batch, event, claim and RBAC kinds live in their own modules.
 import type { KubeObject } from '../../apis/object.ts';
+import { admissionPolicyBindings, mutatingAdmissionPolicies, validatingAdmissionPolicies } from './admission-policy-printers.ts';
 import { cronJobs, jobs } from './batch-printers.ts';
 import { coreEvents, eventsV1Events } from './event-printer.ts';
 import { formatLabelSelector } from '../../selectors/format-label-selector.ts';
@@ -267,6 +268,10 @@ const PRINTERS: Record<string, BuiltinPrinter> = {
   'batch/cronjobs': cronJobs,
   'rbac.authorization.k8s.io/rolebindings': roleBindings,
   'rbac.authorization.k8s.io/clusterrolebindings': clusterRoleBindings,
+  'admissionregistration.k8s.io/validatingadmissionpolicies': validatingAdmissionPolicies,
+  'admissionregistration.k8s.io/validatingadmissionpolicybindings': admissionPolicyBindings,
+  'admissionregistration.k8s.io/mutatingadmissionpolicies': mutatingAdmissionPolicies,
+  'admissionregistration.k8s.io/mutatingadmissionpolicybindings': admissionPolicyBindings,
 };
 
 /** The printer kube-apiserver uses for a built-in resource, or undefined for the default table. */
