@@ -93,6 +93,7 @@ describe('validations', () => {
             messageExpression: "request.operation + ' of ' + request.name + ' by ' + request.userInfo.username + ' in ' + namespaceObject.metadata.labels.tier + ' from ' + string(size(oldObject.data)) + ' keys'",
           },
           { expression: "authorizer.group('').resource('configmaps').namespace('default').check('update').allowed()" },
+          { expression: "authorizer.requestResource.check('update').allowed() && !authorizer.serviceAccount('default', 'sa').path('/healthz').check('get').errored()" },
         ],
       }),
       binding('b', 'p'),

@@ -12,6 +12,7 @@ import type { DeclField, DeclType } from '../decl-type.ts';
 import { baseEnvironment, declareDeclType } from '../environment.ts';
 import { celTypeName, runtimeErrorMessage } from '../errors.ts';
 import { metered, meterEnvironment } from '../runtime-cost.ts';
+import { registerQualifiedVariable } from '../qualified-names.ts';
 import { PER_CALL_LIMIT } from '../validator.ts';
 import { converter } from '../values.ts';
 import { hasMessageConstruction, registerPatchTypes, rewriteMessageConstruction } from './patch-types.ts';
@@ -205,7 +206,7 @@ export class PolicyCompiler {
     if (hasParams) env.registerVariable('params', this.paramsType ? declareDeclType(env, this.paramsType.decl, this.paramsType.name, classes) : 'dyn');
     if (hasAuthorizer) {
       env.registerVariable('authorizer', AUTHORIZER_TYPE);
-      env.registerVariable('authorizer.requestResource', RESOURCE_CHECK_TYPE);
+      registerQualifiedVariable(env, 'authorizer.requestResource', RESOURCE_CHECK_TYPE);
     }
     if (this.composition) {
       const fields: Record<string, string> = {};
