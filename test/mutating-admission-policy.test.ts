@@ -127,6 +127,17 @@ describe('ApplyConfiguration over the kind’s schema', () => {
   });
 });
 
+describe('type names', () => {
+  it('a nested Object type must name its field path', async () => {
+    await install('misnamed', { mutations: [applyConfiguration('Object{metadata: Object.spec{labels: {"a": "b"}}}')] });
+    await expectStatus(createCM('x'), {
+      code: 403,
+      reason: 'Invalid',
+      message: `policy 'misnamed' with binding 'misnamed-binding' denied request: type mismatch: unexpected type name "Object.spec", expected "Object.metadata", which matches field name path from root Object type`,
+    });
+  });
+});
+
 describe('matchPolicy Equivalent', () => {
   it('mutates an equivalent version of the object and converts the result back to the version requested', async () => {
     await install('hpa-v1', {

@@ -200,23 +200,24 @@ export function celToJson(v: unknown): unknown {
 }
 
 /**
- * CheckTypeNamesMatchFieldPathNames: every nested Object type names its field path
- * (`Object.spec.template`); answers the error text or undefined.
+ * CheckTypeNamesMatchFieldPathNames (pkg/cel/mutation/dynamic/objects.go): every nested object
+ * type names its field path from the value's own type (`Object.spec.template`), through lists and
+ * maps too; the errors joined by newlines, or undefined.
  */
-export function checkTypeNames(v: CelObjectValue, path = OBJECT_TYPE): string | undefined {
-  if (v.typeName !== path) return `unexpected type name "${v.typeName}", expected "${path}", which matches field name path from root Object type`;
-  for (const [k, x] of v.fields) {
+export function checkTypeNames(v: CelObjectValue): string | undefined {
+  const errs: string[] = [];
+  const walk = (x: unknown, path: string): void => {
     if (x instanceof CelObjectValue) {
-      const err = checkTypeNames(x, `${path}.${k}`);
-      if (err) return err;
+      if (x.typeName !== path) errs.push(`unexpected type name ${JSON.stringify(x.typeName)}, expected ${JSON.stringify(path)}, which matches field name path from root Object type`);
+      for (const [k, f] of x.fields) walk(f, `${path}.${k}`);
     } else if (Array.isArray(x)) {
-      for (const item of x) {
-        if (item instanceof CelObjectValue) {
-          const err = checkTypeNames(item, `${path}.${k}`);
-          if (err) return err;
-        }
-      }
+      for (const item of x) walk(item, path);
+    } else if (x instanceof Map) {
+      for (const item of x.values()) walk(item, path);
+    } else if (x !== null && typeof x === 'object' && (Object.getPrototypeOf(x) === Object.prototype || Object.getPrototypeOf(x) === null)) {
+      for (const item of Object.values(x)) walk(item, path);
     }
-  }
-  return undefined;
+  };
+  walk(v, v.typeName);
+  return errs.length ? errs.join('\n') : undefined;
 }
