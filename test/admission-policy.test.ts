@@ -250,6 +250,35 @@ describe('params', () => {
   });
 });
 
+describe('custom resource params', () => {
+  it('a param is read at the paramKind’s version, not the storage version', async () => {
+    const schema = { openAPIV3Schema: { type: 'object', properties: { maxKeys: { type: 'integer' } } } };
+    await cluster.apply({
+      apiVersion: 'apiextensions.k8s.io/v1',
+      kind: 'CustomResourceDefinition',
+      metadata: { name: 'limits.example.com' },
+      spec: {
+        group: 'example.com',
+        scope: 'Cluster',
+        names: { plural: 'limits', singular: 'limit', kind: 'Limit' },
+        versions: [
+          { name: 'v1', served: true, storage: true, schema },
+          { name: 'v2', served: true, storage: false, schema },
+        ],
+      },
+    });
+    await cluster.apply({ apiVersion: 'example.com/v1', kind: 'Limit', metadata: { name: 'small' }, maxKeys: 1 });
+    await install(
+      policy('p', {
+        paramKind: { apiVersion: 'example.com/v2', kind: 'Limit' },
+        validations: [{ expression: 'size(object.data) <= params.maxKeys', messageExpression: "'at most ' + string(params.maxKeys) + ' keys (' + params.apiVersion + ')'" }],
+      }),
+      binding('b', 'p', { paramRef: { name: 'small', parameterNotFoundAction: 'Deny' } }),
+    );
+    await expectStatus(createCM('x', { a: '', b: '' }), denied('p', 'b', 'x', 'at most 1 keys (example.com/v2)'));
+  });
+});
+
 describe('the policy objects’ own validation', () => {
   it('a compile error is a 422 with the compiler’s text; defaults are filled in', async () => {
     await expectInvalid(admission.createValidatingAdmissionPolicy({ body: policy('bad', { validations: [{ expression: 'object.data.size() > limit', message: 'x' }, { expression: '1' }] }) }), { group: 'admissionregistration.k8s.io', kind: 'ValidatingAdmissionPolicy', name: 'bad' }, [

@@ -106,7 +106,7 @@ export function mutatingAdmissionPolicyPlugin(services: AdmissionServices): Admi
           }
           let params;
           try {
-            params = collectParams(services, policy, paramType, binding, a.namespace ?? '');
+            params = await collectParams(services, policy, paramType, binding, a.namespace ?? '');
           } catch (e) {
             if (!(e instanceof ParamError)) throw e;
             configError(policy, binding, e.message);

@@ -3,6 +3,7 @@
 // plugin reads its param informers.
 import { storageKeyOf, type ResourceType } from '../../apis/resource-type.ts';
 import { isPlainObject, type KubeObject } from '../../apis/object.ts';
+import { toStatusError } from '../../errors/status-error.ts';
 import type { AdmissionServices } from '../services.ts';
 import { labelSelectorMatches } from './matching.ts';
 
@@ -38,7 +39,7 @@ export function resolveParamKind(services: AdmissionServices, policy: KubeObject
  * none are found and parameterNotFoundAction is Allow. Throws a ParamError with the real text of a
  * configuration error.
  */
-export function collectParams(services: AdmissionServices, policy: KubeObject, type: ResourceType | undefined, binding: KubeObject, requestNamespace: string): (KubeObject | null)[] {
+export async function collectParams(services: AdmissionServices, policy: KubeObject, type: ResourceType | undefined, binding: KubeObject, requestNamespace: string): Promise<(KubeObject | null)[]> {
   const paramKind = obj(obj(policy.spec)?.paramKind);
   const paramRef = obj(obj(binding.spec)?.paramRef);
   if (!paramKind || !type || !paramRef) return [null];
@@ -70,6 +71,14 @@ export function collectParams(services: AdmissionServices, policy: KubeObject, t
     throw new ParamError('one of name or selector must be provided');
   }
   if (params.length === 0 && paramRef.parameterNotFoundAction === 'Deny') throw new ParamError('no params found for policy binding with `Deny` parameterNotFoundAction');
+  // Stored at the storage version: read at the paramKind's version, as the param informer lists them.
+  if (type.codec && params.length > 0) {
+    try {
+      params = await type.codec.decode(params, { random: services.random }, true);
+    } catch (e) {
+      throw new ParamError(toStatusError(e).status.message ?? String(e));
+    }
+  }
   // wrappedParam: params carry their apiVersion and kind.
   return params.map((p) => ({ ...p, apiVersion: p.apiVersion ?? apiVersion, kind: p.kind ?? kind }));
 }
