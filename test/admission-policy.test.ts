@@ -79,6 +79,14 @@ describe('validations', () => {
     await expectStatus(createCM('x'), denied('p', 'b', 'x', `expression '${expression}' resulted in error: operation cancelled: actual cost limit exceeded`));
   });
 
+  it('validations that together spend more than the runtime budget fail the policy', async () => {
+    const ten = '[0, 1, 2, 3, 4, 5, 6, 7, 8, 9]';
+    // About 470,000 units each: 22 of them pass 10,000,000.
+    const expression = `${ten}.all(a, ${ten}.all(b, ${ten}.all(c, ${ten}.all(d, ${ten}.all(e, true)))))`;
+    await install(policy('p', { validations: Array.from({ length: 22 }, () => ({ expression })) }), binding('b', 'p'));
+    await expectStatus(createCM('x'), denied('p', 'b', 'x', 'validation failed due to running out of cost budget, no further validation rules will be run'));
+  });
+
   it('sees request, oldObject, namespaceObject, variables and an allow-all authorizer', async () => {
     await core.patchNamespace({ name: 'default', body: { metadata: { labels: { tier: 'gold' } } } }, k8s.setHeaderOptions('Content-Type', k8s.PatchStrategy.MergePatch));
     await install(

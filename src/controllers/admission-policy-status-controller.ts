@@ -12,7 +12,7 @@ import type { TypeResolver } from '../cel/admission-policy/type-checking.ts';
 import type { StoreEvent } from '../storage/versioned-store.ts';
 import { QueueController } from './queue-controller.ts';
 
-export const VALIDATING_POLICIES_BUCKET = 'admissionregistration.k8s.io/validatingadmissionpolicies';
+const VALIDATING_POLICIES_BUCKET = 'admissionregistration.k8s.io/validatingadmissionpolicies';
 
 export class ValidatingAdmissionPolicyStatusController extends QueueController {
   readonly name = 'validatingadmissionpolicy-status-controller';

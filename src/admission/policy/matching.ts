@@ -67,7 +67,7 @@ export function labelSelectorMatches(selector: Json, labels: Record<string, stri
 const isEmptySelector = (s: Json): boolean => Object.keys(obj(s.matchLabels) ?? {}).length === 0 && (!Array.isArray(s.matchExpressions) || s.matchExpressions.length === 0);
 
 /** rules.Matcher.Matches: scope, operation, group, version, resource (with `*` and `res/sub` forms). */
-export function ruleMatches(rule: Json, a: AdmissionAttributes, resource: GroupVersionResource): boolean {
+function ruleMatches(rule: Json, a: AdmissionAttributes, resource: GroupVersionResource): boolean {
   const scope = typeof rule.scope === 'string' ? rule.scope : '*';
   const isNamespaceResource = resource.group === '' && resource.resource === 'namespaces';
   const namespace = a.namespace ?? '';

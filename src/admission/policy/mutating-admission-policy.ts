@@ -21,8 +21,8 @@ import type { CompiledMutatingPolicy } from './mutating-evaluator.ts';
 type Json = Record<string, unknown>;
 const obj = (v: unknown): Json => (isPlainObject(v) ? v : {});
 
-export const MUTATING_POLICIES_BUCKET = 'admissionregistration.k8s.io/mutatingadmissionpolicies';
-export const MUTATING_BINDINGS_BUCKET = 'admissionregistration.k8s.io/mutatingadmissionpolicybindings';
+const MUTATING_POLICIES_BUCKET = 'admissionregistration.k8s.io/mutatingadmissionpolicies';
+const MUTATING_BINDINGS_BUCKET = 'admissionregistration.k8s.io/mutatingadmissionpolicybindings';
 
 type Evaluator = typeof import('./mutating-evaluator.ts');
 let evaluator: Evaluator | undefined;

@@ -16,8 +16,8 @@ import type { CompiledPolicy, Decision } from './validating-evaluator.ts';
 type Json = Record<string, unknown>;
 const obj = (v: unknown): Json => (isPlainObject(v) ? v : {});
 
-export const POLICIES_BUCKET = 'admissionregistration.k8s.io/validatingadmissionpolicies';
-export const BINDINGS_BUCKET = 'admissionregistration.k8s.io/validatingadmissionpolicybindings';
+const POLICIES_BUCKET = 'admissionregistration.k8s.io/validatingadmissionpolicies';
+const BINDINGS_BUCKET = 'admissionregistration.k8s.io/validatingadmissionpolicybindings';
 
 type Evaluator = typeof import('./validating-evaluator.ts');
 let evaluator: Evaluator | undefined;

@@ -98,7 +98,7 @@ function validateNamedRule(rule: Json, path: string): FieldError[] {
   return errs;
 }
 
-export function validateMatchResources(m: Json | undefined, path: string): FieldError[] {
+function validateMatchResources(m: Json | undefined, path: string): FieldError[] {
   if (!m) return [];
   const errs: FieldError[] = [];
   if (m.matchPolicy === undefined) errs.push(fieldError.required(`${path}.matchPolicy`));

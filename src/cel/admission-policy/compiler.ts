@@ -111,7 +111,7 @@ const NAMESPACE_TYPE = object({
 // ---- JSON → dyn ------------------------------------------------------------------------------
 
 /** A JSON value as a dyn CEL value: whole numbers as int, objects as maps. */
-export function jsonToDyn(v: unknown): unknown {
+function jsonToDyn(v: unknown): unknown {
   if (v === undefined) return null;
   if (typeof v === 'number') return Number.isInteger(v) ? BigInt(v) : v;
   if (Array.isArray(v)) return v.map(jsonToDyn);

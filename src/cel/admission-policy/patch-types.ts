@@ -8,8 +8,8 @@
 import type { Environment } from '@marcbachmann/cel-js';
 import { registerQualifiedFunction } from '../qualified-names.ts';
 
-export const OBJECT_TYPE = 'Object';
-export const JSON_PATCH_TYPE = 'JSONPatch';
+const OBJECT_TYPE = 'Object';
+const JSON_PATCH_TYPE = 'JSONPatch';
 
 /** A constructed `Object` or `Object.<path>` value. */
 export class CelObjectValue {
