@@ -143,7 +143,8 @@ export function validatingAdmissionPolicyPlugin(services: AdmissionServices): Ad
                 if (action === 'Deny') denied.push({ policy, binding, message: d.message, reason: d.reason });
                 else if (action === 'Warn') a.warnings.push(`Validation failed for ValidatingAdmissionPolicy '${name}' with binding '${binding.metadata?.name}': ${d.message}`);
                 else if (action === 'Audit') {
-                  a.auditAnnotations['validation.policy.admission.k8s.io/validation_failure'] = JSON.stringify([
+                  // publishValidationFailureAnnotation: AddAnnotation keeps the first value of a key.
+                  a.auditAnnotations['validation.policy.admission.k8s.io/validation_failure'] ??= JSON.stringify([
                     { message: d.message, policy: obj(binding.spec).policyName, binding: binding.metadata?.name, expressionIndex: i, validationActions: actions },
                   ]);
                 }
