@@ -61,124 +61,127 @@ export function mutatingAdmissionPolicyPlugin(services: AdmissionServices): Admi
   const compiled = new WeakMap<object, CompiledMutatingPolicy>();
   return {
     name: 'MutatingAdmissionPolicy',
-    async admit(a) {
+    admit(a) {
+      // Without a binding there is nothing to evaluate: answered synchronously (this runs on every write).
       if (isExcludedFromPolicies(a)) return;
       const bindings = services.store.list(MUTATING_BINDINGS_BUCKET, '').map((e) => e.object);
       if (bindings.length === 0) return;
       const policies = services.store.list(MUTATING_POLICIES_BUCKET, '').map((e) => e.object);
       if (policies.length === 0) return;
-      evaluator ??= await import('./mutating-evaluator.ts');
-      const ev = evaluator;
-      const errors: PolicyError[] = [];
-      const invocations: Invocation[] = [];
-      const configError = (policy: KubeObject, binding: KubeObject | undefined, err: string) =>
-        errors.push({ policy, binding, message: `failed to configure ${binding ? 'binding' : 'policy'}: ${err}` });
-      // generic/policy_dispatcher.go: the policy-binding-param invocations that match.
-      for (const policy of policies) {
-        const own = bindings.filter((b) => obj(b.spec).policyName === policy.metadata?.name);
-        if (own.length === 0) continue;
-        let match;
-        try {
-          match = definitionMatches(services, a, policy);
-        } catch (e) {
-          if (!(e instanceof MatchError)) throw e;
-          configError(policy, undefined, e.message);
-          continue;
-        }
-        if (!match.matches) continue;
-        let paramType;
-        try {
-          paramType = resolveParamKind(services, policy);
-        } catch (e) {
-          if (!(e instanceof ParamError)) throw e;
-          configError(policy, undefined, e.message);
-          continue;
-        }
-        let policyCompiled = compiled.get(policy);
-        if (!policyCompiled) compiled.set(policy, (policyCompiled = ev.compileMutatingPolicy(policy)));
-        for (const binding of own) {
+      return (async () => {
+        evaluator ??= await import('./mutating-evaluator.ts');
+        const ev = evaluator;
+        const errors: PolicyError[] = [];
+        const invocations: Invocation[] = [];
+        const configError = (policy: KubeObject, binding: KubeObject | undefined, err: string) =>
+          errors.push({ policy, binding, message: `failed to configure ${binding ? 'binding' : 'policy'}: ${err}` });
+        // generic/policy_dispatcher.go: the policy-binding-param invocations that match.
+        for (const policy of policies) {
+          const own = bindings.filter((b) => obj(b.spec).policyName === policy.metadata?.name);
+          if (own.length === 0) continue;
+          let match;
           try {
-            if (!bindingMatches(services, a, binding)) continue;
+            match = definitionMatches(services, a, policy);
           } catch (e) {
             if (!(e instanceof MatchError)) throw e;
-            configError(policy, binding, e.message);
+            configError(policy, undefined, e.message);
             continue;
           }
-          let params;
+          if (!match.matches) continue;
+          let paramType;
           try {
-            params = await collectParams(services, policy, paramType, binding, a.namespace ?? '');
+            paramType = resolveParamKind(services, policy);
           } catch (e) {
             if (!(e instanceof ParamError)) throw e;
-            configError(policy, binding, e.message);
+            configError(policy, undefined, e.message);
             continue;
           }
-          for (const param of params) invocations.push({ policy, binding, param, compiled: policyCompiled, resource: match.resource!, kind: match.kind!, type: match.type! });
-        }
-      }
-      if (invocations.length > 0) {
-        let namespaceName = a.namespace ?? '';
-        if (a.type.group === '' && a.type.version === 'v1' && a.type.kind === 'Namespace') namespaceName = '';
-        let ns: KubeObject | null = null;
-        if (namespaceName !== '') {
-          const stored = services.store.get(NAMESPACES_BUCKET, namespaceName);
-          if (!stored) throw new StatusError({ message: `namespaces "${namespaceName}" not found`, reason: 'NotFound', details: { name: namespaceName, kind: 'namespaces' }, code: 404 });
-          ns = namespaceObject(stored);
-        }
-        const run = async (inv: Invocation): Promise<boolean> => {
-          if (!a.object) return false; // no object to patch (a delete)
-          let object: KubeObject;
-          let oldObject: KubeObject | null;
-          try {
-            object = await convertObject(services, a.object, a.type, inv.type);
-            oldObject = a.oldObject ? await convertObject(services, a.oldObject, a.type, inv.type) : null;
-          } catch (e) {
-            if (!(e instanceof ConversionFailure)) throw e;
-            errors.push({ policy: inv.policy, binding: inv.binding, message: `failed to convert object version: ${e.message}` });
-            return false;
+          let policyCompiled = compiled.get(policy);
+          if (!policyCompiled) compiled.set(policy, (policyCompiled = ev.compileMutatingPolicy(policy)));
+          for (const binding of own) {
+            try {
+              if (!bindingMatches(services, a, binding)) continue;
+            } catch (e) {
+              if (!(e instanceof MatchError)) throw e;
+              configError(policy, binding, e.message);
+              continue;
+            }
+            let params;
+            try {
+              params = await collectParams(services, policy, paramType, binding, a.namespace ?? '');
+            } catch (e) {
+              if (!(e instanceof ParamError)) throw e;
+              configError(policy, binding, e.message);
+              continue;
+            }
+            for (const param of params) invocations.push({ policy, binding, param, compiled: policyCompiled, resource: match.resource!, kind: match.kind!, type: match.type! });
           }
-          const input = { object, oldObject, request: admissionRequest(a, inv.resource, inv.kind), namespaceObject: ns, params: inv.param };
-          const matches = inv.compiled.matches(input);
-          if (matches !== true) {
-            if (matches !== false) errors.push({ policy: inv.policy, binding: inv.binding, message: matches.error, reason: 'Invalid' });
-            return false;
-          }
-          const outcome = inv.compiled.mutate(input, inv.type);
-          for (const error of outcome.errors) errors.push({ policy: inv.policy, binding: inv.binding, message: error, reason: 'Invalid' });
-          if (deepEqual(object, outcome.object)) return false;
-          // Back to the request's version (dispatcher.go converts the last versioned object back).
-          try {
-            replaceObject(a.object, await convertObject(services, outcome.object, inv.type, a.type));
-          } catch (e) {
-            if (!(e instanceof ConversionFailure)) throw e;
-            errors.push({ policy: inv.policy, binding: inv.binding, message: `failed to convert object: ${e.message}` });
-            return false;
-          }
-          return true;
-        };
-        // First pass; then, once, the IfNeeded policies invoked before a later change.
-        const changedAfter: boolean[] = invocations.map(() => false);
-        for (let i = 0; i < invocations.length; i++) {
-          if (await run(invocations[i]!)) for (let j = 0; j < i; j++) changedAfter[j] = true;
         }
-        for (let i = 0; i < invocations.length; i++) {
-          if (changedAfter[i] && obj(invocations[i]!.policy.spec).reinvocationPolicy === 'IfNeeded') await run(invocations[i]!);
+        if (invocations.length > 0) {
+          let namespaceName = a.namespace ?? '';
+          if (a.type.group === '' && a.type.version === 'v1' && a.type.kind === 'Namespace') namespaceName = '';
+          let ns: KubeObject | null = null;
+          if (namespaceName !== '') {
+            const stored = services.store.get(NAMESPACES_BUCKET, namespaceName);
+            if (!stored) throw new StatusError({ message: `namespaces "${namespaceName}" not found`, reason: 'NotFound', details: { name: namespaceName, kind: 'namespaces' }, code: 404 });
+            ns = namespaceObject(stored);
+          }
+          const run = async (inv: Invocation): Promise<boolean> => {
+            if (!a.object) return false; // no object to patch (a delete)
+            let object: KubeObject;
+            let oldObject: KubeObject | null;
+            try {
+              object = await convertObject(services, a.object, a.type, inv.type);
+              oldObject = a.oldObject ? await convertObject(services, a.oldObject, a.type, inv.type) : null;
+            } catch (e) {
+              if (!(e instanceof ConversionFailure)) throw e;
+              errors.push({ policy: inv.policy, binding: inv.binding, message: `failed to convert object version: ${e.message}` });
+              return false;
+            }
+            const input = { object, oldObject, request: admissionRequest(a, inv.resource, inv.kind), namespaceObject: ns, params: inv.param };
+            const matches = inv.compiled.matches(input);
+            if (matches !== true) {
+              if (matches !== false) errors.push({ policy: inv.policy, binding: inv.binding, message: matches.error, reason: 'Invalid' });
+              return false;
+            }
+            const outcome = inv.compiled.mutate(input, inv.type);
+            for (const error of outcome.errors) errors.push({ policy: inv.policy, binding: inv.binding, message: error, reason: 'Invalid' });
+            if (deepEqual(object, outcome.object)) return false;
+            // Back to the request's version (dispatcher.go converts the last versioned object back).
+            try {
+              replaceObject(a.object, await convertObject(services, outcome.object, inv.type, a.type));
+            } catch (e) {
+              if (!(e instanceof ConversionFailure)) throw e;
+              errors.push({ policy: inv.policy, binding: inv.binding, message: `failed to convert object: ${e.message}` });
+              return false;
+            }
+            return true;
+          };
+          // First pass; then, once, the IfNeeded policies invoked before a later change.
+          const changedAfter: boolean[] = invocations.map(() => false);
+          for (let i = 0; i < invocations.length; i++) {
+            if (await run(invocations[i]!)) for (let j = 0; j < i; j++) changedAfter[j] = true;
+          }
+          for (let i = 0; i < invocations.length; i++) {
+            if (changedAfter[i] && obj(invocations[i]!.policy.spec).reinvocationPolicy === 'IfNeeded') await run(invocations[i]!);
+          }
         }
-      }
-      // Dispatch: failurePolicy Ignore drops an error; the first one left refuses the request.
-      const failing = errors.filter((e) => obj(e.policy.spec).failurePolicy !== 'Ignore');
-      if (failing.length === 0) return;
-      const text = (e: PolicyError) =>
-        e.binding
-          ? `policy '${e.policy.metadata?.name}' with binding '${e.binding.metadata?.name}' denied request: ${e.message}`
-          : `policy ${JSON.stringify(e.policy.metadata?.name ?? '')} denied request: ${e.message}`;
-      const base = forbidden({ group: a.type.group, resource: a.type.plural }, resourceName(a), 'admission request denied by policy');
-      const first = failing[0]!;
-      throw new StatusError({
-        ...base.status,
-        message: text(first),
-        reason: first.reason ?? 'Forbidden',
-        details: { ...base.status.details, causes: failing.map((e) => ({ message: text(e) })) },
-      });
+        // Dispatch: failurePolicy Ignore drops an error; the first one left refuses the request.
+        const failing = errors.filter((e) => obj(e.policy.spec).failurePolicy !== 'Ignore');
+        if (failing.length === 0) return;
+        const text = (e: PolicyError) =>
+          e.binding
+            ? `policy '${e.policy.metadata?.name}' with binding '${e.binding.metadata?.name}' denied request: ${e.message}`
+            : `policy ${JSON.stringify(e.policy.metadata?.name ?? '')} denied request: ${e.message}`;
+        const base = forbidden({ group: a.type.group, resource: a.type.plural }, resourceName(a), 'admission request denied by policy');
+        const first = failing[0]!;
+        throw new StatusError({
+          ...base.status,
+          message: text(first),
+          reason: first.reason ?? 'Forbidden',
+          details: { ...base.status.details, causes: failing.map((e) => ({ message: text(e) })) },
+        });
+      })();
     },
   };
 }
