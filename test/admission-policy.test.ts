@@ -302,6 +302,50 @@ describe('the policy objects’ own validation', () => {
     expect(created.spec?.matchConstraints).toEqual({ ...configMapRules, resourceRules: [{ ...configMapRules.resourceRules[0], scope: '*' }], matchPolicy: 'Equivalent', namespaceSelector: {}, objectSelector: {} });
   });
 
+  it('variables, match conditions, params and audit annotations are checked with the real texts', async () => {
+    await expectInvalid(
+      admission.createValidatingAdmissionPolicy({
+        body: policy('bad', {
+          paramKind: { apiVersion: 'example.com/v1/x', kind: 'Bad_Kind' },
+          matchConditions: [
+            { name: 'same', expression: 'true' },
+            { name: 'same', expression: 'variables.x' },
+          ],
+          variables: [
+            { name: 'not-an-ident', expression: 'true' },
+            { name: 'later', expression: 'variables.first' },
+          ],
+          validations: [{ expression: 'true', message: ' ', reason: 'Conflict' }],
+          auditAnnotations: [{ key: 'a', valueExpression: "'x'" }, { key: 'a', valueExpression: 'null' }],
+        }),
+      }),
+      { group: 'admissionregistration.k8s.io', kind: 'ValidatingAdmissionPolicy', name: 'bad' },
+      [
+        { field: 'spec.paramKind.apiVersion', reason: 'FieldValueInvalid', message: 'Invalid value: "example.com/v1/x": unexpected GroupVersion string: example.com/v1/x' },
+        {
+          field: 'spec.paramKind.kind',
+          reason: 'FieldValueInvalid',
+          message: `Invalid value: "Bad_Kind": may have mixed case, but should otherwise match: a DNS-1035 label must consist of lower case alphanumeric characters or '-', start with an alphabetic character, and end with an alphanumeric character (e.g. 'my-name',  or 'abc-123', regex used for validation is '[a-z]([-a-z0-9]*[a-z0-9])?')`,
+        },
+        {
+          field: 'spec.matchConditions[1].expression',
+          reason: 'FieldValueInvalid',
+          message: "Invalid value: \"variables.x\": compilation failed: ERROR: <input>:1:1: undeclared reference to 'variables' (in container '')\n | variables.x\n | ^",
+        },
+        { field: 'spec.matchConditions[1].name', reason: 'FieldValueDuplicate', message: 'Duplicate value: "same"' },
+        { field: 'spec.variables[0].name', reason: 'FieldValueInvalid', message: 'Invalid value: "not-an-ident": name is not a valid CEL identifier' },
+        {
+          field: 'spec.variables[1].expression',
+          reason: 'FieldValueInvalid',
+          message: "Invalid value: \"variables.first\": compilation failed: ERROR: <input>:1:10: undefined field 'first'\n | variables.first\n | .........^",
+        },
+        { field: 'spec.validations[0].message', reason: 'FieldValueInvalid', message: 'Invalid value: " ": message must be non-empty if specified' },
+        { field: 'spec.validations[0].reason', reason: 'FieldValueNotSupported', message: 'Unsupported value: "Conflict": supported values: "Forbidden", "Invalid", "RequestEntityTooLarge"' },
+        { field: 'spec.auditAnnotations[1].key', reason: 'FieldValueDuplicate', message: 'Duplicate value: "a"' },
+      ],
+    );
+  });
+
   it('a binding needs validationActions, and a paramRef needs its parameterNotFoundAction', async () => {
     await expectInvalid(admission.createValidatingAdmissionPolicyBinding({ body: binding('b', 'p', { validationActions: ['Deny', 'Warn'], paramRef: { name: 'x' } }) }), { group: 'admissionregistration.k8s.io', kind: 'ValidatingAdmissionPolicyBinding', name: 'b' }, [
       { field: 'spec.paramRef.parameterNotFoundAction', reason: 'FieldValueRequired', message: 'Required value' },
