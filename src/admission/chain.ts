@@ -15,11 +15,15 @@
 import { admissionChain, type AdmissionChain, type AdmissionPlugin } from '../registry/admission.ts';
 import { podSecurityPlugin, podSecurityReads } from './pod-security/plugin.ts';
 import type { AdmissionServices } from './services.ts';
+import { mutatingAdmissionPolicyPlugin } from './policy/mutating-admission-policy.ts';
+import { validatingAdmissionPolicyPlugin } from './policy/validating-admission-policy.ts';
 
 /** The default plugins, in the real chain's order. */
 export function defaultAdmissionPlugins(services: AdmissionServices): AdmissionPlugin[] {
   return [
     podSecurityPlugin(podSecurityReads(services)), // PodSecurity
+    mutatingAdmissionPolicyPlugin(services), // MutatingAdmissionPolicy
+    validatingAdmissionPolicyPlugin(services), // ValidatingAdmissionPolicy
   ];
 }
 

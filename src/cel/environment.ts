@@ -56,6 +56,11 @@ export function nodeEnvironment(decl: DeclType, oldSelfOptional: boolean, typeNa
   return { env, classes, selfType };
 }
 
+/** Declares `decl` and everything below it as types named after `name` in `env`; answers the CEL type name. */
+export function declareDeclType(env: Environment, decl: DeclType, name: string, classes: Map<DeclType, new () => object>): string {
+  return declare(env, decl, name, classes);
+}
+
 function declare(env: Environment, decl: DeclType, name: string, classes: Map<DeclType, new () => object>): string {
   switch (decl.kind) {
     case 'scalar':

@@ -33,8 +33,22 @@ function loadCel(): Promise<CelModules> {
   })());
 }
 
-/** Loads CEL before a write of `obj` is validated, when the write is a CRD carrying rules. */
+type AdmissionPolicyCel = typeof import('./admission-policy/compiler.ts');
+let admissionPolicyCel: AdmissionPolicyCel | undefined;
+const ADMISSION_POLICY_KINDS = new Set(['ValidatingAdmissionPolicy', 'MutatingAdmissionPolicy']);
+
+/** The admission-policy compiler, once loadCelFor() loaded it for a policy write. */
+export function loadedAdmissionPolicyCel(): AdmissionPolicyCel {
+  if (!admissionPolicyCel) throw new Error('kubefake internal error: an admission policy reached validation before the CEL engine was loaded');
+  return admissionPolicyCel;
+}
+
+/** Loads CEL before a write of `obj` is validated, when the write is a CRD carrying rules or an admission policy. */
 export async function loadCelFor(type: ResourceType, obj: KubeObject): Promise<void> {
+  if (!admissionPolicyCel && type.group === 'admissionregistration.k8s.io' && ADMISSION_POLICY_KINDS.has(type.kind)) {
+    admissionPolicyCel = await import('./admission-policy/compiler.ts');
+    return;
+  }
   if (modules || type.group !== 'apiextensions.k8s.io' || type.kind !== 'CustomResourceDefinition') return;
   if (mentionsCelRules(obj.spec)) await loadCel();
 }

@@ -34,6 +34,12 @@ export function registerQualifiedConstant(env: Environment, name: string, type: 
   qualifiedIdentifiers.add(name);
 }
 
+/** Declares a variable with a dotted name (`authorizer.requestResource` of admission CEL). */
+export function registerQualifiedVariable(env: Environment, name: string, type: string): void {
+  env.registerVariable(name, type);
+  qualifiedIdentifiers.add(name);
+}
+
 // The engine's handlers of identifier and global-call nodes.
 const ID_OP = engineOp('a', 'id');
 const CALL_OP = engineOp('a()', 'call');

@@ -23,6 +23,7 @@ import { PodTermination } from '../controllers/pod-termination.ts';
 import { ClusterRoleAggregationController } from '../controllers/clusterrole-aggregation.ts';
 import { assertSupportedNode } from '../node-support.ts';
 import { CrdController } from '../controllers/crd-controller.ts';
+import { ValidatingAdmissionPolicyStatusController } from '../controllers/admission-policy-status-controller.ts';
 import { kubeConfigYaml, makeKubeConfig } from './kubeconfig.ts';
 import type { Manifests } from './manifests.ts';
 import { applyManifests } from './apply-manifests.ts';
@@ -298,6 +299,7 @@ export async function createInProcessCluster(options: FakeClusterOptions = {}): 
   controllers.add(new NamespaceController(controllerContext, controllers.reportError));
   controllers.add(new PodTermination(controllerContext, controllers.reportError));
   controllers.add(new ClusterRoleAggregationController(controllerContext, controllers.reportError));
+  controllers.add(new ValidatingAdmissionPolicyStatusController(controllerContext, controllers.reportError));
   const crdController = new CrdController(controllerContext, controllers.reportError);
   controllers.add(crdController);
   // The bootstrap's aggregated roles (admin, edit, view) are filled before the cluster counts as booted.

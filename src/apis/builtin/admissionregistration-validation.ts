@@ -118,7 +118,7 @@ function validateWebhook(hook: Json, mutating: boolean, opts: Options, path: str
   return errs;
 }
 
-function validateRuleWithOperations(rule: Json, path: string): FieldError[] {
+export function validateRuleWithOperations(rule: Json, path: string): FieldError[] {
   const errs: FieldError[] = [];
   const operations = strings(rule.operations);
   if (operations.length === 0) errs.push(fieldError.required(`${path}.operations`));

@@ -1,0 +1,206 @@
+// Which requests an admission policy or binding covers (k8s.io/apiserver
+// pkg/admission/plugin/policy/matching/matching.go, generic/policy_matcher.go, and the webhook
+// predicates it uses: rules/rules.go, namespace/matcher.go, object/matcher.go).
+import { isPlainObject, type KubeObject } from '../../apis/object.ts';
+import { storageKeyOf, type ResourceType } from '../../apis/resource-type.ts';
+import { notFound } from '../../errors/status-error.ts';
+import type { AdmissionAttributes } from '../../registry/admission.ts';
+import type { AdmissionServices } from '../services.ts';
+
+type Json = Record<string, unknown>;
+const obj = (v: unknown): Json | undefined => (isPlainObject(v) ? v : undefined);
+const strings = (v: unknown): string[] => (Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string') : []);
+
+export const NAMESPACES_BUCKET = '/namespaces';
+
+export interface GroupVersionResource {
+  group: string;
+  version: string;
+  resource: string;
+}
+export interface GroupVersionKind {
+  group: string;
+  version: string;
+  kind: string;
+}
+
+export interface MatchResult {
+  matches: boolean;
+  resource?: GroupVersionResource;
+  kind?: GroupVersionKind;
+  /** The served type the rule matched: the request's, or an equivalent version of it (matchPolicy Equivalent). */
+  type?: ResourceType;
+}
+
+const resourceOf = (a: AdmissionAttributes): GroupVersionResource => ({ group: a.type.group, version: a.type.version, resource: a.type.plural });
+const kindOf = (a: AdmissionAttributes): GroupVersionKind => ({ group: a.type.group, version: a.type.version, kind: a.type.kind });
+
+/** metav1.LabelSelectorAsSelector(sel).Matches(labels), for a validated selector; an empty one matches everything. */
+export function labelSelectorMatches(selector: Json, labels: Record<string, string> | undefined): boolean {
+  const l = labels ?? {};
+  for (const [k, v] of Object.entries(obj(selector.matchLabels) ?? {})) if (l[k] !== v) return false;
+  for (const e of Array.isArray(selector.matchExpressions) ? selector.matchExpressions : []) {
+    const expr = obj(e) ?? {};
+    const key = String(expr.key ?? '');
+    const values = strings(expr.values);
+    const has = Object.hasOwn(l, key);
+    switch (expr.operator) {
+      case 'In':
+        if (!has || !values.includes(l[key]!)) return false;
+        break;
+      case 'NotIn':
+        if (has && values.includes(l[key]!)) return false;
+        break;
+      case 'Exists':
+        if (!has) return false;
+        break;
+      case 'DoesNotExist':
+        if (has) return false;
+        break;
+      default:
+        return false;
+    }
+  }
+  return true;
+}
+
+const isEmptySelector = (s: Json): boolean => Object.keys(obj(s.matchLabels) ?? {}).length === 0 && (!Array.isArray(s.matchExpressions) || s.matchExpressions.length === 0);
+
+/** rules.Matcher.Matches: scope, operation, group, version, resource (with `*` and `res/sub` forms). */
+function ruleMatches(rule: Json, a: AdmissionAttributes, resource: GroupVersionResource): boolean {
+  const scope = typeof rule.scope === 'string' ? rule.scope : '*';
+  const isNamespaceResource = resource.group === '' && resource.resource === 'namespaces';
+  const namespace = a.namespace ?? '';
+  if (scope === 'Namespaced' && (isNamespaceResource || namespace === '')) return false;
+  if (scope === 'Cluster' && !(isNamespaceResource || namespace === '')) return false;
+  if (scope !== '*' && scope !== 'Namespaced' && scope !== 'Cluster') return false;
+  const ops = strings(rule.operations);
+  if (!ops.some((op) => op === '*' || op === a.operation)) return false;
+  const groups = strings(rule.apiGroups);
+  if (!groups.some((g) => g === '*' || g === resource.group)) return false;
+  const versions = strings(rule.apiVersions);
+  if (!versions.some((v) => v === '*' || v === resource.version)) return false;
+  return strings(rule.resources).some((r) => {
+    const slash = r.indexOf('/');
+    const [res, sub] = slash < 0 ? [r, ''] : [r.slice(0, slash), r.slice(slash + 1)];
+    return (res === '*' || res === resource.resource) && (sub === '*' || sub === a.subresource);
+  });
+}
+
+type RuleMatch = { resource: GroupVersionResource; kind: GroupVersionKind; type: ResourceType } | undefined;
+
+/**
+ * EquivalentResourcesFor: the other served versions of the request's resource (types sharing its
+ * storage, as HorizontalPodAutoscalers at autoscaling/v1 and v2, or the versions of a custom
+ * resource), those serving the request's subresource.
+ */
+function equivalentTypes(services: AdmissionServices, a: AdmissionAttributes): ResourceType[] {
+  const bucket = storageKeyOf(a.type);
+  return services.catalog.all().filter((t) => storageKeyOf(t) === bucket && !(t.group === a.type.group && t.version === a.type.version && t.plural === a.type.plural) && (a.subresource === '' || t.subresources.includes(a.subresource)));
+}
+
+/** matchesResourceRules: the rules as written, then (Equivalent) each rule against the equivalent resources. */
+function matchesResourceRules(services: AdmissionServices, rules: unknown, matchPolicy: unknown, a: AdmissionAttributes): RuleMatch {
+  const list = (Array.isArray(rules) ? rules : []).map((r) => obj(r) ?? {});
+  const named = (rule: Json) => {
+    const names = strings(rule.resourceNames);
+    return names.length === 0 || names.includes(a.name);
+  };
+  for (const rule of list) if (ruleMatches(rule, a, resourceOf(a)) && named(rule)) return { resource: resourceOf(a), kind: kindOf(a), type: a.type };
+  if (matchPolicy !== 'Equivalent') return undefined;
+  const equivalents = equivalentTypes(services, a);
+  for (const rule of list) {
+    for (const eq of equivalents) {
+      const resource = { group: eq.group, version: eq.version, resource: eq.plural };
+      if (ruleMatches(rule, a, resource) && named(rule)) return { resource, kind: { group: eq.group, version: eq.version, kind: eq.kind }, type: eq };
+    }
+  }
+  return undefined;
+}
+
+export class MatchError extends Error {}
+
+const labelsOf = (o: KubeObject | undefined): Record<string, string> | undefined => (o?.metadata as { labels?: Record<string, string> } | undefined)?.labels;
+
+/** namespace.Matcher.GetNamespaceLabels: a namespace's own labels on its create/update, else the stored namespace's. */
+function namespaceLabels(services: AdmissionServices, a: AdmissionAttributes): Record<string, string> | undefined {
+  const resource = resourceOf(a);
+  if (resource.group === '' && resource.resource === 'namespaces' && a.subresource === '' && (a.operation === 'CREATE' || a.operation === 'UPDATE')) return labelsOf(a.object);
+  const name = a.namespace ?? '';
+  const ns = services.store.get(NAMESPACES_BUCKET, name);
+  // A missing namespace answers its NotFound Status, as the real matcher does for compatibility.
+  if (!ns) throw notFound({ group: '', resource: 'namespaces' }, name);
+  return labelsOf(ns);
+}
+
+/**
+ * matching.Matcher.Matches over a MatchResources (namespaceSelector, objectSelector,
+ * excludeResourceRules, resourceRules). Throws a StatusError (a missing namespace) as the real one
+ * returns it.
+ */
+export function matchResources(services: AdmissionServices, a: AdmissionAttributes, criteria: Json): MatchResult {
+  const resource = resourceOf(a);
+  // MatchNamespaceSelector: cluster-scoped requests (but namespaces themselves) are never exempted.
+  let nsError: unknown;
+  if (!((a.namespace ?? '') === '' && resource.resource !== 'namespaces')) {
+    const selector = obj(criteria.namespaceSelector) ?? {};
+    if (!isEmptySelector(selector)) {
+      try {
+        if (!labelSelectorMatches(selector, namespaceLabels(services, a))) return { matches: false };
+      } catch (e) {
+        nsError = e;
+      }
+    }
+  }
+  const objectSelector = obj(criteria.objectSelector) ?? {};
+  // object.Matcher: the new or the old object's labels; a missing object never matches (matchObject).
+  const objectMatches = (o: KubeObject | undefined) => o !== undefined && o !== null && labelSelectorMatches(objectSelector, labelsOf(o));
+  if (!isEmptySelector(objectSelector) && !objectMatches(a.object) && !objectMatches(a.oldObject)) return { matches: false };
+  if (matchesResourceRules(services, criteria.excludeResourceRules, criteria.matchPolicy, a)) return { matches: false };
+  const rules = Array.isArray(criteria.resourceRules) ? criteria.resourceRules : [];
+  let matched: RuleMatch = { resource, kind: kindOf(a), type: a.type };
+  if (rules.length > 0) matched = matchesResourceRules(services, rules, criteria.matchPolicy, a);
+  if (!matched) return { matches: false };
+  if (nsError !== undefined) throw nsError;
+  return { matches: true, ...matched };
+}
+
+/** policyMatcher.DefinitionMatches. */
+export function definitionMatches(services: AdmissionServices, a: AdmissionAttributes, policy: KubeObject): MatchResult {
+  const constraints = obj(obj(policy.spec)?.matchConstraints);
+  if (!constraints) throw new MatchError('policy contained no match constraints, a required field');
+  if (!constraints.namespaceSelector) throw new MatchError('a nil namespace selector was passed, please ensure selectors are initialized properly');
+  if (!constraints.objectSelector) throw new MatchError('a nil object selector was passed, please ensure selectors are initialized properly');
+  return matchResources(services, a, constraints);
+}
+
+/** policyMatcher.BindingMatches: a binding without matchResources matches what its policy matches. */
+export function bindingMatches(services: AdmissionServices, a: AdmissionAttributes, binding: KubeObject): boolean {
+  const criteria = obj(obj(binding.spec)?.matchResources);
+  if (!criteria) return true;
+  if (!criteria.namespaceSelector) throw new MatchError('a nil namespace selector was passed, please ensure selectors are initialized properly');
+  if (!criteria.objectSelector) throw new MatchError('a nil object selector was passed, please ensure selectors are initialized properly');
+  return matchResources(services, a, criteria).matches;
+}
+
+/**
+ * generic/plugin.go Dispatch: the admission policy resources themselves are never matched by
+ * policies from the API (a circular dependency), nor are the non-persisted reviews kube-apiserver
+ * excludes from all admission policies (pkg/kubeapiserver/admission/exclusion/resources.go).
+ */
+const EXCLUDED_RESOURCES = new Set([
+  'admissionregistration.k8s.io/validatingadmissionpolicies',
+  'admissionregistration.k8s.io/validatingadmissionpolicybindings',
+  'admissionregistration.k8s.io/mutatingadmissionpolicies',
+  'admissionregistration.k8s.io/mutatingadmissionpolicybindings',
+  'authentication.k8s.io/selfsubjectreviews',
+  'authentication.k8s.io/tokenreviews',
+  'authorization.k8s.io/localsubjectaccessreviews',
+  'authorization.k8s.io/selfsubjectaccessreviews',
+  'authorization.k8s.io/selfsubjectrulesreviews',
+  'authorization.k8s.io/subjectaccessreviews',
+]);
+
+export function isExcludedFromPolicies(a: AdmissionAttributes): boolean {
+  return EXCLUDED_RESOURCES.has(`${a.type.group}/${a.type.plural}`);
+}

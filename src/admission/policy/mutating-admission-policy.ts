@@ -1,0 +1,187 @@
+// The MutatingAdmissionPolicy admission plugin (k8s.io/apiserver pkg/admission/plugin/policy:
+// generic/policy_dispatcher.go Dispatch, mutating/dispatcher.go dispatchInvocations), GA and on by
+// default in v1.36. Each matching policy-binding-param applies its mutations (ApplyConfiguration:
+// a structured merge over the kind's apply schema; JSONPatch) in order to the request's object.
+// Reinvocation: the real chain runs the reinvocable plugins (this one and the mutating webhooks)
+// once more when a later plugin changed the object; kubefake's chain has no reinvocation yet, so
+// here a second pass inside this plugin runs the `IfNeeded` policies again when a policy after them
+// changed the object (changes by mutating webhooks do not trigger it).
+import { isPlainObject, type KubeObject } from '../../apis/object.ts';
+import { StatusError, forbidden, type Status } from '../../errors/status-error.ts';
+import type { ResourceType } from '../../apis/resource-type.ts';
+import type { AdmissionAttributes, AdmissionPlugin } from '../../registry/admission.ts';
+import { deepEqual } from '../../util/deep-equal.ts';
+import type { AdmissionServices } from '../services.ts';
+import { bindingMatches, definitionMatches, isExcludedFromPolicies, MatchError, NAMESPACES_BUCKET } from './matching.ts';
+import { collectParams, ParamError, resolveParamKind } from './params.ts';
+import { admissionRequest, namespaceObject } from './request.ts';
+import { ConversionFailure, convertObject } from './versioned.ts';
+import type { CompiledMutatingPolicy } from './mutating-evaluator.ts';
+
+type Json = Record<string, unknown>;
+const obj = (v: unknown): Json => (isPlainObject(v) ? v : {});
+
+const MUTATING_POLICIES_BUCKET = 'admissionregistration.k8s.io/mutatingadmissionpolicies';
+const MUTATING_BINDINGS_BUCKET = 'admissionregistration.k8s.io/mutatingadmissionpolicybindings';
+
+type Evaluator = typeof import('./mutating-evaluator.ts');
+let evaluator: Evaluator | undefined;
+
+interface PolicyError {
+  policy: KubeObject;
+  binding: KubeObject | undefined;
+  message: string;
+  reason?: Status['reason'];
+}
+
+interface Invocation {
+  policy: KubeObject;
+  binding: KubeObject;
+  param: KubeObject | null;
+  compiled: CompiledMutatingPolicy;
+  resource: { group: string; version: string; resource: string };
+  kind: { group: string; version: string; kind: string };
+  /** The served type the rule matched (an equivalent version of the request's under Equivalent). */
+  type: ResourceType;
+}
+
+function resourceName(a: AdmissionAttributes): string {
+  if (a.name) return a.name;
+  const meta = a.object?.metadata as { name?: string; generateName?: string } | undefined;
+  return meta?.name || meta?.generateName || 'Unknown';
+}
+
+/** Replaces the contents of the request's object (mutating plugins change it in place). */
+function replaceObject(target: KubeObject, next: KubeObject): void {
+  for (const k of Object.keys(target)) delete (target as Json)[k];
+  Object.assign(target, next);
+}
+
+export function mutatingAdmissionPolicyPlugin(services: AdmissionServices): AdmissionPlugin {
+  const compiled = new WeakMap<object, CompiledMutatingPolicy>();
+  return {
+    name: 'MutatingAdmissionPolicy',
+    admit(a) {
+      // Without a binding there is nothing to evaluate: answered synchronously (this runs on every write).
+      if (isExcludedFromPolicies(a)) return;
+      const bindings = services.store.list(MUTATING_BINDINGS_BUCKET, '').map((e) => e.object);
+      if (bindings.length === 0) return;
+      const policies = services.store.list(MUTATING_POLICIES_BUCKET, '').map((e) => e.object);
+      if (policies.length === 0) return;
+      return (async () => {
+        evaluator ??= await import('./mutating-evaluator.ts');
+        const ev = evaluator;
+        const errors: PolicyError[] = [];
+        const invocations: Invocation[] = [];
+        const configError = (policy: KubeObject, binding: KubeObject | undefined, err: string) =>
+          errors.push({ policy, binding, message: `failed to configure ${binding ? 'binding' : 'policy'}: ${err}` });
+        // generic/policy_dispatcher.go: the policy-binding-param invocations that match.
+        for (const policy of policies) {
+          const own = bindings.filter((b) => obj(b.spec).policyName === policy.metadata?.name);
+          if (own.length === 0) continue;
+          let match;
+          try {
+            match = definitionMatches(services, a, policy);
+          } catch (e) {
+            if (!(e instanceof MatchError)) throw e;
+            configError(policy, undefined, e.message);
+            continue;
+          }
+          if (!match.matches) continue;
+          let paramType;
+          try {
+            paramType = resolveParamKind(services, policy);
+          } catch (e) {
+            if (!(e instanceof ParamError)) throw e;
+            configError(policy, undefined, e.message);
+            continue;
+          }
+          let policyCompiled = compiled.get(policy);
+          if (!policyCompiled) compiled.set(policy, (policyCompiled = ev.compileMutatingPolicy(policy)));
+          for (const binding of own) {
+            try {
+              if (!bindingMatches(services, a, binding)) continue;
+            } catch (e) {
+              if (!(e instanceof MatchError)) throw e;
+              configError(policy, binding, e.message);
+              continue;
+            }
+            let params;
+            try {
+              params = await collectParams(services, policy, paramType, binding, a.namespace ?? '');
+            } catch (e) {
+              if (!(e instanceof ParamError)) throw e;
+              configError(policy, binding, e.message);
+              continue;
+            }
+            for (const param of params) invocations.push({ policy, binding, param, compiled: policyCompiled, resource: match.resource!, kind: match.kind!, type: match.type! });
+          }
+        }
+        if (invocations.length > 0) {
+          let namespaceName = a.namespace ?? '';
+          if (a.type.group === '' && a.type.version === 'v1' && a.type.kind === 'Namespace') namespaceName = '';
+          let ns: KubeObject | null = null;
+          if (namespaceName !== '') {
+            const stored = services.store.get(NAMESPACES_BUCKET, namespaceName);
+            if (!stored) throw new StatusError({ message: `namespaces "${namespaceName}" not found`, reason: 'NotFound', details: { name: namespaceName, kind: 'namespaces' }, code: 404 });
+            ns = namespaceObject(stored);
+          }
+          const run = async (inv: Invocation): Promise<boolean> => {
+            if (!a.object) return false; // no object to patch (a delete)
+            let object: KubeObject;
+            let oldObject: KubeObject | null;
+            try {
+              object = await convertObject(services, a.object, a.type, inv.type);
+              oldObject = a.oldObject ? await convertObject(services, a.oldObject, a.type, inv.type) : null;
+            } catch (e) {
+              if (!(e instanceof ConversionFailure)) throw e;
+              errors.push({ policy: inv.policy, binding: inv.binding, message: `failed to convert object version: ${e.message}` });
+              return false;
+            }
+            const input = { object, oldObject, request: admissionRequest(a, inv.resource, inv.kind), namespaceObject: ns, params: inv.param };
+            const matches = inv.compiled.matches(input);
+            if (matches !== true) {
+              if (matches !== false) errors.push({ policy: inv.policy, binding: inv.binding, message: matches.error, reason: 'Invalid' });
+              return false;
+            }
+            const outcome = inv.compiled.mutate(input, inv.type);
+            for (const error of outcome.errors) errors.push({ policy: inv.policy, binding: inv.binding, message: error, reason: 'Invalid' });
+            if (deepEqual(object, outcome.object)) return false;
+            // Back to the request's version (dispatcher.go converts the last versioned object back).
+            try {
+              replaceObject(a.object, await convertObject(services, outcome.object, inv.type, a.type));
+            } catch (e) {
+              if (!(e instanceof ConversionFailure)) throw e;
+              errors.push({ policy: inv.policy, binding: inv.binding, message: `failed to convert object: ${e.message}` });
+              return false;
+            }
+            return true;
+          };
+          // First pass; then, once, the IfNeeded policies invoked before a later change.
+          const changedAfter: boolean[] = invocations.map(() => false);
+          for (let i = 0; i < invocations.length; i++) {
+            if (await run(invocations[i]!)) for (let j = 0; j < i; j++) changedAfter[j] = true;
+          }
+          for (let i = 0; i < invocations.length; i++) {
+            if (changedAfter[i] && obj(invocations[i]!.policy.spec).reinvocationPolicy === 'IfNeeded') await run(invocations[i]!);
+          }
+        }
+        // Dispatch: failurePolicy Ignore drops an error; the first one left refuses the request.
+        const failing = errors.filter((e) => obj(e.policy.spec).failurePolicy !== 'Ignore');
+        if (failing.length === 0) return;
+        const text = (e: PolicyError) =>
+          e.binding
+            ? `policy '${e.policy.metadata?.name}' with binding '${e.binding.metadata?.name}' denied request: ${e.message}`
+            : `policy ${JSON.stringify(e.policy.metadata?.name ?? '')} denied request: ${e.message}`;
+        const base = forbidden({ group: a.type.group, resource: a.type.plural }, resourceName(a), 'admission request denied by policy');
+        const first = failing[0]!;
+        throw new StatusError({
+          ...base.status,
+          message: text(first),
+          reason: first.reason ?? 'Forbidden',
+          details: { ...base.status.details, causes: failing.map((e) => ({ message: text(e) })) },
+        });
+      })();
+    },
+  };
+}
