@@ -9,7 +9,7 @@ import { loadedAdmissionPolicyCel } from '../../cel/lazy.ts';
 import { isDNS1035Label, isDNS1123Subdomain, isPathSegmentName, isQualifiedName } from '../../validation/names.ts';
 import { isPlainObject, type KubeObject } from '../object.ts';
 import { validateRuleWithOperations } from './admissionregistration-validation.ts';
-import { validateLabelSelector } from './workload-validation.ts';
+import { validateLabelSelector } from './label-selector-validation.ts';
 
 type Json = Record<string, unknown>;
 const obj = (v: unknown): Json | undefined => (isPlainObject(v) ? v : undefined);
