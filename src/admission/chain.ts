@@ -14,10 +14,19 @@
 // A plugin kubefake implements is listed below at its place in that order.
 import { admissionChain, type AdmissionChain, type AdmissionPlugin } from '../registry/admission.ts';
 import type { AdmissionServices } from './services.ts';
+import { limitRanger } from './limit-ranger.ts';
+import { defaultTolerationSeconds } from './default-toleration-seconds.ts';
+import { defaultStorageClassPlugin } from './default-storage-class.ts';
+import { resourceQuota } from './resource-quota.ts';
 
 /** The default plugins, in the real chain's order. */
-export function defaultAdmissionPlugins(_services: AdmissionServices): AdmissionPlugin[] {
-  return [];
+export function defaultAdmissionPlugins(services: AdmissionServices): AdmissionPlugin[] {
+  return [
+    limitRanger(services),
+    defaultTolerationSeconds(),
+    defaultStorageClassPlugin(services),
+    resourceQuota(services),
+  ];
 }
 
 export function defaultAdmissionChain(services: AdmissionServices): AdmissionChain {

@@ -22,6 +22,7 @@ import { ControllerManager } from '../controllers/controller-manager.ts';
 import { GarbageCollector } from '../controllers/garbage-collector.ts';
 import { NamespaceController } from '../controllers/namespace-controller.ts';
 import { PodTermination } from '../controllers/pod-termination.ts';
+import { ResourceQuotaController } from '../controllers/resource-quota-controller.ts';
 import { assertSupportedNode } from '../node-support.ts';
 import { CrdController } from '../controllers/crd-controller.ts';
 import { kubeConfigYaml, makeKubeConfig } from './kubeconfig.ts';
@@ -247,6 +248,7 @@ export async function createFakeCluster(options: FakeClusterOptions = {}): Promi
   controllers.add(new GarbageCollector(controllerContext, controllers.reportError));
   controllers.add(new NamespaceController(controllerContext, controllers.reportError));
   controllers.add(new PodTermination(controllerContext, controllers.reportError));
+  controllers.add(new ResourceQuotaController(controllerContext, controllers.reportError));
   const crdController = new CrdController(controllerContext, controllers.reportError);
   controllers.add(crdController);
   harness.ready();
