@@ -15,6 +15,7 @@
 import { admissionChain, type AdmissionChain, type AdmissionPlugin } from '../registry/admission.ts';
 import type { AdmissionServices } from './services.ts';
 import { limitRanger } from './limit-ranger.ts';
+import { priority } from './priority.ts';
 import { defaultTolerationSeconds } from './default-toleration-seconds.ts';
 import { defaultStorageClassPlugin } from './default-storage-class.ts';
 import { resourceQuota } from './resource-quota.ts';
@@ -23,6 +24,7 @@ import { resourceQuota } from './resource-quota.ts';
 export function defaultAdmissionPlugins(services: AdmissionServices): AdmissionPlugin[] {
   return [
     limitRanger(services),
+    priority(services),
     defaultTolerationSeconds(),
     defaultStorageClassPlugin(services),
     resourceQuota(services),

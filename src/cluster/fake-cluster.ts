@@ -43,6 +43,7 @@ import type { KindSpec, ObjectTarget } from '../harness/object-ref.ts';
 import { getObject, listObjects, type DirectListOptions } from '../harness/direct-reads.ts';
 import { WebhookDispatcher } from '../webhooks/webhook-dispatcher.ts';
 import { defaultAdmissionChain } from '../admission/chain.ts';
+import { bootstrapSystemPriorityClasses } from '../admission/priority.ts';
 import type { WebhookHandler, WebhookTarget } from '../webhooks/types.ts';
 
 export type { Manifests, ManifestSource } from './manifests.ts';
@@ -242,6 +243,7 @@ export async function createFakeCluster(options: FakeClusterOptions = {}): Promi
 
   const namespaces = registryFor(catalog.find('', 'v1', 'namespaces')!);
   for (const name of BOOT_NAMESPACES) await namespaces.create(undefined, { metadata: { name } });
+  await bootstrapSystemPriorityClasses(registryFor(catalog.find('scheduling.k8s.io', 'v1', 'priorityclasses')!));
 
   const controllers = new ControllerManager();
   const controllerContext: ControllerContext = { store: ctx.store, catalog, clock: ctx.clock, registryFor };
