@@ -1,6 +1,7 @@
 // DefaultStorageClass as a v1.36 kube-apiserver runs it: a claim created without a class gets the
 // default StorageClass (annotated storageclass.kubernetes.io/is-default-class: "true"; the newest
-// when several are, then the first by name); an explicit class, even "", is kept.
+// when several are, then the first by name); an explicit class, even "", is kept. DefaultIngressClass
+// applies the same rule to Ingresses.
 import * as k8s from '@kubernetes/client-node';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createFakeCluster, type FakeCluster } from '../src/index.ts';
@@ -60,5 +61,30 @@ describe('DefaultStorageClass', () => {
       body: { ...pvc, metadata: { ...pvc.metadata, labels: { touched: 'yes' } } },
     });
     expect(updated.spec!.storageClassName).toBeUndefined();
+  });
+});
+
+describe('DefaultIngressClass', () => {
+  const ingress = (name: string, extra: Partial<k8s.V1Ingress> = {}): k8s.V1Ingress => ({
+    metadata: { name, ...extra.metadata },
+    spec: { defaultBackend: { service: { name: 'web', port: { number: 80 } } }, ...extra.spec },
+  });
+  const ingressClass = (name: string, isDefault: boolean): k8s.V1IngressClass => ({
+    metadata: { name, ...(isDefault ? { annotations: { 'ingressclass.kubernetes.io/is-default-class': 'true' } } : {}) },
+    spec: { controller: 'example.com/ingress' },
+  });
+
+  it('gives an Ingress without a class the newest default IngressClass, and keeps a named class or the legacy annotation', async () => {
+    const networking = cluster.kubeConfig.makeApiClient(k8s.NetworkingV1Api);
+    const none = await networking.createNamespacedIngress({ namespace: 'default', body: ingress('before') });
+    expect(none.spec!.ingressClassName).toBeUndefined();
+    await networking.createIngressClass({ body: ingressClass('old', true) });
+    cluster.clock.advance(1000);
+    await networking.createIngressClass({ body: ingressClass('new', true) });
+    await networking.createIngressClass({ body: ingressClass('other', false) });
+    expect((await networking.createNamespacedIngress({ namespace: 'default', body: ingress('a') })).spec!.ingressClassName).toBe('new');
+    expect((await networking.createNamespacedIngress({ namespace: 'default', body: ingress('b', { spec: { ingressClassName: 'other' } }) })).spec!.ingressClassName).toBe('other');
+    const legacy = await networking.createNamespacedIngress({ namespace: 'default', body: ingress('c', { metadata: { annotations: { 'kubernetes.io/ingress.class': 'nginx' } } }) });
+    expect(legacy.spec!.ingressClassName).toBeUndefined();
   });
 });

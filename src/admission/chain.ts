@@ -18,6 +18,7 @@ import { limitRanger } from './limit-ranger.ts';
 import { priority } from './priority.ts';
 import { defaultTolerationSeconds } from './default-toleration-seconds.ts';
 import { defaultStorageClassPlugin } from './default-storage-class.ts';
+import { defaultIngressClass } from './default-ingress-class.ts';
 import { resourceQuota } from './resource-quota.ts';
 
 /** The default plugins, in the real chain's order. */
@@ -27,6 +28,7 @@ export function defaultAdmissionPlugins(services: AdmissionServices): AdmissionP
     priority(services),
     defaultTolerationSeconds(),
     defaultStorageClassPlugin(services),
+    defaultIngressClass(services),
     resourceQuota(services),
   ];
 }

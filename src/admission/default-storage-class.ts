@@ -12,15 +12,24 @@ const IS_DEFAULT = 'storageclass.kubernetes.io/is-default-class';
 const BETA_IS_DEFAULT = 'storageclass.beta.kubernetes.io/is-default-class';
 const BETA_CLASS_ANNOTATION = 'volume.beta.kubernetes.io/storage-class';
 
+/**
+ * GetDefaultClass's choice among the classes marked default (StorageClasses here, IngressClasses
+ * in defaultingressclass): the newest by creationTimestamp, then the first by name.
+ */
+export function newestDefault(classes: KubeObject[]): KubeObject | undefined {
+  const created = (c: KubeObject) => Date.parse(c.metadata?.creationTimestamp ?? '') || 0;
+  const name = (c: KubeObject) => c.metadata?.name ?? '';
+  return [...classes].sort((a, b) => created(b) - created(a) || (name(a) < name(b) ? -1 : name(a) > name(b) ? 1 : 0))[0];
+}
+
 /** util.GetDefaultClass over the stored StorageClasses. */
 export function defaultStorageClass(services: AdmissionServices): KubeObject | undefined {
-  const defaults = services.store
-    .list(storageKeyOf({ group: 'storage.k8s.io', plural: 'storageclasses' }), '')
-    .map((e) => e.object)
-    .filter((sc) => sc.metadata.annotations?.[IS_DEFAULT] === 'true' || sc.metadata.annotations?.[BETA_IS_DEFAULT] === 'true');
-  const created = (sc: KubeObject) => Date.parse(sc.metadata?.creationTimestamp ?? '') || 0;
-  defaults.sort((a, b) => created(b) - created(a) || (a.metadata.name! < b.metadata.name! ? -1 : a.metadata.name! > b.metadata.name! ? 1 : 0));
-  return defaults[0];
+  return newestDefault(
+    services.store
+      .list(storageKeyOf({ group: 'storage.k8s.io', plural: 'storageclasses' }), '')
+      .map((e) => e.object)
+      .filter((sc) => sc.metadata.annotations?.[IS_DEFAULT] === 'true' || sc.metadata.annotations?.[BETA_IS_DEFAULT] === 'true'),
+  );
 }
 
 export function defaultStorageClassPlugin(services: AdmissionServices): AdmissionPlugin {
