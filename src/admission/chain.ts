@@ -18,6 +18,7 @@ import { limitRanger } from './limit-ranger.ts';
 import { priority } from './priority.ts';
 import { defaultTolerationSeconds } from './default-toleration-seconds.ts';
 import { defaultStorageClassPlugin } from './default-storage-class.ts';
+import { runtimeClass } from './runtime-class.ts';
 import { defaultIngressClass } from './default-ingress-class.ts';
 import { resourceQuota } from './resource-quota.ts';
 
@@ -28,6 +29,7 @@ export function defaultAdmissionPlugins(services: AdmissionServices): AdmissionP
     priority(services),
     defaultTolerationSeconds(),
     defaultStorageClassPlugin(services),
+    runtimeClass(services),
     defaultIngressClass(services),
     resourceQuota(services),
   ];
