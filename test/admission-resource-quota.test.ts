@@ -94,6 +94,16 @@ describe('ResourceQuota admission', () => {
     );
   });
 
+  it('counts extended resources as requests.<name>', async () => {
+    await quota('gpu', { hard: { 'requests.example.com/gpu': '1' } });
+    const gpu = { requests: { 'example.com/gpu': '1' }, limits: { 'example.com/gpu': '1' } };
+    await core.createNamespacedPod({ namespace: ns, body: pod('first', gpu) });
+    await expectStatus(
+      core.createNamespacedPod({ namespace: ns, body: pod('second', gpu) }),
+      forbidden('pods', 'second', 'exceeded quota: gpu, requested: requests.example.com/gpu=1, used: requests.example.com/gpu=1, limited: requests.example.com/gpu=1'),
+    );
+  });
+
   it('counts a pod only in the quotas whose scopes it matches', async () => {
     await quota('best-effort', { hard: { pods: '1' }, scopes: ['BestEffort'] });
     await quota('terminating', { hard: { pods: '5' }, scopes: ['Terminating'] });

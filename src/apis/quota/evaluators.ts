@@ -88,6 +88,8 @@ const VALIDATION_SET = ['cpu', 'memory', 'requests.cpu', 'requests.memory', 'lim
 
 /** helper.IsNativeResource: no domain, or a kubernetes.io one. */
 const isNativeResource = (name: string): boolean => !name.includes('/') || name.includes('kubernetes.io/');
+/** helper.IsExtendedResourceName: a domain-qualified name outside kubernetes.io, not a quota `requests.` name. */
+const isExtendedResourceName = (name: string): boolean => !isNativeResource(name) && !name.startsWith('requests.');
 const isExtendedResourceNameForQuota = (name: string): boolean =>
   (!isNativeResource(name) || name.startsWith('requests.deviceclass.resource.kubernetes.io/')) && name.startsWith('requests.');
 
@@ -108,6 +110,9 @@ function podComputeUsage(requests: ResourceList, limits: ResourceList): Resource
       out.set(name, request);
       out.set(`requests.${name}`, request);
     }
+    // schedutil.IsDRAExtendedResourceName: extended resources (example.com/gpu) and implicit
+    // device-class ones; quota only knows them as requests.<name>.
+    if (isExtendedResourceName(name) || name.startsWith('deviceclass.resource.kubernetes.io/')) out.set(`requests.${name}`, request);
   }
   return out;
 }
