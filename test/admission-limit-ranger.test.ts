@@ -6,6 +6,7 @@ import * as k8s from '@kubernetes/client-node';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createFakeCluster, type FakeCluster } from '../src/index.ts';
 import { expectStatus } from './support/status.ts';
+import { kubectlAvailable, useKubectlCluster } from './support/kubectl.ts';
 
 let cluster: FakeCluster;
 let core: k8s.CoreV1Api;
@@ -135,5 +136,16 @@ describe('LimitRanger: Pod and PersistentVolumeClaim items', () => {
     );
     const ok = await core.createNamespacedPersistentVolumeClaim({ namespace: ns, body: claim('ok', '5Gi') });
     expect(ok.spec!.resources!.requests).toEqual({ storage: '5Gi' });
+  });
+});
+
+describe.skipIf(!kubectlAvailable)('LimitRanger through kubectl', () => {
+  const k = useKubectlCluster();
+
+  it('prints the refusal of a pod under a LimitRange minimum', async () => {
+    await k.core.createNamespacedLimitRange({ namespace: 'default', body: { metadata: { name: 'min' }, spec: { limits: [{ type: 'Container', min: { memory: '64Mi' } }] } } });
+    const r = await k.kubectl(['run', 'small', '--image=nginx', '--overrides={"spec":{"containers":[{"name":"small","image":"nginx","resources":{"requests":{"memory":"32Mi"}}}]}}']);
+    expect(r.code).toBe(1);
+    expect(r.stderr.trim()).toBe('Error from server (Forbidden): pods "small" is forbidden: minimum memory usage per Container is 64Mi, but request is 32Mi');
   });
 });
