@@ -63,6 +63,20 @@ describe('ResourceQuota admission', () => {
     await expectStatus(core.createNamespacedPod({ namespace: ns, body: pod('c') }), forbidden('pods', 'c', 'exceeded quota: q, requested: pods=1, used: pods=2, limited: pods=2'));
     await expect(core.readNamespacedPod({ namespace: ns, name: 'c' })).rejects.toMatchObject({ code: 404 });
     expect((await status('q'))!.used).toEqual({ pods: '2' });
+    // A deleted pod gives its place back once the controller has recounted.
+    await core.deleteNamespacedPod({ namespace: ns, name: 'a' });
+    await cluster.settle();
+    expect((await status('q'))!.used).toEqual({ pods: '1' });
+    await core.createNamespacedPod({ namespace: ns, body: pod('c') });
+  });
+
+  it('stops charging compute for a pod that has finished', async () => {
+    await quota('q', { hard: { pods: '5', 'count/pods': '5' } });
+    const created = await core.createNamespacedPod({ namespace: ns, body: pod('job') });
+    expect((await status('q'))!.used).toEqual({ 'count/pods': '1', pods: '1' });
+    await core.replaceNamespacedPodStatus({ namespace: ns, name: 'job', body: { ...created, status: { phase: 'Succeeded' } } });
+    await cluster.settle();
+    expect((await status('q'))!.used).toEqual({ 'count/pods': '1', pods: '0' });
   });
 
   it('gives usage back when an object is deleted', async () => {
