@@ -1,5 +1,6 @@
 // DefaultTolerationSeconds, as a v1.36 kube-apiserver runs it by default: a pod gets the
 // not-ready and unreachable NoExecute tolerations for 300 s unless it already tolerates them.
+// And its counterpart on Nodes, TaintNodesByCondition: new nodes start tainted not-ready.
 import * as k8s from '@kubernetes/client-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createFakeCluster, type FakeCluster } from '../src/index.ts';
@@ -54,5 +55,15 @@ describe('DefaultTolerationSeconds', () => {
       },
     });
     expect(d.spec!.template.spec!.tolerations).toBeUndefined();
+  });
+});
+
+describe('TaintNodesByCondition', () => {
+  it('creates a Node with the not-ready NoSchedule taint, once', async () => {
+    const plain = await core.createNode({ body: { metadata: { name: 'n1' } } });
+    expect(plain.spec!.taints).toEqual([{ key: 'node.kubernetes.io/not-ready', effect: 'NoSchedule' }]);
+    const own = { key: 'dedicated', value: 'gpu', effect: 'NoSchedule' };
+    const tainted = await core.createNode({ body: { metadata: { name: 'n2' }, spec: { taints: [own, { key: 'node.kubernetes.io/not-ready', effect: 'NoSchedule' }] } } });
+    expect(tainted.spec!.taints).toEqual([own, { key: 'node.kubernetes.io/not-ready', effect: 'NoSchedule' }]);
   });
 });

@@ -15,6 +15,7 @@
 import { admissionChain, type AdmissionChain, type AdmissionPlugin } from '../registry/admission.ts';
 import type { AdmissionServices } from './services.ts';
 import { limitRanger } from './limit-ranger.ts';
+import { taintNodesByCondition } from './taint-nodes-by-condition.ts';
 import { priority } from './priority.ts';
 import { defaultTolerationSeconds } from './default-toleration-seconds.ts';
 import { defaultStorageClassPlugin } from './default-storage-class.ts';
@@ -26,6 +27,7 @@ import { resourceQuota } from './resource-quota.ts';
 export function defaultAdmissionPlugins(services: AdmissionServices): AdmissionPlugin[] {
   return [
     limitRanger(services),
+    taintNodesByCondition(),
     priority(services),
     defaultTolerationSeconds(),
     defaultStorageClassPlugin(services),
