@@ -17,17 +17,39 @@ import { podSecurityPlugin, podSecurityReads } from './pod-security/plugin.ts';
 import type { AdmissionServices } from './services.ts';
 import { mutatingAdmissionPolicyPlugin } from './policy/mutating-admission-policy.ts';
 import { validatingAdmissionPolicyPlugin } from './policy/validating-admission-policy.ts';
+import { limitRanger } from './limit-ranger.ts';
+import { taintNodesByCondition } from './taint-nodes-by-condition.ts';
+import { priority } from './priority.ts';
+import { defaultTolerationSeconds } from './default-toleration-seconds.ts';
+import { defaultStorageClassPlugin } from './default-storage-class.ts';
+import { runtimeClass } from './runtime-class.ts';
+import { defaultIngressClass } from './default-ingress-class.ts';
+import { resourceQuota } from './resource-quota.ts';
 
 /** The default plugins, in the real chain's order. */
 export function defaultAdmissionPlugins(services: AdmissionServices): AdmissionPlugin[] {
   return [
+    limitRanger(services), // LimitRanger
+    taintNodesByCondition(), // TaintNodesByCondition
     podSecurityPlugin(podSecurityReads(services)), // PodSecurity
+    priority(services), // Priority
+    defaultTolerationSeconds(), // DefaultTolerationSeconds
+    defaultStorageClassPlugin(services), // DefaultStorageClass
+    runtimeClass(services), // RuntimeClass
+    defaultIngressClass(services), // DefaultIngressClass
     mutatingAdmissionPolicyPlugin(services), // MutatingAdmissionPolicy
     validatingAdmissionPolicyPlugin(services), // ValidatingAdmissionPolicy
+    resourceQuota(services), // ResourceQuota
   ];
 }
 
-/** The default plugins, then `extra` (checks the cluster adds, such as RBAC's escalation prevention). */
+/**
+ * The default plugins with `extra` (checks the cluster adds, such as RBAC's escalation
+ * prevention) before ResourceQuota, which goes last so that nothing refuses a write it charged.
+ */
 export function defaultAdmissionChain(services: AdmissionServices, extra: readonly AdmissionPlugin[] = []): AdmissionChain {
-  return admissionChain([...defaultAdmissionPlugins(services), ...extra]);
+  const plugins = defaultAdmissionPlugins(services);
+  const quota = plugins.findIndex((p) => p.name === 'ResourceQuota');
+  const at = quota < 0 ? plugins.length : quota;
+  return admissionChain([...plugins.slice(0, at), ...extra, ...plugins.slice(at)]);
 }

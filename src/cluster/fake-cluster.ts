@@ -21,6 +21,7 @@ import { GarbageCollector } from '../controllers/garbage-collector.ts';
 import { NamespaceController } from '../controllers/namespace-controller.ts';
 import { PodTermination } from '../controllers/pod-termination.ts';
 import { ClusterRoleAggregationController } from '../controllers/clusterrole-aggregation.ts';
+import { ResourceQuotaController } from '../controllers/resource-quota-controller.ts';
 import { assertSupportedNode } from '../node-support.ts';
 import { CrdController } from '../controllers/crd-controller.ts';
 import { ValidatingAdmissionPolicyStatusController } from '../controllers/admission-policy-status-controller.ts';
@@ -49,6 +50,7 @@ import { withAuthorization } from '../auth/filter.ts';
 import { escalationPlugin } from '../auth/escalation.ts';
 import { ADMIN_IDENTITY, userOf, type Identity } from '../auth/authenticator.ts';
 import { clusterAuth, installBootstrapRbac, permissionsApi, type Permissions } from './cluster-auth.ts';
+import { bootstrapSystemPriorityClasses } from '../admission/priority.ts';
 import type { WebhookHandler, WebhookTarget } from '../webhooks/types.ts';
 
 export type { Manifests, ManifestSource } from './manifests.ts';
@@ -291,6 +293,7 @@ export async function createInProcessCluster(options: FakeClusterOptions = {}): 
 
   const namespaces = registryFor(catalog.find('', 'v1', 'namespaces')!);
   for (const name of BOOT_NAMESPACES) await namespaces.create(undefined, { metadata: { name } });
+  await bootstrapSystemPriorityClasses(registryFor(catalog.find('scheduling.k8s.io', 'v1', 'priorityclasses')!));
   if (auth) await installBootstrapRbac(catalog, registryFor);
 
   const controllers = new ControllerManager();
@@ -300,6 +303,7 @@ export async function createInProcessCluster(options: FakeClusterOptions = {}): 
   controllers.add(new PodTermination(controllerContext, controllers.reportError));
   controllers.add(new ClusterRoleAggregationController(controllerContext, controllers.reportError));
   controllers.add(new ValidatingAdmissionPolicyStatusController(controllerContext, controllers.reportError));
+  controllers.add(new ResourceQuotaController(controllerContext, controllers.reportError));
   const crdController = new CrdController(controllerContext, controllers.reportError);
   controllers.add(crdController);
   // The bootstrap's aggregated roles (admin, edit, view) are filled before the cluster counts as booted.

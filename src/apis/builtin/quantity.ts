@@ -355,15 +355,18 @@ export class Quantity {
   /** Add(y) in place (on a copy, the shared Dec changes too). */
   add(y: Quantity): void {
     this.s = undefined;
+    // A zero receiver takes y's format (so a usage summed from "0" prints 4Gi, not 4294967296).
     if (!this.d && !y.d) {
+      if (this.i.value === 0n) this.format = y.format;
       if (int64Add(this.i, y.i)) return;
-    }
+    } else if (this.isZero()) this.format = y.format;
     this.decOp(y, 1n);
   }
 
   /** Sub(y) in place; Go negates y's int64 value with wrap-around. */
   sub(y: Quantity): void {
     this.s = undefined;
+    if (this.isZero()) this.format = y.format;
     if (!this.d && !y.d && int64Add(this.i, { value: BigInt.asIntN(64, -y.i.value), scale: y.i.scale })) return;
     this.decOp(y, -1n);
   }
