@@ -22,6 +22,11 @@ describe('machinery on first use', () => {
     expect(result.printersAfter).toBe(true);
   });
 
+  it('the TLS certificate machinery loads with the first TLS listener, not with the import or a cluster, and serves HTTPS', () => {
+    expect(result.tls).toEqual([false, false, true]);
+    expect(result.tlsAnswer).toEqual([200, 'default']);
+  });
+
   it('CEL is not loaded by the import, and checks and enforces the rules of the first CRD of a fresh process', () => {
     expect(result.celAtImport).toBe(false);
     expect(result.badRule[0]).toBe(422);
