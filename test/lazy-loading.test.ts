@@ -22,6 +22,14 @@ describe('machinery on first use', () => {
     expect(result.printersAfter).toBe(true);
   });
 
+  it('RE2 loads with the first pattern to check, not with the import, and gives Go regexp\'s error text', () => {
+    expect(result.re2).toEqual([false, false, true]);
+    expect(result.badPattern).toEqual([
+      422,
+      [['spec.validation.openAPIV3Schema.properties[spec].properties[color].pattern', 'Invalid value: "(": must be a valid regular expression, but isn\'t: error parsing regexp: missing closing ): `(`']],
+    ]);
+  });
+
   it('the TLS certificate machinery loads with the first TLS listener, not with the import or a cluster, and serves HTTPS', () => {
     expect(result.tls).toEqual([false, false, true]);
     expect(result.tlsAnswer).toEqual([200, 'default']);

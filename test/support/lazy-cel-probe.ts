@@ -13,6 +13,7 @@ const openapiTables = new Set<string>();
 const msw = new Set<string>();
 const printers = new Set<string>();
 const tls = new Set<string>();
+const re2 = new Set<string>();
 registerHooks({
   resolve(specifier, context, next) {
     const result = next(specifier, context);
@@ -20,6 +21,7 @@ registerHooks({
     if (result.url.endsWith('/generated/openapi-definitions.generated.ts')) openapiTables.add(result.url);
     if (result.url.includes('/node_modules/msw/') || result.url.includes('/@mswjs/interceptors/')) msw.add(result.url);
     if (result.url.endsWith('/http/table/builtin-printers.ts')) printers.add(result.url);
+    if (result.url.includes('/node_modules/re2js/')) re2.add(result.url);
     if (result.url.includes('/node_modules/pkijs/') || result.url.endsWith('/transport/serving-certs.ts')) tls.add(result.url);
     return result;
   },
@@ -30,6 +32,7 @@ const celAtImport = resolved.size > 0;
 const mswAtImport = msw.size > 0;
 const printersAtImport = printers.size > 0;
 const tlsAtImport = tls.size > 0;
+const re2AtImport = re2.size > 0;
 const cluster = await createFakeCluster();
 const openapiTablesBeforeRequest = openapiTables.size > 0;
 // msw loads with the first cluster, which resolves only once its host is intercepted for every client.
@@ -58,6 +61,12 @@ const crd = (rule: string) => ({
     ],
   },
 });
+// RE2 loads (synchronously) with the first pattern to check: here a CRD whose pattern does not compile.
+const re2BeforePattern = re2.size > 0;
+const patternCrd = crd('self.replicas < 5');
+patternCrd.spec.versions[0]!.schema.openAPIV3Schema.properties.spec.properties = { replicas: { type: 'integer' }, color: { type: 'string', pattern: '(' } } as never;
+const badPattern = await post('/apis/apiextensions.k8s.io/v1/customresourcedefinitions', patternCrd);
+const badPatternBody = (await badPattern.json()) as { details?: { causes?: Array<{ message: string; field: string }> } };
 const badRule = await post('/apis/apiextensions.k8s.io/v1/customresourcedefinitions', crd('self.replicas == true'));
 const badRuleBody = (await badRule.json()) as { details?: { causes?: Array<{ message: string }> } };
 const created = await post('/apis/apiextensions.k8s.io/v1/customresourcedefinitions', crd('self.replicas < 5'));
@@ -97,6 +106,8 @@ console.log(
     printersAtImport,
     tls: [tlsAtImport, tlsBeforeListen, tls.size > 0],
     tlsAnswer,
+    re2: [re2AtImport, re2BeforePattern, re2.size > 0],
+    badPattern: [badPattern.status, badPatternBody.details?.causes?.map((c) => [c.field, c.message])],
     rawFetch: [rawFetch.status, rawFetchBody.metadata?.name],
     table: [table.status, tableBody.kind, tableBody.columnDefinitions?.map((c) => c.name)],
     printersAfter: printers.size > 0,
