@@ -30,8 +30,14 @@ describe('machinery on first use', () => {
     ]);
   });
 
-  it('the TLS certificate machinery loads with the first TLS listener, not with the import or a cluster, and serves HTTPS', () => {
+  it('the patch engines load with the first PATCH, not with the import or a cluster, and patch', () => {
+    expect(result.patch).toEqual([false, true, 200, 'yes']);
+  });
+
+  it('the listener and the TLS certificate machinery load with the first listen({ tls: true }), not with the import or a cluster, and serve HTTPS', () => {
     expect(result.tls).toEqual([false, false, true]);
+    // The listener itself (node:http, node:https) loads with the first listen() too.
+    expect(result.listener).toEqual([false, true]);
     expect(result.tlsAnswer).toEqual([200, 'default']);
   });
 

@@ -13,7 +13,7 @@ import type { RegistryContext } from '../registry/context.ts';
 import type { Clock } from '../util/clock-and-random.ts';
 import { GenericRegistry } from '../registry/generic-registry.ts';
 import { VersionedStore } from '../storage/versioned-store.ts';
-import { listen as listenHttp, type ListenOptions, type Listener } from '../transport/http-listener.ts';
+import type { ListenOptions, Listener } from '../transport/http-listener.ts';
 import { attachHost, CLUSTER_DOMAIN, detachHost } from '../transport/msw-network.ts';
 import { InProcessDispatcher } from '../transport/in-process-dispatcher.ts';
 import { findCrdCondition, isCrdConditionTrue } from '../apiextensions/crd-conditions.ts';
@@ -191,6 +191,11 @@ export interface FakeCluster extends AsyncDisposable {
   close(): Promise<void>;
 }
 
+// The loopback listener (node:http, node:https and its own code) loads with the first listen(); one
+// import shared by concurrent first calls (concurrent import()s break Jest's ESM runtime, jestjs/jest#11434).
+let listenerModule: Promise<typeof import('../transport/http-listener.ts')> | undefined;
+const httpListener = () => (listenerModule ??= import('../transport/http-listener.ts'));
+
 /** The namespaces every cluster starts with, as kube-apiserver creates them. */
 export const BOOT_NAMESPACES = ['default', 'kube-system', 'kube-public', 'kube-node-lease'];
 let clusterCounter = 0;
@@ -299,7 +304,7 @@ export async function createFakeCluster(options: FakeClusterOptions = {}): Promi
     get: (target) => getObject(harnessContext, target),
     list: (kind, listOptions) => listObjects(harnessContext, kind, listOptions),
     async listen(listenOptions) {
-      const listener = await listenHttp(handle, listenOptions);
+      const listener = await (await httpListener()).listen(handle, listenOptions);
       listeners.push(listener);
       const credentials = listener.caCert && listener.token ? { caCert: listener.caCert, token: listener.token } : undefined;
       return { url: listener.url, kubeconfig: kubeConfigYaml(listener.url, credentials), ...credentials };

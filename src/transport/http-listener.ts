@@ -72,8 +72,10 @@ const urlHost = (host: string): string => (host.includes(':') ? `[${host}]` : ho
  * ~850 KB of modules) loads with the first TLS listener, not with kubefake: most processes serve
  * plain loopback or nothing at all.
  */
+let certsModule: Promise<typeof import('./serving-certs.ts')> | undefined;
 async function servingCertificates(hosts: readonly string[]): Promise<ServingCertificates> {
-  const { createServingCertificates } = await import('./serving-certs.ts');
+  // One import shared by concurrent first listeners (concurrent import()s break Jest's ESM runtime).
+  const { createServingCertificates } = await (certsModule ??= import('./serving-certs.ts'));
   return createServingCertificates(hosts);
 }
 

@@ -14,6 +14,8 @@ const msw = new Set<string>();
 const printers = new Set<string>();
 const tls = new Set<string>();
 const re2 = new Set<string>();
+const listener = new Set<string>();
+const patchEngines = new Set<string>();
 registerHooks({
   resolve(specifier, context, next) {
     const result = next(specifier, context);
@@ -22,6 +24,8 @@ registerHooks({
     if (result.url.includes('/node_modules/msw/') || result.url.includes('/@mswjs/interceptors/')) msw.add(result.url);
     if (result.url.endsWith('/http/table/builtin-printers.ts')) printers.add(result.url);
     if (result.url.includes('/node_modules/re2js/')) re2.add(result.url);
+    if (result.url.endsWith('/transport/http-listener.ts')) listener.add(result.url);
+    if (result.url.endsWith('/patch/index.ts') || result.url.endsWith('/patch/strategic-merge.ts')) patchEngines.add(result.url);
     if (result.url.includes('/node_modules/pkijs/') || result.url.endsWith('/transport/serving-certs.ts')) tls.add(result.url);
     return result;
   },
@@ -87,8 +91,15 @@ const protobuf = await cluster.handle(
 const protobufBody = (await protobuf.json()) as { message: string };
 const openapi = await cluster.handle(new Request(`${cluster.url}/openapi/v3/api/v1`, { headers: { accept: 'application/json' } }));
 const openapiBody = (await openapi.json()) as { openapi?: string; paths?: Record<string, unknown> };
+// The patch engines load with the first PATCH that needs one (a strategic merge patch here).
+const patchBeforePatch = patchEngines.size > 0;
+const patched = await cluster.handle(
+  new Request(`${cluster.url}/api/v1/namespaces/default`, { method: 'PATCH', body: JSON.stringify({ metadata: { labels: { lazy: 'yes' } } }), headers: { 'content-type': 'application/strategic-merge-patch+json' } }),
+);
+const patchedBody = (await patched.json()) as { metadata?: { labels?: Record<string, string> } };
 // The X.509 machinery loads with the first TLS listener, which answers over HTTPS with its CA.
 const tlsBeforeListen = tls.size > 0;
+const listenerBeforeListen = listener.size > 0;
 const served = await cluster.listen({ tls: true });
 const { request } = await import('node:https');
 const tlsAnswer = await new Promise<[number | undefined, string]>((resolve, reject) => {
@@ -105,6 +116,8 @@ console.log(
     mswAtImport,
     printersAtImport,
     tls: [tlsAtImport, tlsBeforeListen, tls.size > 0],
+    listener: [listenerBeforeListen, listener.size > 0],
+    patch: [patchBeforePatch, patchEngines.size > 0, patched.status, patchedBody.metadata?.labels?.lazy],
     tlsAnswer,
     re2: [re2AtImport, re2BeforePattern, re2.size > 0],
     badPattern: [badPattern.status, badPatternBody.details?.causes?.map((c) => [c.field, c.message])],
