@@ -13,13 +13,17 @@
 // NamespaceLifecycle's create check runs in the registry itself (registry/namespace-admission.ts).
 // A plugin kubefake implements is listed below at its place in that order.
 import { admissionChain, type AdmissionChain, type AdmissionPlugin } from '../registry/admission.ts';
+import { podSecurityPlugin, podSecurityReads } from './pod-security/plugin.ts';
 import type { AdmissionServices } from './services.ts';
 
 /** The default plugins, in the real chain's order. */
-export function defaultAdmissionPlugins(_services: AdmissionServices): AdmissionPlugin[] {
-  return [];
+export function defaultAdmissionPlugins(services: AdmissionServices): AdmissionPlugin[] {
+  return [
+    podSecurityPlugin(podSecurityReads(services)), // PodSecurity
+  ];
 }
 
-export function defaultAdmissionChain(services: AdmissionServices): AdmissionChain {
-  return admissionChain(defaultAdmissionPlugins(services));
+/** The default plugins, then `extra` (checks the cluster adds, such as RBAC's escalation prevention). */
+export function defaultAdmissionChain(services: AdmissionServices, extra: readonly AdmissionPlugin[] = []): AdmissionChain {
+  return admissionChain([...defaultAdmissionPlugins(services), ...extra]);
 }
