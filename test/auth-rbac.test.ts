@@ -263,6 +263,10 @@ describe('auth: true', () => {
     expect((await jane(['auth', 'can-i', 'list', 'pods'])).stdout.trim()).toBe('yes');
     expect((await jane(['auth', 'can-i', 'delete', 'pods'])).stdout.trim()).toBe('no');
     expect((await kubectlRunner(listener.kubeconfig)(['auth', 'whoami', '-o', 'jsonpath={.status.userInfo.username}'])).stdout).toBe('kubefake-admin');
+    // kubectl --as: the administrator may impersonate; jane may not.
+    const admin = kubectlRunner(listener.kubeconfig);
+    expect((await admin(['get', 'configmaps', '--as=jane'])).stderr).toContain('Error from server (Forbidden): configmaps is forbidden: User "jane" cannot list resource "configmaps" in API group "" in the namespace "default"');
+    expect((await jane(['get', 'pods', '--as=bob'])).stderr).toContain('Error from server (Forbidden): users "bob" is forbidden: User "jane" cannot impersonate resource "users" in API group "" at the cluster scope');
     // A client certificate the listener's CA signed: the common name is the user, each organization a group.
     const byCertificate = kubectlRunner(await listener.certificateKubeconfigFor({ user: 'jane', groups: ['devs', 'ops'] }));
     expect(JSON.parse((await byCertificate(['auth', 'whoami', '-o', 'json'])).stdout).status.userInfo).toEqual({ username: 'jane', groups: ['devs', 'ops', 'system:authenticated'] });

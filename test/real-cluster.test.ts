@@ -83,11 +83,34 @@ describe('createFakeCluster({ kubeconfig })', () => {
   it('refuses what only a fake can do with NotSupportedOnRealCluster, naming the feature', async () => {
     await expect(createFakeCluster({ kubeconfig, deterministic: true })).rejects.toThrow(new NotSupportedOnRealCluster('deterministic mode'));
     await using cluster = await createFakeCluster({ kubeconfig });
-    expect(() => cluster.clock).toThrow('kubefake: cluster.clock is not supported on a real cluster');
-    expect(() => cluster.faults).toThrow(NotSupportedOnRealCluster);
+    expect(() => cluster.clock.advance(1000)).toThrow('kubefake: cluster.clock.advance is not supported on a real cluster');
+    expect(() => cluster.faults.add({ verb: 'get', error: 500 })).toThrow(NotSupportedOnRealCluster);
+    expect(() => cluster.permissions.used('jane')).toThrow(NotSupportedOnRealCluster);
     await expect(cluster.compact()).rejects.toThrow('cluster.compact()');
     expect(() => cluster.serveWebhook('https://x', () => ({}))).toThrow(NotSupportedOnRealCluster);
     await expect(cluster.apply({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'x', uid: 'u' } }, { serverFields: 'keep' })).rejects.toThrow(NotSupportedOnRealCluster);
+  });
+
+  it('records a session against the real cluster that a fake replays offline, byte for byte', async () => {
+    const file = join(mkdtempSync(join(tmpdir(), 'kubefake-real-cassette-')), 'session.json');
+    const session = async (kc: k8s.KubeConfig, namespace: string) => {
+      const core = kc.makeApiClient(k8s.CoreV1Api);
+      const created = await core.createNamespacedConfigMap({ namespace, body: { metadata: { name: 'recorded' }, data: { k: 'v' } } });
+      const read = await core.readNamespacedConfigMap({ name: 'recorded', namespace });
+      return [created.metadata?.uid, read.data, (await core.listNamespacedConfigMap({ namespace })).items.map((c) => c.metadata?.name).sort()];
+    };
+    let recorded: unknown[];
+    let namespace: string;
+    {
+      await using real = await createFakeCluster({ kubeconfig });
+      namespace = real.namespace;
+      recorded = await session(real.kubeConfig, namespace);
+      await real.requests.save(file);
+    }
+    // Offline: a fake answering from the cassette (the real namespace is only a name in it now).
+    await using replay = await createFakeCluster({ replay: file });
+    expect(await session(replay.kubeConfig, namespace)).toEqual(recorded);
+    expect(replay.requests.all().map((r) => r.status)).toEqual([201, 200, 200]);
   });
 
   it('answers a refused write with the server’s Status', async () => {

@@ -47,7 +47,14 @@ export async function installBootstrapRbac(catalog: ApiCatalog, registryFor: (ty
   for (const binding of BOOTSTRAP_CLUSTER_ROLE_BINDINGS) await bindings.create(undefined, structuredClone(binding) as KubeObject);
 }
 
-export function permissionsApi(auth: AuthParts): Permissions {
+/** cluster.permissions; on a cluster without auth every method says what it needs. */
+export function permissionsApi(auth: AuthParts | undefined): Permissions {
+  if (!auth) {
+    const needsAuth = (): never => {
+      throw new Error('kubefake: cluster.permissions needs a cluster created with { auth: true }');
+    };
+    return { used: needsAuth, minimalRole: needsAuth, notAllowedBy: async () => needsAuth(), clear: needsAuth };
+  }
   return {
     used: (identity) => auth.permissions.used(usernameOf(identity)),
     minimalRole: (identity, options = {}) => {

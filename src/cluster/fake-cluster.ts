@@ -326,10 +326,7 @@ export async function createInProcessCluster(options: FakeClusterOptions = {}): 
       if (!auth) throw new Error('kubefake: kubeConfigFor() needs a cluster created with { auth: true }');
       return makeKubeConfig(url, dispatcher, auth.authenticator.tokenFor(identity));
     },
-    get permissions() {
-      if (!auth) throw new Error('kubefake: cluster.permissions needs a cluster created with { auth: true }');
-      return permissionsApi(auth);
-    },
+    permissions: permissionsApi(auth),
     apply,
     handle,
     serveWebhook: (target, webhookHandler) => webhooks.serve(target, webhookHandler),

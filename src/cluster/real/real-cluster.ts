@@ -129,18 +129,12 @@ export async function createRealCluster(kubeconfig: string, options: FakeCluster
     kubeConfig,
     apply,
     handle,
-    get clock(): never {
-      throw new NotSupportedOnRealCluster('cluster.clock');
-    },
-    get faults(): never {
-      throw new NotSupportedOnRealCluster('cluster.faults');
-    },
+    clock: unsupported<FakeCluster['clock']>('cluster.clock'),
+    faults: unsupported<FakeCluster['faults']>('cluster.faults'),
     kubeConfigFor() {
       throw new NotSupportedOnRealCluster('cluster.kubeConfigFor() (identities are the real cluster’s own)');
     },
-    get permissions(): never {
-      throw new NotSupportedOnRealCluster('cluster.permissions');
-    },
+    permissions: unsupported<FakeCluster['permissions']>('cluster.permissions'),
     requests: harness.requests,
     history: harness.history,
     snapshot: ((snapshotOptions?: SnapshotOptions & { format?: 'objects' | 'yaml' }) => {
@@ -188,6 +182,19 @@ export async function createRealCluster(kubeconfig: string, options: FakeCluster
     },
   };
   return cluster;
+}
+
+/**
+ * A member only the fake has: any use of it (a method, a property) throws NotSupportedOnRealCluster
+ * naming it, while looking at the cluster object (equality, printing) does not.
+ */
+function unsupported<T extends object>(feature: string): T {
+  return new Proxy({} as T, {
+    get(_target, prop) {
+      if (typeof prop === 'symbol' || prop === 'then' || prop === 'toJSON' || prop === 'asymmetricMatch' || prop === '$$typeof' || prop === 'constructor') return undefined;
+      throw new NotSupportedOnRealCluster(`${feature}.${prop}`);
+    },
+  });
 }
 
 /** A namespace of the test's own, named `kubefake-<random>` by the server. */
