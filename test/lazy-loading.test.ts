@@ -22,6 +22,25 @@ describe('machinery on first use', () => {
     expect(result.printersAfter).toBe(true);
   });
 
+  it('RE2 loads with the first pattern to check, not with the import, and gives Go regexp\'s error text', () => {
+    expect(result.re2).toEqual([false, false, true]);
+    expect(result.badPattern).toEqual([
+      422,
+      [['spec.validation.openAPIV3Schema.properties[spec].properties[color].pattern', 'Invalid value: "(": must be a valid regular expression, but isn\'t: error parsing regexp: missing closing ): `(`']],
+    ]);
+  });
+
+  it('the patch engines load with the first PATCH, not with the import or a cluster, and patch', () => {
+    expect(result.patch).toEqual([false, true, 200, 'yes']);
+  });
+
+  it('the listener and the TLS certificate machinery load with the first listen({ tls: true }), not with the import or a cluster, and serve HTTPS', () => {
+    expect(result.tls).toEqual([false, false, true]);
+    // The listener itself (node:http, node:https) loads with the first listen() too.
+    expect(result.listener).toEqual([false, true]);
+    expect(result.tlsAnswer).toEqual([200, 'default']);
+  });
+
   it('CEL is not loaded by the import, and checks and enforces the rules of the first CRD of a fresh process', () => {
     expect(result.celAtImport).toBe(false);
     expect(result.badRule[0]).toBe(422);

@@ -12,7 +12,7 @@ import type { RegistryContext } from '../registry/context.ts';
 import type { Clock } from '../util/clock-and-random.ts';
 import { GenericRegistry } from '../registry/generic-registry.ts';
 import { VersionedStore } from '../storage/versioned-store.ts';
-import { listen as listenHttp, type ListenOptions, type Listener } from '../transport/http-listener.ts';
+import type { ListenOptions, Listener } from '../transport/http-listener.ts';
 import { attachHost, CLUSTER_DOMAIN, detachHost } from '../transport/msw-network.ts';
 import { InProcessDispatcher } from '../transport/in-process-dispatcher.ts';
 import type { ControllerContext } from '../controllers/context.ts';
@@ -238,6 +238,11 @@ export interface FakeCluster extends AsyncDisposable {
   close(): Promise<void>;
 }
 
+// The loopback listener (node:http, node:https and its own code) loads with the first listen(); one
+// import shared by concurrent first calls (concurrent import()s break Jest's ESM runtime, jestjs/jest#11434).
+let listenerModule: Promise<typeof import('../transport/http-listener.ts')> | undefined;
+const httpListener = () => (listenerModule ??= import('../transport/http-listener.ts'));
+
 /** The namespaces every cluster starts with, as kube-apiserver creates them. */
 export const BOOT_NAMESPACES = ['default', 'kube-system', 'kube-public', 'kube-node-lease'];
 let clusterCounter = 0;
@@ -348,7 +353,7 @@ export async function createInProcessCluster(options: FakeClusterOptions = {}): 
     async listen(listenOptions) {
       // kubectl sends no credentials over plain http: it would be system:anonymous there.
       if (auth && !listenOptions?.tls) throw new Error('kubefake: an auth: true cluster serves kubectl over HTTPS only (kubectl sends no credentials over plain http): listen({ tls: true })');
-      const listener = await listenHttp(handle, listenOptions, !!auth);
+      const listener = await (await httpListener()).listen(handle, listenOptions, !!auth);
       // An auth cluster takes the listener's own token as its administrator's, and any identity's.
       if (auth && listener.token) auth.authenticator.register(listener.token, ADMIN_IDENTITY);
       listeners.push(listener);

@@ -215,7 +215,7 @@ export class ApiHandler {
         const contentType = patchContentTypeOf(request, type);
         const bytes = await readBody(request);
         const options = { ...patchOptionsFrom(query, request.headers.get('user-agent')), user: userOfRequest(request) };
-        const { patch, strictErrors, decoding } = patcherFor(contentType, bytes, type, options);
+        const { patch, strictErrors, decoding } = await patcherFor(contentType, bytes, type, options);
         const result = await registry.patch(namespace, name, patch, { ...options, strictDecodeErrors: strictErrors, patchDecoding: decoding });
         return respond(result.object, result.created ? 201 : 200, result.warnings);
       }

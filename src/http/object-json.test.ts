@@ -1,7 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { encodeGoJson } from '../go/json-encode.ts';
 import { deepFreeze } from '../util/deep-freeze.ts';
-import { encodeBodyJson, jsonOf } from './object-json.ts';
+import { encodeBodyJson as encodeBody, jsonOf } from './object-json.ts';
+
+const encodeBodyJson = (body: unknown): string => {
+  const encoded = encodeBody(body);
+  return typeof encoded === 'string' ? encoded : Buffer.from(encoded).toString('utf8');
+};
 
 const item = (name: string) => deepFreeze({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name, annotations: { a: '<b>&</b>\u2028' } }, data: { k: 'x' } });
 
@@ -32,5 +37,14 @@ describe('encodeBodyJson', () => {
 
   it('encodes bodies without items as encodeGoJson does', () => {
     for (const body of [{ kind: 'Status', message: 'a <b>' }, [1, 'x'], 'text', null, item('f')]) expect(encodeBodyJson(body)).toBe(encodeGoJson(body));
+  });
+});
+
+describe('encodeBodyJson of a list', () => {
+  it('answers a fresh buffer per call: changing one leaves the next list and the item cache alone', () => {
+    const list = { kind: 'ConfigMapList', items: [item('g')] };
+    const first = encodeBody(list) as Uint8Array;
+    first.fill(0x20);
+    expect(encodeBodyJson(list)).toBe(encodeGoJson(list));
   });
 });

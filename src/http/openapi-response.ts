@@ -7,15 +7,20 @@ import type { ApiCatalog } from '../apis/catalog.ts';
 import type { OpenAPIService, SerializedDocument } from '../apis/openapi/service.ts';
 import { KUBERNETES_VERSION } from '../apis/version.ts';
 import { parseGoautonegAccept } from './goautoneg.ts';
-import { swaggerToProtobuf } from './protobuf/openapi-v2.ts';
 import { sentResponse } from './sent-bodies.ts';
 
 const services = new WeakMap<ApiCatalog, OpenAPIService>();
 let Service: typeof OpenAPIService | undefined;
+let swaggerToProtobuf: typeof import('./protobuf/openapi-v2.ts').swaggerToProtobuf | undefined;
 
-/** Loads the OpenAPI tables (a dozen modules) on the first /openapi request, not with kubefake; openapiResponse() needs them. */
+/**
+ * Loads the OpenAPI tables (a dozen modules) and the protobuf rendition of /openapi/v2 (gnostic's
+ * message tables) on the first /openapi request, not with kubefake; openapiResponse() needs them.
+ * One import after the other: concurrent import()s break Jest's ESM runtime (jestjs/jest#11434).
+ */
 export async function loadOpenAPI(): Promise<void> {
   Service ??= (await import('../apis/openapi/service.ts')).OpenAPIService;
+  swaggerToProtobuf ??= (await import('./protobuf/openapi-v2.ts')).swaggerToProtobuf;
 }
 
 function serviceFor(catalog: ApiCatalog): OpenAPIService {
@@ -108,7 +113,7 @@ const protobufRenditions = new WeakMap<SerializedDocument, SerializedDocument>()
 /** ToProtoBinary of the JSON document, made once per document (kube-openapi caches it the same way). */
 function protobufOf(doc: SerializedDocument): SerializedDocument {
   let proto = protobufRenditions.get(doc);
-  if (!proto) protobufRenditions.set(doc, (proto = { ...doc, body: swaggerToProtobuf(JSON.parse(doc.body as string)) }));
+  if (!proto) protobufRenditions.set(doc, (proto = { ...doc, body: swaggerToProtobuf!(JSON.parse(doc.body as string)) }));
   return proto;
 }
 

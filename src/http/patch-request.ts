@@ -3,7 +3,7 @@
 import type { ResourceType } from '../apis/resource-type.ts';
 import { unsupportedMediaType } from '../errors/status-error.ts';
 import { contentTypeEssence } from './media-types.ts';
-import { PATCH_CONTENT_TYPES, patchObject } from '../patch/index.ts';
+import { PATCH_CONTENT_TYPES } from '../patch/content-types.ts';
 import { fieldValidationMode, type WriteOptions } from '../apis/options.ts';
 import { APPLY_PATCH_CONTENT_TYPE, decodeApplyPatch, type ApplyPatch } from '../apply/apply-patch.ts';
 
@@ -38,12 +38,22 @@ export interface PatchRequest {
   decoding: WriteOptions['patchDecoding'];
 }
 
+let engines: Promise<typeof import('../patch/index.ts')> | undefined;
+
+/**
+ * The JSON, merge and strategic merge patch engines (about 60 KB of modules), loaded with the
+ * first PATCH that needs them instead of with kubefake; one import shared by concurrent first
+ * PATCHes (concurrent import()s break Jest's ESM runtime, jestjs/jest#11434).
+ */
+export const patchEngines = () => (engines ??= import('../patch/index.ts'));
+
 /** `contentType` must be one of patchContentTypesFor(type). */
-export function patcherFor(contentType: string, bytes: Uint8Array, type: ResourceType, options: WriteOptions): PatchRequest {
+export async function patcherFor(contentType: string, bytes: Uint8Array, type: ResourceType, options: WriteOptions): Promise<PatchRequest> {
   const fieldValidation = fieldValidationMode(options.fieldValidation);
   const strictErrors: string[] = [];
   if (contentType === APPLY_PATCH_CONTENT_TYPE) return { patch: decodeApplyPatch(bytes, { force: options.force, fieldValidation }), strictErrors, decoding: undefined };
   const patchType = PATCH_CONTENT_TYPES[contentType]!;
+  const { patchObject } = await patchEngines();
   if (patchType === 'strategic') {
     // The patch body's strict findings go ahead of the converter's unknown fields, and a 422
     // prints the patch map as Go's %+v (patch.go applyPatchToObject).

@@ -7,11 +7,31 @@ const responseBodies = new WeakMap<Response, string | Uint8Array>();
 // cluster) wraps the global one in a Proxy that records raw headers for msw's own use: kubefake's
 // answers need none of that, and the in-process dispatcher would pay for it on every request.
 const NativeResponse = globalThis.Response;
+const NativeReadableStream = globalThis.ReadableStream;
 const requestBodies = new WeakMap<Request, Uint8Array>();
 
-/** `new Response(body, init)`, remembering `body` for bodyOfResponse(). */
+/**
+ * `new Response(body, init)`, remembering `body` for bodyOfResponse(). The Response's stream
+ * yields the body's bytes only when read: the transports send the remembered body itself, and
+ * undici's own handling of a string or bytes body (measuring and encoding a string, copying
+ * bytes) cost as much as building a 500-item list.
+ */
 export function sentResponse(body: string | Uint8Array, init: ResponseInit): Response {
-  const response = new NativeResponse(body as BodyInit, init);
+  const stream = new NativeReadableStream<Uint8Array>(
+    {
+      pull(controller) {
+        // Each reader gets bytes of its own: the remembered body is the request log's too.
+        const bytes = typeof body === 'string' ? Buffer.from(body) : new Uint8Array(body);
+        if (bytes.byteLength > 0) controller.enqueue(bytes);
+        controller.close();
+      },
+    },
+    // Nothing is pulled before a reader asks (the default high-water mark of 1 would pull at once).
+    { highWaterMark: 0 },
+  );
+  const response = new NativeResponse(stream, init);
+  // What fetch gives a string body with no content-type of its own (extractBody).
+  if (typeof body === 'string' && !response.headers.has('content-type')) response.headers.set('content-type', 'text/plain;charset=UTF-8');
   responseBodies.set(response, body);
   return response;
 }

@@ -6,7 +6,7 @@
 import { isPlainObject, type KubeObject } from '../apis/object.ts';
 import type { PostSubresourceHandler, ResourceType } from '../apis/resource-type.ts';
 import { methodNotSupported, notFound, StatusError, unknownPath } from '../errors/status-error.ts';
-import { PATCH_CONTENT_TYPES, applyPatch } from '../patch/index.ts';
+import { PATCH_CONTENT_TYPES } from '../patch/content-types.ts';
 import type { GenericRegistry } from '../registry/generic-registry.ts';
 import { fieldValidationMode } from '../apis/options.ts';
 import { bindPod } from '../registry/subresources/pod-binding.ts';
@@ -18,7 +18,7 @@ import { statusTypeOf, updateSubresourceTypeOf } from '../registry/subresources/
 import { bodyTarget, readBody, readWriteRequest } from './body.ts';
 import type { OutputFormat } from './media-types.ts';
 import { deleteOptionsFrom, getOptionsFrom, patchOptionsFrom } from './query-options.ts';
-import { patchContentTypeOf, patcherFor } from './patch-request.ts';
+import { patchContentTypeOf, patchEngines, patcherFor } from './patch-request.ts';
 import { APPLY_PATCH_CONTENT_TYPE, decodeApplyPatch } from '../apply/apply-patch.ts';
 import type { ResourceRequest } from './request-info.ts';
 import { objectResponse } from './responses.ts';
@@ -198,7 +198,7 @@ async function serveObjectSubresource(r: SubresourceRequest, verb: string, subTy
       const contentType = patchContentTypeOf(r.request, type);
       const bytes = await readBody(r.request);
       const options = patchOptionsFrom(query, r.request.headers.get('user-agent'));
-      const { patch, strictErrors, decoding } = patcherFor(contentType, bytes, type, options);
+      const { patch, strictErrors, decoding } = await patcherFor(contentType, bytes, type, options);
       const result = await registry.patch(info.namespace, info.name, patch, { ...options, strictDecodeErrors: strictErrors, patchDecoding: decoding });
       return respond(r, result.object, result.warnings);
     }
@@ -234,6 +234,7 @@ async function serveScale(r: SubresourceRequest, verb: string): Promise<Response
         return respond(r, result.object, result.warnings);
       }
       const patchType = PATCH_CONTENT_TYPES[contentType]!;
+      const { applyPatch } = await patchEngines();
       const result = await scale.patch(info.namespace, info.name, (current) => applyPatch(patchType, current, bytes, SCALE_TARGET, { fieldValidation }), options);
       return respond(r, result.object, result.warnings);
     }

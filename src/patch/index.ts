@@ -13,14 +13,8 @@ import { evanphxMergePatch } from './merge-patch.ts';
 import { schemaFor } from './smp-schema.ts';
 import { SMP_ERRORS, StrategicMergeError, strategicMergeMapPatch } from './strategic-merge.ts';
 
-export type PatchType = 'json' | 'merge' | 'strategic';
-
-/** Content-Type (without parameters) → patch type, as types.PatchType names them. */
-export const PATCH_CONTENT_TYPES: Record<string, PatchType> = {
-  'application/json-patch+json': 'json',
-  'application/merge-patch+json': 'merge',
-  'application/strategic-merge-patch+json': 'strategic',
-};
+export { PATCH_CONTENT_TYPES, type PatchType } from './content-types.ts';
+import type { PatchType } from './content-types.ts';
 
 export interface PatchTarget {
   group: string;

@@ -1,7 +1,8 @@
 // Turns a CRD version's openAPIV3Schema into nodes the pruner, defaulter and validator walk without
 // re-reading the raw schema: formats stripped the way the apiserver strips them, patterns compiled
 // once (RE2, shared cache), int-or-string unfolded to the type list kube-openapi checks.
-import { RE2JS } from 're2js';
+import type { RE2JS } from 're2js';
+import { re2 } from './re2.ts';
 import type { JSONSchemaProps } from './types.ts';
 import { formatChecker, normalizeFormat, SUPPORTED_STRING_FORMATS } from './formats.ts';
 import { servedDefault } from './prune-defaults.ts';
@@ -14,7 +15,7 @@ export function compilePattern(pattern: string): RE2JS | string {
   let r = regexCache.get(pattern);
   if (r === undefined) {
     try {
-      r = RE2JS.compile(pattern);
+      r = re2().compile(pattern);
     } catch (e) {
       r = e instanceof Error ? e.message : String(e);
     }

@@ -1,6 +1,7 @@
 // String formats a CRD schema honours (apiextensions validation/formats.go) and their checkers
 // (kube-openapi strfmt, govalidator). Unsupported formats are stripped at compile time.
-import { RE2JS } from 're2js';
+import type { RE2JS } from 're2js';
+import { re2 } from './re2.ts';
 import { strfmtParseDuration } from '../go/duration.ts';
 
 /** Normalised names (dashes removed, as go-openapi's registry does) of the honoured string formats. */
@@ -18,7 +19,7 @@ export const normalizeFormat = (f: string): string => f.replaceAll('-', '');
  */
 const re = (p: string): { test(s: string): boolean } => {
   let compiled: RE2JS | undefined;
-  return { test: (s) => (compiled ??= RE2JS.compile(p)).test(s) };
+  return { test: (s) => (compiled ??= re2().compile(p)).test(s) };
 };
 const rxHostname = re(String.raw`^([a-zA-Z0-9\p{S}\p{L}]((-?[a-zA-Z0-9\p{S}\p{L}]{0,62})?)|([a-zA-Z0-9\p{S}\p{L}](([a-zA-Z0-9-\p{S}\p{L}]{0,61}[a-zA-Z0-9\p{S}\p{L}])?)(\.)){1,}([a-zA-Z\p{L}]){2,63})$`);
 const rxUUID = re('(?i)^[0-9a-f]{8}-?[0-9a-f]{4}-?[0-9a-f]{4}-?[0-9a-f]{4}-?[0-9a-f]{12}$');

@@ -14,7 +14,7 @@ import { rememberRequestTarget } from '../http/request-target.ts';
 import { encodeGoJson } from '../go/json-encode.ts';
 import { errorResponse } from '../http/responses.ts';
 import type { RequestHandlerFn } from './in-process-dispatcher.ts';
-import { createServingCertificates } from './serving-certs.ts';
+import type { ServingCertificates } from './serving-certs.ts';
 import type { TLSSocket } from 'node:tls';
 import type { UserInfo } from '../apis/options.ts';
 import { rememberClientCertificate } from '../http/request-user.ts';
@@ -72,6 +72,18 @@ const isWildcardHost = (host: string): boolean => host === '0.0.0.0' || host ===
 const urlHost = (host: string): string => (host.includes(':') ? `[${host}]` : host);
 
 /** The names a TLS client may dial this listener by, for the serving certificate. */
+/**
+ * A TLS listener's CA and serving certificate. The X.509 machinery (pkijs, asn1js and theirs,
+ * ~850 KB of modules) loads with the first TLS listener, not with kubefake: most processes serve
+ * plain loopback or nothing at all.
+ */
+let certsModule: Promise<typeof import('./serving-certs.ts')> | undefined;
+async function servingCertificates(hosts: readonly string[]): Promise<ServingCertificates> {
+  // One import shared by concurrent first listeners (concurrent import()s break Jest's ESM runtime).
+  const { createServingCertificates } = await (certsModule ??= import('./serving-certs.ts'));
+  return createServingCertificates(hosts);
+}
+
 function certificateHosts(host: string): string[] {
   const hosts = ['127.0.0.1', '::1', 'localhost'];
   if (!isWildcardHost(host)) return [...hosts, host];
@@ -224,7 +236,7 @@ export async function listen(handler: RequestHandlerFn, options: ListenOptions =
         'Bind a loopback address (127.0.0.1), or serve HTTPS with a bearer token: listen({ tls: true }) / kubefake serve --tls.',
     );
   }
-  const certs = tls ? await createServingCertificates(certificateHosts(host)) : undefined;
+  const certs = tls ? await servingCertificates(certificateHosts(host)) : undefined;
   const token = tls ? randomBytes(32).toString('base64url') : undefined;
   const expectedToken = token === undefined ? undefined : Buffer.from(token);
   let authorities = new Set<string>();

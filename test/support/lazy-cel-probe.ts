@@ -2,7 +2,8 @@
 // the CEL engine was loaded by the import, then makes a CRD with a rule (and an invalid rule) the
 // very first write of the process, writes a custom resource that breaks the rule, sends a broken
 // protobuf body and reads /openapi/v3/api/v1 (the decoder and the tables also load on first use).
-// Also: msw and the built-in table printers are not loaded by the import, and work on first use.
+// Also: msw, the built-in table printers and the TLS certificate machinery are not loaded by the
+// import, and work on first use.
 // Prints one JSON line.
 import { registerHooks } from 'node:module';
 
@@ -11,6 +12,10 @@ const resolved = new Set<string>();
 const openapiTables = new Set<string>();
 const msw = new Set<string>();
 const printers = new Set<string>();
+const tls = new Set<string>();
+const re2 = new Set<string>();
+const listener = new Set<string>();
+const patchEngines = new Set<string>();
 registerHooks({
   resolve(specifier, context, next) {
     const result = next(specifier, context);
@@ -18,6 +23,10 @@ registerHooks({
     if (result.url.endsWith('/generated/openapi-definitions.generated.ts')) openapiTables.add(result.url);
     if (result.url.includes('/node_modules/msw/') || result.url.includes('/@mswjs/interceptors/')) msw.add(result.url);
     if (result.url.endsWith('/http/table/builtin-printers.ts')) printers.add(result.url);
+    if (result.url.includes('/node_modules/re2js/')) re2.add(result.url);
+    if (result.url.endsWith('/transport/http-listener.ts')) listener.add(result.url);
+    if (result.url.endsWith('/patch/index.ts') || result.url.endsWith('/patch/strategic-merge.ts')) patchEngines.add(result.url);
+    if (result.url.includes('/node_modules/pkijs/') || result.url.endsWith('/transport/serving-certs.ts')) tls.add(result.url);
     return result;
   },
 });
@@ -26,6 +35,8 @@ const { createFakeCluster } = await import('../../src/index.ts');
 const celAtImport = resolved.size > 0;
 const mswAtImport = msw.size > 0;
 const printersAtImport = printers.size > 0;
+const tlsAtImport = tls.size > 0;
+const re2AtImport = re2.size > 0;
 const cluster = await createFakeCluster();
 const openapiTablesBeforeRequest = openapiTables.size > 0;
 // msw loads with the first cluster, which resolves only once its host is intercepted for every client.
@@ -54,6 +65,12 @@ const crd = (rule: string) => ({
     ],
   },
 });
+// RE2 loads (synchronously) with the first pattern to check: here a CRD whose pattern does not compile.
+const re2BeforePattern = re2.size > 0;
+const patternCrd = crd('self.replicas < 5');
+patternCrd.spec.versions[0]!.schema.openAPIV3Schema.properties.spec.properties = { replicas: { type: 'integer' }, color: { type: 'string', pattern: '(' } } as never;
+const badPattern = await post('/apis/apiextensions.k8s.io/v1/customresourcedefinitions', patternCrd);
+const badPatternBody = (await badPattern.json()) as { details?: { causes?: Array<{ message: string; field: string }> } };
 const badRule = await post('/apis/apiextensions.k8s.io/v1/customresourcedefinitions', crd('self.replicas == true'));
 const badRuleBody = (await badRule.json()) as { details?: { causes?: Array<{ message: string }> } };
 const created = await post('/apis/apiextensions.k8s.io/v1/customresourcedefinitions', crd('self.replicas < 5'));
@@ -74,12 +91,36 @@ const protobuf = await cluster.handle(
 const protobufBody = (await protobuf.json()) as { message: string };
 const openapi = await cluster.handle(new Request(`${cluster.url}/openapi/v3/api/v1`, { headers: { accept: 'application/json' } }));
 const openapiBody = (await openapi.json()) as { openapi?: string; paths?: Record<string, unknown> };
+// The patch engines load with the first PATCH that needs one (a strategic merge patch here).
+const patchBeforePatch = patchEngines.size > 0;
+const patched = await cluster.handle(
+  new Request(`${cluster.url}/api/v1/namespaces/default`, { method: 'PATCH', body: JSON.stringify({ metadata: { labels: { lazy: 'yes' } } }), headers: { 'content-type': 'application/strategic-merge-patch+json' } }),
+);
+const patchedBody = (await patched.json()) as { metadata?: { labels?: Record<string, string> } };
+// The X.509 machinery loads with the first TLS listener, which answers over HTTPS with its CA.
+const tlsBeforeListen = tls.size > 0;
+const listenerBeforeListen = listener.size > 0;
+const served = await cluster.listen({ tls: true });
+const { request } = await import('node:https');
+const tlsAnswer = await new Promise<[number | undefined, string]>((resolve, reject) => {
+  const req = request(`${served.url}/api/v1/namespaces/default`, { ca: served.caCert, headers: { authorization: `Bearer ${served.token}` } }, (res) => {
+    let text = '';
+    res.setEncoding('utf8').on('data', (chunk: string) => (text += chunk)).on('end', () => resolve([res.statusCode, (JSON.parse(text) as { metadata: { name: string } }).metadata.name]));
+  });
+  req.on('error', reject).end();
+});
 await cluster.close();
 console.log(
   JSON.stringify({
     celAtImport,
     mswAtImport,
     printersAtImport,
+    tls: [tlsAtImport, tlsBeforeListen, tls.size > 0],
+    listener: [listenerBeforeListen, listener.size > 0],
+    patch: [patchBeforePatch, patchEngines.size > 0, patched.status, patchedBody.metadata?.labels?.lazy],
+    tlsAnswer,
+    re2: [re2AtImport, re2BeforePattern, re2.size > 0],
+    badPattern: [badPattern.status, badPatternBody.details?.causes?.map((c) => [c.field, c.message])],
     rawFetch: [rawFetch.status, rawFetchBody.metadata?.name],
     table: [table.status, tableBody.kind, tableBody.columnDefinitions?.map((c) => c.name)],
     printersAfter: printers.size > 0,

@@ -1,6 +1,6 @@
 // ValidateStructural: pkg/apiserver/schema/validation.go and complete.go. Rules 1-4 of "Specifying
 // a structural schema", each violation its own error, sorted by their text as Go sorts them.
-import { RE2JS } from 're2js';
+import { re2 } from '../../schema/re2.ts';
 import { fieldError, fieldErrorMessage, fieldPath, type FieldError } from '../../errors/field-error.ts';
 import type { Extensions, Generic, NestedValueValidation, Structural, ValueValidation } from './structural.ts';
 
@@ -181,7 +181,7 @@ function validateValueValidation(v: ValueValidation | undefined, skipAnyOf: bool
 /** Go's regexp.Compile error text (re2js reproduces the RE2 syntax messages). */
 export function compileError(pattern: string): string | undefined {
   try {
-    RE2JS.compile(pattern);
+    re2().compile(pattern);
     return undefined;
   } catch (e) {
     return e instanceof Error ? e.message : String(e);
