@@ -14,10 +14,13 @@
 // A plugin kubefake implements is listed below at its place in that order.
 import { admissionChain, type AdmissionChain, type AdmissionPlugin } from '../registry/admission.ts';
 import type { AdmissionServices } from './services.ts';
+import { serviceAccountPlugin } from './service-account.ts';
 
 /** The default plugins, in the real chain's order. */
-export function defaultAdmissionPlugins(_services: AdmissionServices): AdmissionPlugin[] {
-  return [];
+export function defaultAdmissionPlugins(services: AdmissionServices): AdmissionPlugin[] {
+  return [
+    serviceAccountPlugin(services), // ServiceAccount
+  ];
 }
 
 export function defaultAdmissionChain(services: AdmissionServices): AdmissionChain {

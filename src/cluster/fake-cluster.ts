@@ -17,13 +17,18 @@ import { listen as listenHttp, type ListenOptions, type Listener } from '../tran
 import { attachHost, CLUSTER_DOMAIN, detachHost } from '../transport/msw-network.ts';
 import { InProcessDispatcher } from '../transport/in-process-dispatcher.ts';
 import { findCrdCondition, isCrdConditionTrue } from '../apiextensions/crd-conditions.ts';
-import type { ControllerContext } from '../controllers/context.ts';
+import { clusterWriteId, type ControllerContext } from '../controllers/context.ts';
 import { ControllerManager } from '../controllers/controller-manager.ts';
 import { GarbageCollector } from '../controllers/garbage-collector.ts';
 import { NamespaceController } from '../controllers/namespace-controller.ts';
 import { PodTermination } from '../controllers/pod-termination.ts';
 import { assertSupportedNode } from '../node-support.ts';
 import { CrdController } from '../controllers/crd-controller.ts';
+import { ServiceAccountController } from '../controllers/service-account-controller.ts';
+import { RootCaPublisher } from '../controllers/root-ca-publisher.ts';
+import { KubernetesServiceController } from '../controllers/kubernetes-service.ts';
+import { ServiceAllocationRelease } from '../controllers/service-allocations.ts';
+import { clusterCaCertificate } from '../util/cluster-ca.ts';
 import { kubeConfigYaml, makeKubeConfig } from './kubeconfig.ts';
 import { loadManifests, type Manifests } from './manifests.ts';
 import { KUBERNETES_VERSION } from '../apis/version.ts';
@@ -138,7 +143,7 @@ export interface FakeCluster extends AsyncDisposable {
   readonly clock: ClusterClock;
   /**
    * What is stored, as plain data ordered by apiVersion, kind, namespace and name (objects the
-   * cluster starts with are left out while unchanged). Volatile fields are normalised unless the
+   * cluster made itself are left out while unchanged; see `includeBootstrap`). Volatile fields are normalised unless the
    * cluster is deterministic. With `format: 'yaml'`, multi-document YAML text instead.
    */
   snapshot(options?: SnapshotOptions & { format?: 'objects' }): ClusterSnapshot;
@@ -216,7 +221,8 @@ export async function createFakeCluster(options: FakeClusterOptions = {}): Promi
     random,
   };
   const catalog = new ApiCatalog();
-  for (const type of builtinResourceTypes(createBuiltinContext({ now: () => clock.now() }))) catalog.add(type);
+  const builtinContext = createBuiltinContext({ now: () => clock.now() });
+  for (const type of builtinResourceTypes(builtinContext)) catalog.add(type);
   // Weak: CRD versions come and go, and their types with them.
   const registries = new WeakMap<ResourceType, GenericRegistry>();
   const registryFor = (type: ResourceType): GenericRegistry => {
@@ -224,7 +230,9 @@ export async function createFakeCluster(options: FakeClusterOptions = {}): Promi
     if (!registry) registries.set(type, (registry = new GenericRegistry(type, ctx)));
     return registry;
   };
-  ctx.admission = defaultAdmissionChain({ store, catalog, clock, random, registryFor });
+  let serviceAccounts: ServiceAccountController | undefined;
+  const whenServiceAccountsSynced = () => serviceAccounts?.whenIdle() ?? Promise.resolve();
+  ctx.admission = defaultAdmissionChain({ store, catalog, clock, random, registryFor, whenServiceAccountsSynced });
   const servedWatches = new ServedWatches();
   const handler = new ApiHandler({
     catalog,
@@ -235,7 +243,8 @@ export async function createFakeCluster(options: FakeClusterOptions = {}): Promi
     servedWatches,
     clock,
   });
-  const harnessContext = { store: ctx.store, catalog, registryFor };
+  const clusterWrites = new Map<string, string>();
+  const harnessContext = { store: ctx.store, catalog, registryFor, clusterWrites };
   const harness = new Harness(harnessContext, { requestLimit: options.requestLog?.limit, requestBodies: options.requestLog?.bodies, historyLimit: options.history?.limit, normalizeSnapshots: !reproducible, endWatches: () => servedWatches.endAll() });
   const handle = harness.wrap((request: Request) => handler.handle(request));
 
@@ -243,12 +252,30 @@ export async function createFakeCluster(options: FakeClusterOptions = {}): Promi
   for (const name of BOOT_NAMESPACES) await namespaces.create(undefined, { metadata: { name } });
 
   const controllers = new ControllerManager();
-  const controllerContext: ControllerContext = { store: ctx.store, catalog, clock: ctx.clock, registryFor };
+  const controllerContext: ControllerContext = {
+    store: ctx.store,
+    catalog,
+    clock: ctx.clock,
+    registryFor,
+    recordClusterWrite: (type, object) => clusterWrites.set(clusterWriteId(type, object), object.metadata!.resourceVersion!),
+  };
   controllers.add(new GarbageCollector(controllerContext, controllers.reportError));
   controllers.add(new NamespaceController(controllerContext, controllers.reportError));
   controllers.add(new PodTermination(controllerContext, controllers.reportError));
   const crdController = new CrdController(controllerContext, controllers.reportError);
   controllers.add(crdController);
+  controllers.add(new ServiceAllocationRelease(controllerContext, builtinContext));
+  // What kube-apiserver and kube-controller-manager keep in every cluster: the `kubernetes`
+  // Service, each namespace's `default` ServiceAccount and `kube-root-ca.crt` (docs/served-apis.md).
+  // Their first sync runs here, awaited, so a new cluster already holds what they keep.
+  for (const controller of [
+    new KubernetesServiceController(controllerContext, controllers.reportError),
+    (serviceAccounts = new ServiceAccountController(controllerContext, controllers.reportError)),
+    new RootCaPublisher(controllerContext, controllers.reportError, clusterCaCertificate()),
+  ]) {
+    controllers.add(controller);
+    await controller.syncExisting();
+  }
   harness.ready();
 
   const listeners: Listener[] = [];

@@ -1,6 +1,7 @@
 // What the cluster's controllers act on: the store (to observe), the catalog (to resolve kinds)
 // and the registries (to write through the same pipeline clients use).
 import type { ApiCatalog } from '../apis/catalog.ts';
+import type { KubeObject } from '../apis/object.ts';
 import { storageKeyOf, type ResourceType } from '../apis/resource-type.ts';
 import type { Clock } from '../util/clock-and-random.ts';
 import type { GenericRegistry } from '../registry/generic-registry.ts';
@@ -11,6 +12,11 @@ export interface ControllerContext {
   catalog: ApiCatalog;
   clock: Clock;
   registryFor(type: ResourceType): GenericRegistry;
+  /**
+   * Records an object a controller has just created or updated on the cluster's behalf (the
+   * harness leaves such objects out of snapshots until someone else changes them).
+   */
+  recordClusterWrite?(type: ResourceType, object: KubeObject): void;
 }
 
 /** Any served type stored in this bucket (every version of a resource shares one bucket). */
@@ -43,4 +49,10 @@ export interface Controller {
   stop(): void;
   readonly idle: boolean;
   whenIdle(): Promise<void>;
+}
+
+/** The key `recordClusterWrite` files a write under: `<bucket>\0<namespace>/<name>` (the snapshot's id). */
+export function clusterWriteId(type: ResourceType, object: KubeObject): string {
+  const meta = object.metadata ?? {};
+  return `${storageKeyOf(type)}\0${type.namespaced ? `${meta.namespace}/` : ''}${meta.name}`;
 }
