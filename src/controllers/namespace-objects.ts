@@ -6,12 +6,18 @@ import type { ResourceType } from '../apis/resource-type.ts';
 import { StatusError } from '../errors/status-error.ts';
 import { NAMESPACES_BUCKET } from '../registry/namespace-admission.ts';
 import type { StoreEvent } from '../storage/versioned-store.ts';
+import type { ControllerContext } from './context.ts';
 import { QueueController } from './queue-controller.ts';
 
 /** The manager kube-controller-manager's writes are recorded under in managedFields. */
 export const CONTROLLER_MANAGER = 'kube-controller-manager';
 
 export abstract class NamespaceObjectController extends QueueController {
+  /** Prompt: a namespace's ServiceAccount and ConfigMap exist by the time a client acts on the namespace it created. */
+  constructor(ctx: ControllerContext, onError: (err: unknown, key: string) => void) {
+    super(ctx, onError, { prompt: true });
+  }
+
   /**
    * Syncs every namespace stored now, one after another, without going through the queue: the
    * cluster awaits this at boot, so its first answer comes without waiting for a queue's turn.

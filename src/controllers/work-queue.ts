@@ -7,6 +7,13 @@ export interface WorkQueueOptions {
   maxRetries?: number;
   /** Called with an error that survived every retry. */
   onError(error: unknown, key: string): void;
+  /**
+   * Start work on a microtask instead of a macrotask: the controller reacts while the write that
+   * woke it is still being answered, so what it creates is there when the client's next request
+   * comes (a real control plane reacts within milliseconds; in one process a macrotask can wait
+   * behind many requests answered in-process).
+   */
+  prompt?: boolean;
 }
 
 export class WorkQueue {
@@ -49,7 +56,8 @@ export class WorkQueue {
   private schedule(): void {
     if (this.scheduled || this.running) return;
     this.scheduled = true;
-    setImmediate(() => void this.drain());
+    if (this.options.prompt) queueMicrotask(() => void this.drain());
+    else setImmediate(() => void this.drain());
   }
 
   private async drain(): Promise<void> {
