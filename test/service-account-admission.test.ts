@@ -124,6 +124,11 @@ describe('the ServiceAccount admission plugin', () => {
       core.createNamespacedPod({ namespace: 'default', body: pod('m3', { volumes: [{ name: 't', projected: { sources: [{ serviceAccountToken: { path: 'token' } }] } }] }, { annotations: mirror }) }),
       { code: 403, message: 'pods "m3" is forbidden: a mirror pod may not use ServiceAccountToken volume projections' },
     );
+    // The refusal comes from the mutating phase, before validation and name generation.
+    await expectStatus(core.createNamespacedPod({ namespace: 'default', body: { metadata: { generateName: 'm-', annotations: mirror }, spec: { serviceAccountName: 'default', containers: [] } } }), {
+      code: 403,
+      message: 'pods "m-" is forbidden: a mirror pod may not reference service accounts',
+    });
     const plain = await core.createNamespacedPod({ namespace: 'default', body: pod('m4', {}, { annotations: mirror }) });
     expect(plain.spec?.serviceAccountName).toBeUndefined();
     expect(plain.spec?.volumes).toBeUndefined();

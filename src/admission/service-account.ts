@@ -80,27 +80,32 @@ export function serviceAccountPlugin(services: AdmissionServices): AdmissionPlug
     async admit(a) {
       const pod = podOf(a);
       if (!pod || a.operation !== 'CREATE' || !namespaceAdmits(a)) return;
-      if (isMirrorPod(pod)) return; // Validate checks it
       const spec = specOf(pod);
-      if (!str(spec.serviceAccountName)) {
-        spec.serviceAccountName = DEFAULT_SERVICE_ACCOUNT_NAME;
-        // v1's deprecated alias is written from serviceAccountName on every encoding
-        // (Convert_core_PodSpec_To_v1_PodSpec); the pod was decoded before this plugin ran.
-        spec.serviceAccount = DEFAULT_SERVICE_ACCOUNT_NAME;
+      // Mirror pods are not changed, only checked (Admit returns Validate's answer).
+      if (!isMirrorPod(pod)) {
+        if (!str(spec.serviceAccountName)) {
+          spec.serviceAccountName = DEFAULT_SERVICE_ACCOUNT_NAME;
+          // v1's deprecated alias is written from serviceAccountName on every encoding
+          // (Convert_core_PodSpec_To_v1_PodSpec); the pod was decoded before this plugin ran.
+          spec.serviceAccount = DEFAULT_SERVICE_ACCOUNT_NAME;
+        }
+        const sa = await serviceAccountFor(a, str(spec.serviceAccountName), 'admit');
+        if (shouldAutomount(sa, spec)) mountServiceAccountToken(spec, () => generateName(`${SERVICE_ACCOUNT_VOLUME_NAME}-`, services.random));
+        // Go copies the ServiceAccount's when the pod's list is empty (an empty list is not written).
+        if (!(Array.isArray(spec.imagePullSecrets) && spec.imagePullSecrets.length > 0)) {
+          const pullSecrets = list((sa as Json).imagePullSecrets).map((s) => ({ name: str(s.name) }));
+          if (pullSecrets.length) spec.imagePullSecrets = pullSecrets;
+        }
       }
-      const sa = await serviceAccountFor(a, str(spec.serviceAccountName), 'admit');
-      if (shouldAutomount(sa, spec)) mountServiceAccountToken(spec, () => generateName(`${SERVICE_ACCOUNT_VOLUME_NAME}-`, services.random));
-      // Go copies the ServiceAccount's when the pod's list is empty (an empty list is not written).
-      if (!(Array.isArray(spec.imagePullSecrets) && spec.imagePullSecrets.length > 0)) {
-        const pullSecrets = list((sa as Json).imagePullSecrets).map((s) => ({ name: str(s.name) }));
-        if (pullSecrets.length) spec.imagePullSecrets = pullSecrets;
-      }
+      // Admit ends with Validate, so its refusals come from the mutating phase (named before the
+      // generated name exists); the validating phase runs it again on the final object.
+      await validateCreate(a, pod, spec, 'admit');
     },
 
     async validate(a) {
       const pod = podOf(a);
       if (!pod) return;
-      const spec = specOf(pod);
+      const spec = isPlainObject(pod.spec) ? (pod.spec as Json) : {};
       if (a.operation === 'UPDATE' && a.subresource === 'ephemeralcontainers') {
         const sa = await requireServiceAccount(a, pod, spec);
         if (enforcesMountableSecrets(sa)) {
@@ -109,26 +114,29 @@ export function serviceAccountPlugin(services: AdmissionServices): AdmissionPlug
         }
         return;
       }
-      if (a.operation !== 'CREATE') return;
-      // Admit's mirror-pod path calls Validate itself, so its refusals are named as Admit's.
-      if (isMirrorPod(pod)) {
-        const why = mirrorPodRefusal(spec);
-        if (why) throw admissionForbidden(a, why, 'admit');
-        return;
-      }
-      const sa = await requireServiceAccount(a, pod, spec);
-      if (enforcesMountableSecrets(sa)) {
-        const why = limitSecretReferences(sa, spec);
-        if (why) throw admissionForbidden(a, why, 'admit');
-      }
+      if (a.operation === 'CREATE') await validateCreate(a, pod, spec, 'validate');
     },
   };
 
+  /** Validate for a create: mirror pods' limits, the ServiceAccount's existence, mountable secrets. */
+  async function validateCreate(a: AdmissionAttributes, pod: KubeObject, spec: Json, phase: 'admit' | 'validate'): Promise<void> {
+    if (isMirrorPod(pod)) {
+      const why = mirrorPodRefusal(spec);
+      if (why) throw admissionForbidden(a, why, phase);
+      return;
+    }
+    const sa = await requireServiceAccount(a, pod, spec, phase);
+    if (enforcesMountableSecrets(sa)) {
+      const why = limitSecretReferences(sa, spec);
+      if (why) throw admissionForbidden(a, why, phase);
+    }
+  }
+
   /** Validate's and limitEphemeralContainerSecretReferences' shared start. */
-  async function requireServiceAccount(a: AdmissionAttributes, pod: KubeObject, spec: Json): Promise<StoredObject> {
+  async function requireServiceAccount(a: AdmissionAttributes, pod: KubeObject, spec: Json, phase: 'admit' | 'validate' = 'validate'): Promise<StoredObject> {
     const name = str(spec.serviceAccountName);
-    if (!name) throw admissionForbidden(a, `no service account specified for pod ${a.namespace ?? ''}/${pod.metadata?.name ?? ''}`, 'validate');
-    return serviceAccountFor(a, name, 'validate');
+    if (!name) throw admissionForbidden(a, `no service account specified for pod ${a.namespace ?? ''}/${pod.metadata?.name ?? ''}`, phase);
+    return serviceAccountFor(a, name, phase);
   }
 }
 
