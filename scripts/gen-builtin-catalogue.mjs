@@ -15,6 +15,8 @@
 //     group version by the legacy APIResourceList documents vendored beside it (api__v1.json for
 //     the core group, newer apis__<group>__<version>.json), converted as the apiserver converts
 //     them (apiserver/pkg/endpoints/discovery/aggregated: ConvertGroupVersionIntoToDiscovery).
+//     Subresources installed after the documents' commits come from
+//     subresources-since-documents.json, each with the Go code that registers it.
 //  2. The default set (pkg/controlplane/instance.go DefaultAPIResourceConfigSource): stable
 //     versions enabled; every beta and alpha version disabled (betaAPIGroupVersionsDisabledByDefault,
 //     alphaAPIGroupVersionsDisabledByDefault); legacyBetaEnabledByDefaultResources is empty since
@@ -138,6 +140,20 @@ function main() {
     const [group, version] = splitGroupVersion(list.groupVersion);
     if (!groups.has(group)) groups.set(group, new Map());
     groups.get(group).set(version, legacyToAggregated(list));
+  }
+
+  // 1b. Subresources the release registers after the documents' commits, read from its Go code.
+  for (const added of readJson('subresources-since-documents.json').subresources) {
+    const [group, version] = splitGroupVersion(added.groupVersion);
+    const parent = groups.get(group)?.get(version)?.find((r) => r.resource === added.resource);
+    if (!parent) throw new Error(`subresources-since-documents.json: ${added.groupVersion} ${added.resource} is not in the documents`);
+    parent.subresources ??= [];
+    if (parent.subresources.some((s) => s.subresource === added.subresource)) {
+      throw new Error(`subresources-since-documents.json: the documents already list ${added.resource}/${added.subresource}; drop the entry`);
+    }
+    parent.subresources.push({ responseKind: { group: '', kind: added.kind, version: '' }, subresource: added.subresource, verbs: added.verbs });
+    // Discovery lists subresources by name, as the documents do.
+    parent.subresources.sort((a, b) => (a.subresource < b.subresource ? -1 : 1));
   }
 
   // 3 (first half). What the release's Go types register, by group version.

@@ -1,15 +1,17 @@
 // `kubefake serve`: a fake apiserver on loopback for kubectl and clients in any language.
 import { parseArgs } from 'node:util';
-import { BOOT_NAMESPACES, createFakeCluster, type FakeCluster } from './cluster/fake-cluster.ts';
+import { BOOT_NAMESPACES, createInProcessCluster, type FakeCluster } from './cluster/fake-cluster.ts';
 import type { KubeObject } from './apis/object.ts';
 import { isLoopbackHost } from './transport/http-listener.ts';
 import { writePrivateFile } from './util/private-file.ts';
 
-const USAGE = `Usage: kubefake serve [--port N] [--host ADDR] [--tls] [--manifests PATH ...] [--kubeconfig FILE]
+const USAGE = `Usage: kubefake serve [--port N] [--host ADDR] [--tls] [--auth] [--manifests PATH ...] [--kubeconfig FILE]
 
   --port        port to listen on (default: a free port)
   --host        address to bind (default: 127.0.0.1); anything but loopback needs --tls
   --tls         serve HTTPS with a generated CA and require the bearer token in the kubeconfig
+  --auth        authenticate and authorize with RBAC (docs/auth.md), over HTTPS (implies --tls);
+                the kubeconfig is the administrator's
   --manifests   YAML/JSON files or directories applied at start (repeatable)
   --kubeconfig  where to write the kubeconfig, mode 0600 (default: ./kubefake.kubeconfig)
 
@@ -27,6 +29,7 @@ export async function main(argv: string[]): Promise<number> {
       port: { type: 'string' },
       host: { type: 'string', default: '127.0.0.1' },
       tls: { type: 'boolean', default: false },
+      auth: { type: 'boolean', default: false },
       manifests: { type: 'string', multiple: true, default: [] },
       kubeconfig: { type: 'string', default: 'kubefake.kubeconfig' },
       help: { type: 'boolean', short: 'h' },
@@ -43,7 +46,7 @@ export async function main(argv: string[]): Promise<number> {
     return 2;
   }
   if (!isLoopbackHost(values.host)) {
-    if (!values.tls) {
+    if (!values.tls && !values.auth) {
       console.error(`kubefake: refusing to serve plain http on ${values.host}: anyone who reaches that address could read and change the cluster. Add --tls (HTTPS and a bearer token), or bind 127.0.0.1.`);
       return 2;
     }
@@ -53,10 +56,10 @@ export async function main(argv: string[]): Promise<number> {
   }
   let cluster: FakeCluster | undefined;
   try {
-    cluster = await createFakeCluster();
+    cluster = await createInProcessCluster({ auth: values.auth });
     // Paths, so that an error names the file it is in.
     const loaded = await cluster.apply(values.manifests);
-    const { url, kubeconfig } = await cluster.listen({ port, host: values.host, tls: values.tls });
+    const { url, kubeconfig } = await cluster.listen({ port, host: values.host, tls: values.tls || values.auth });
     await writePrivateFile(values.kubeconfig, kubeconfig);
     console.log(banner({ url, kubeconfig: values.kubeconfig, manifests: values.manifests, loaded }));
   } catch (err) {

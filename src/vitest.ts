@@ -3,8 +3,10 @@
 // First: on an unsupported Node.js, fail with one sentence before any dependency loads.
 import './node-support.ts';
 import { expect, test as base } from 'vitest';
-import { createFakeCluster, type FakeCluster, type FakeClusterOptions } from './cluster/fake-cluster.ts';
+import type { FakeCluster, FakeClusterOptions, Manifests } from './cluster/fake-cluster.ts';
+import { createFakeCluster } from './cluster/create-cluster.ts';
 import { kubefakeMatchers, type ExpectedCondition } from './harness/matchers.ts';
+import { isRealClusterMode, NotSupportedOnRealCluster } from './cluster/real/not-supported.ts';
 
 expect.extend(kubefakeMatchers);
 
@@ -31,6 +33,13 @@ export const test = base.extend<KubefakeFixtures>({
 
 /** The same as `test`. */
 export const it = test;
+
+/**
+ * `test` for what only the fake offers (deterministic mode, the clock, faults, exact snapshots):
+ * skipped when the suite runs against a real cluster (KUBEFAKE_KUBECONFIG, docs/real-cluster.md).
+ */
+export const fakeOnly: typeof test = test.skipIf(isRealClusterMode()) as typeof test;
+export { isRealClusterMode, NotSupportedOnRealCluster };
 export { expect };
 export { kubefakeMatchers, type ExpectedCondition };
 
@@ -38,6 +47,8 @@ declare module 'vitest' {
   interface Matchers<R extends void | Promise<void> = void | Promise<void>, T = unknown> {
     /** The object has a `status.conditions` entry of this type with status `True` (or as `expected` says). */
     toHaveCondition(type: string, expected?: ExpectedCondition): R;
+    /** The permissions used (cluster.permissions.used()) are all allowed by the Roles/ClusterRoles in `manifests`; await it. */
+    toBeAllowedBy(manifests: Manifests): Promise<R>;
     /** The object (or `{ kind, name, namespace? }`) is stored in `cluster` now. */
     toExistInCluster(cluster: FakeCluster): R;
   }

@@ -12,7 +12,7 @@ const ROOT = fileURLToPath(new URL('..', import.meta.url));
 /** The assembly on top: the cluster, the test harness and the entry points. */
 const TOP = ['src/cluster', 'src/harness', 'src/index.ts', 'src/cli.ts', 'src/vitest.ts'];
 /** The network and the HTTP layer, which serve the semantics below them. */
-const WIRE = ['src/transport', 'src/http'];
+const WIRE = ['src/transport', 'src/http', 'src/auth'];
 /** The type strategies and the engines beside the registry. */
 const BESIDE_REGISTRY = ['src/apis', 'src/apiextensions', 'src/schema', 'src/cel', 'src/patch', 'src/apply', 'src/webhooks', 'src/decoding'];
 /**
@@ -30,6 +30,7 @@ const LAYER_RULES: readonly LayerRule[] = [
   },
   { from: WIRE, mayNotImport: TOP, why: 'http/ and transport/ are assembled by cluster/, not the other way round' },
   { from: ['src/http'], mayNotImport: ['src/transport'], why: 'http/ answers requests whichever transport brought them' },
+  { from: ['src/http', 'src/transport'], mayNotImport: ['src/auth'], why: 'the authentication and authorization filters wrap the API handler; it does not call them' },
   { from: ['src/registry'], mayNotImport: ['src/controllers'], why: 'controllers write through the registry, not the other way round' },
   {
     from: ['src/registry', 'src/storage', 'src/controllers', ...BESIDE_REGISTRY],

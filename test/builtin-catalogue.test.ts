@@ -118,10 +118,10 @@ describe.each(createOnly.map((r) => [keyOf(r), r] as const))('%s (create-only)',
 });
 
 describe('componentstatuses (get and list only)', () => {
-  it('lists none, finds none, and refuses create with 405', async () => {
+  it('lists the probed components (test/component-status.test.ts), and refuses create with 405', async () => {
     const list = await api.list('v1', 'ComponentStatus');
-    expect(list.items).toEqual([]);
-    expect(await codeOf(api.read({ apiVersion: 'v1', kind: 'ComponentStatus', metadata: { name: 'etcd-0' } }))).toBe(404);
+    expect(list.items.map((c) => c.metadata?.name)).toEqual(['controller-manager', 'etcd-0', 'scheduler']);
+    expect(await codeOf(api.read({ apiVersion: 'v1', kind: 'ComponentStatus', metadata: { name: 'kubelet' } }))).toBe(500);
     expect(await codeOf(api.create({ apiVersion: 'v1', kind: 'ComponentStatus', metadata: { name: 'etcd-0' } }))).toBe(405);
   });
 });

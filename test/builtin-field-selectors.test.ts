@@ -5,6 +5,7 @@ import * as k8s from '@kubernetes/client-node';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createFakeCluster, type FakeCluster } from '../src/index.ts';
 import { expectStatus } from './support/status.ts';
+import { P256_REQUEST } from './data/csr.ts';
 
 let cluster: FakeCluster;
 let api: k8s.KubernetesObjectApi;
@@ -35,7 +36,7 @@ describe('field selectors of the newly served kinds', () => {
       apiVersion: 'certificates.k8s.io/v1',
       kind: 'CertificateSigningRequest',
       metadata: { name },
-      spec: { request: Buffer.from('request').toString('base64'), signerName, usages: ['client auth'] },
+      spec: { request: P256_REQUEST, signerName, usages: ['client auth'] },
     });
     await api.create(csr('a', 'example.com/one'));
     await api.create(csr('b', 'example.com/two'));

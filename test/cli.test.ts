@@ -126,3 +126,29 @@ describe('kubefake serve', () => {
     expect(readFileSync(elsewhere, 'utf8')).toBe('not yours');
   });
 });
+
+describe('kubefake serve --auth', () => {
+  it('serves HTTPS with RBAC: the kubeconfig is the administrator, a request without a token is anonymous', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'kubefake-cli-'));
+    const kubeconfig = join(dir, 'config');
+    const run = serve(['serve', '--auth', '--kubeconfig', kubeconfig]);
+    await run.ready;
+    try {
+      expect(run.output().stdout).toMatch(/serving Kubernetes v1\.36 at https:\/\/127\.0\.0\.1:\d+/);
+      const kc = new k8s.KubeConfig();
+      kc.loadFromString(readFileSync(kubeconfig, 'utf8'));
+      expect((await kc.makeApiClient(k8s.CoreV1Api).listNamespace()).items.length).toBeGreaterThan(0);
+      const whoami = await kc.makeApiClient(k8s.AuthenticationV1Api).createSelfSubjectReview({ body: {} });
+      expect(whoami.status?.userInfo?.username).toBe('kubefake-admin');
+      // The same kubeconfig without its token: the server's CA, no credentials.
+      const anonymous = new k8s.KubeConfig();
+      anonymous.loadFromString(readFileSync(kubeconfig, 'utf8').replace(/^(\s*)token: .*$/m, '$1username: nobody'));
+      const err = (await anonymous.makeApiClient(k8s.CoreV1Api).listNamespace().catch((e: unknown) => e)) as k8s.ApiException<string>;
+      expect(err.code).toBe(403);
+      expect(JSON.parse(err.body).message).toBe('namespaces is forbidden: User "system:anonymous" cannot list resource "namespaces" in API group "" at the cluster scope');
+    } finally {
+      run.child.kill('SIGTERM');
+      await run.exited;
+    }
+  });
+});

@@ -6,10 +6,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createFakeCluster, type FakeCluster } from '../src/index.ts';
 import { kubectlAvailable, kubectlRunner, type Kubectl } from './support/kubectl.ts';
 import { expectStatus } from './support/status.ts';
+import { P256_REQUEST } from './data/csr.ts';
 
-// A PKCS#10 request for CN=ada,O=team (P-256), made with openssl for this test.
-const REQUEST =
-  'LS0tLS1CRUdJTiBDRVJUSUZJQ0FURSBSRVFVRVNULS0tLS0KTUlIWE1IOENBUUF3SFRFTU1Bb0dBMVVFQXd3RFlXUmhNUTB3Q3dZRFZRUUtEQVIwWldGdE1Ga3dFd1lIS29aSQp6ajBDQVFZSUtvWkl6ajBEQVFjRFFnQUVvbEE2dHpkb1NWYlljdkZxUXJXUkl1SlNHZGozbnE1Y2hnbVdWU2hECkVvZG53aVAveENPbUdqc1lnL0lyZUdtakJUVmZtRjM2OEREK2pLNTE3d01iMTZBQU1Bb0dDQ3FHU000OUJBTUMKQTBnQU1FVUNJUURrSEJEU1FQNUpvanpITmpTZ3ViVDhPZEVaMVVtTEJYWnV2VHFQMTZYenBRSWdIWmZWWlJMbApzYmMreE1Hc2VQcnk0TDNLQWdEUm5IWm1Fc0FzQzdNUjlvOD0KLS0tLS1FTkQgQ0VSVElGSUNBVEUgUkVRVUVTVC0tLS0tCg==';
+const REQUEST = P256_REQUEST;
 const START = '2026-03-01T10:00:00Z';
 
 const csr = (name: string): k8s.V1CertificateSigningRequest => ({
@@ -87,7 +86,7 @@ describe('certificatesigningrequests/approval', () => {
     await expectStatus(certs.replaceCertificateSigningRequestApproval({ name: 'both', body: { ...created, status: { conditions: [approved, denied] } } }), {
       code: 422,
       reason: 'Invalid',
-      message: 'CertificateSigningRequest.certificates.k8s.io "both" is invalid: status.conditions[1].type: Invalid value: "Denied": Approved and Denied conditions are mutually exclusive',
+      message: 'CertificateSigningRequest.certificates.k8s.io "both" is invalid: status.conditions: Invalid value: "Denied": Approved and Denied conditions are mutually exclusive',
     });
   });
 

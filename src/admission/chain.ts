@@ -13,6 +13,7 @@
 // NamespaceLifecycle's create check runs in the registry itself (registry/namespace-admission.ts).
 // A plugin kubefake implements is listed below at its place in that order.
 import { admissionChain, type AdmissionChain, type AdmissionPlugin } from '../registry/admission.ts';
+import { podSecurityPlugin, podSecurityReads } from './pod-security/plugin.ts';
 import type { AdmissionServices } from './services.ts';
 import { serviceAccountPlugin } from './service-account.ts';
 
@@ -20,9 +21,11 @@ import { serviceAccountPlugin } from './service-account.ts';
 export function defaultAdmissionPlugins(services: AdmissionServices): AdmissionPlugin[] {
   return [
     serviceAccountPlugin(services), // ServiceAccount
+    podSecurityPlugin(podSecurityReads(services)), // PodSecurity
   ];
 }
 
-export function defaultAdmissionChain(services: AdmissionServices): AdmissionChain {
-  return admissionChain(defaultAdmissionPlugins(services));
+/** The default plugins, then `extra` (checks the cluster adds, such as RBAC's escalation prevention). */
+export function defaultAdmissionChain(services: AdmissionServices, extra: readonly AdmissionPlugin[] = []): AdmissionChain {
+  return admissionChain([...defaultAdmissionPlugins(services), ...extra]);
 }

@@ -48,6 +48,11 @@ export interface WriteOptions {
   userAgent?: string;
   /** Who sent the request (admission's userInfo); undefined until authentication sets it. */
   user?: UserInfo;
+  /**
+   * System fields a create keeps instead of generating them: set only by `cluster.apply()`
+   * restoring a dumped object (`serverFields: 'keep'`), never from a request.
+   */
+  restore?: { uid?: string; creationTimestamp?: string };
 }
 
 /** user.Info of a request, as authentication fills it and admission and authorization read it. */

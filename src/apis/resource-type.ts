@@ -3,7 +3,7 @@
 import type { FieldError } from '../errors/field-error.ts';
 import type { JSONSchemaProps } from '../schema/types.ts';
 import type { DeletionOutcome } from './deletion-strategy.ts';
-import type { DeleteOptions } from './options.ts';
+import type { DeleteOptions, UserInfo } from './options.ts';
 import type { KubeObject, StoredObject } from './object.ts';
 import type { ScaleSubresource } from './scale.ts';
 import type { StorageCodec } from './storage-codec.ts';
@@ -75,6 +75,11 @@ export interface ResourceType {
    * StatusError for a request the real REST storage refuses.
    */
   createOnly?: (obj: KubeObject, ctx: CreateOnlyContext) => KubeObject;
+  /**
+   * A read-only resource the server computes instead of storing (componentstatuses): get and list
+   * answer these objects; a name not among them is `missing(name)`'s text as an internal error.
+   */
+  computed?: { items(): KubeObject[]; missing(name: string): string };
   nameRule: NameRule;
   /**
    * Every field-selector key the kind's conversion function accepts (metadata keys included),
@@ -170,6 +175,31 @@ export interface CreateOnlyContext {
   /** The request's namespace (LocalSubjectAccessReview). */
   namespace: string | undefined;
   now: Date;
+  /** Who asked, on a cluster that authenticates (auth: true); undefined otherwise. */
+  user?: UserInfo;
+  /** The cluster's authorizer, on a cluster that authorizes; the review APIs answer with it. */
+  access?: AccessReviewer;
+}
+
+/** An access question as the review APIs put it (authorizer.AttributesRecord). */
+export interface AccessQuestion {
+  user: UserInfo;
+  verb: string;
+  isResourceRequest: boolean;
+  path: string;
+  apiGroup: string;
+  apiVersion: string;
+  resource: string;
+  subresource: string;
+  namespace: string;
+  name: string;
+}
+
+/** The authorizer the review APIs ask (auth/rbac-authorizer.ts implements it). */
+export interface AccessReviewer {
+  authorize(question: AccessQuestion): { allowed: boolean; reason: string };
+  /** Every rule that applies to `user` in `namespace` (SelfSubjectRulesReview). */
+  rulesFor(user: UserInfo, namespace: string): Record<string, unknown>[];
 }
 
 /** apiextensions.k8s.io/v1 CustomResourceColumnDefinition. */

@@ -2,9 +2,8 @@
 import type { KubeConfig } from '@kubernetes/client-node';
 import { builtinResourceTypes, createBuiltinContext } from '../apis/builtin/index.ts';
 import { ApiCatalog } from '../apis/catalog.ts';
-import { apiVersionOf, parseApiVersion, type KubeObject } from '../apis/object.ts';
+import type { KubeObject } from '../apis/object.ts';
 import type { ResourceType } from '../apis/resource-type.ts';
-import { StatusError } from '../errors/status-error.ts';
 import { ApiHandler } from '../http/api-handler.ts';
 import { DEFAULT_WATCH_TUNING } from '../http/watch-stream.ts';
 import { ServedWatches } from '../http/served-watches.ts';
@@ -16,12 +15,12 @@ import { VersionedStore } from '../storage/versioned-store.ts';
 import { listen as listenHttp, type ListenOptions, type Listener } from '../transport/http-listener.ts';
 import { attachHost, CLUSTER_DOMAIN, detachHost } from '../transport/msw-network.ts';
 import { InProcessDispatcher } from '../transport/in-process-dispatcher.ts';
-import { findCrdCondition, isCrdConditionTrue } from '../apiextensions/crd-conditions.ts';
 import { clusterWriteId, type ControllerContext } from '../controllers/context.ts';
 import { ControllerManager } from '../controllers/controller-manager.ts';
 import { GarbageCollector } from '../controllers/garbage-collector.ts';
 import { NamespaceController } from '../controllers/namespace-controller.ts';
 import { PodTermination } from '../controllers/pod-termination.ts';
+import { ClusterRoleAggregationController } from '../controllers/clusterrole-aggregation.ts';
 import { assertSupportedNode } from '../node-support.ts';
 import { CrdController } from '../controllers/crd-controller.ts';
 import { ServiceAccountController } from '../controllers/service-account-controller.ts';
@@ -30,12 +29,15 @@ import { KubernetesServiceController } from '../controllers/kubernetes-service.t
 import { ServiceAllocationRelease } from '../controllers/service-allocations.ts';
 import { clusterCaCertificate } from '../util/cluster-ca.ts';
 import { kubeConfigYaml, makeKubeConfig } from './kubeconfig.ts';
-import { loadManifests, type Manifests } from './manifests.ts';
+import type { Manifests } from './manifests.ts';
+import { applyManifests } from './apply-manifests.ts';
+import type { ApplyOptions } from './server-fields.ts';
 import { KUBERNETES_VERSION } from '../apis/version.ts';
 import type { ClusterClock, Instant } from '../harness/clock.ts';
 import type { Seed } from '../harness/seeded-random.ts';
 import { resolveDeterminism } from '../harness/determinism.ts';
 import { Harness } from '../harness/harness.ts';
+import { CassettePlayer, loadCassette, type Cassette } from '../harness/cassette.ts';
 import type { ClusterSnapshot, SnapshotOptions } from '../harness/snapshot.ts';
 import type { ClusterDiff } from '../harness/diff.ts';
 import { diffEntries } from '../harness/diff.ts';
@@ -47,15 +49,37 @@ import type { KindSpec, ObjectTarget } from '../harness/object-ref.ts';
 import { getObject, listObjects, type DirectListOptions } from '../harness/direct-reads.ts';
 import { WebhookDispatcher } from '../webhooks/webhook-dispatcher.ts';
 import { defaultAdmissionChain } from '../admission/chain.ts';
+import { withAuthorization } from '../auth/filter.ts';
+import { escalationPlugin } from '../auth/escalation.ts';
+import { ADMIN_IDENTITY, userOf, type Identity } from '../auth/authenticator.ts';
+import { clusterAuth, installBootstrapRbac, permissionsApi, type Permissions } from './cluster-auth.ts';
 import type { WebhookHandler, WebhookTarget } from '../webhooks/types.ts';
 
 export type { Manifests, ManifestSource } from './manifests.ts';
+export type { ApplyOptions, ServerFieldsMode } from './server-fields.ts';
+export type { Identity } from '../auth/authenticator.ts';
+export type { Permissions } from './cluster-auth.ts';
+export type { UsedPermission } from '../auth/permissions.ts';
 export type { ListenOptions } from '../transport/http-listener.ts';
 
 /** Options of createFakeCluster(); all optional. */
 export interface FakeClusterOptions {
   /** Objects installed before createFakeCluster() resolves (same forms as apply(): text, objects, file and directory paths). */
   manifests?: Manifests;
+  /**
+   * Authentication and RBAC as a real server runs them (docs/auth.md): every request needs a
+   * known bearer token (`cluster.kubeConfig` is the administrator, in system:masters;
+   * `cluster.kubeConfigFor(identity)` any other), is authorized by the Roles and bindings
+   * stored (the bootstrap roles installed), and is recorded in `cluster.permissions`. Default off.
+   */
+  auth?: boolean;
+  /**
+   * Real-cluster mode: a kubeconfig (file path or YAML text) of a real cluster to run against
+   * instead of an in-process fake; KUBEFAKE_KUBECONFIG sets it for every cluster. See docs/real-cluster.md.
+   */
+  kubeconfig?: string;
+  /** How `manifests` are applied: dumps of a server's state kept or cleaned, missing namespaces created (as apply()'s options). */
+  manifestOptions?: ApplyOptions;
   /**
    * Deterministic mode: the clock starts frozen at 2025-01-01T00:00:00Z (unless `clock` says
    * otherwise) and uids and generateName suffixes come from a generator seeded with `seed`
@@ -77,7 +101,12 @@ export interface FakeClusterOptions {
    * then holds no reference to requests and responses. The log keeps the bytes kubefake read and
    * sent and parses them only when asked; a Response a fault hook built itself is copied.
    */
-  requestLog?: { limit?: number; bodies?: boolean };
+  requestLog?: { limit?: number; bodies?: boolean; watchBodies?: boolean };
+  /**
+   * Replay mode: answer every request from a cassette (`cluster.requests.save(file)`: a path, or
+   * the parsed object) instead of the cluster's own state. See docs/harness.md.
+   */
+  replay?: string | Cassette;
   /** The change history (`cluster.history`): how many stored changes it keeps. Default 1,000; 0 turns it off. */
   history?: { limit?: number };
   /**
@@ -126,10 +155,21 @@ export interface ListenResult {
   caCert?: string;
   /** With `tls`: the bearer token every request must carry. */
   token?: string;
+  /** An `auth: true` cluster: kubeconfig YAML for this listener that authenticates as `identity` (a bearer token). */
+  kubeconfigFor(identity: Identity): string;
+  /** An `auth: true` cluster: kubeconfig YAML that authenticates as `identity` with a client certificate (CN the user, O its groups). */
+  certificateKubeconfigFor(identity: Identity): Promise<string>;
 }
 
 /** A running fake API server, made by createFakeCluster(); close it (or `await using` it) when done. */
 export interface FakeCluster extends AsyncDisposable {
+  /** `'fake'`: this process answers; `'real'`: a real cluster does (KUBEFAKE_KUBECONFIG, see docs/real-cluster.md). */
+  readonly mode: 'fake' | 'real';
+  /**
+   * The namespace a test works in: `default` on the fake; on a real cluster, a namespace of the
+   * test's own (`kubefake-…`), deleted by close(). apply(), get() and waitFor() default to it.
+   */
+  readonly namespace: string;
   /** A @kubernetes/client-node KubeConfig wired to this cluster (namespace `default`). */
   readonly kubeConfig: KubeConfig;
   /** The cluster's own server URL (`https://<id>.kubefake.local`), answered in-process. */
@@ -138,9 +178,13 @@ export interface FakeCluster extends AsyncDisposable {
    * Create-or-update of YAML/JSON text (multi-document), file or directory paths (`file:` URLs
    * too), objects, or an array of these; resolves to the stored objects in input order.
    */
-  apply(manifests: Manifests): Promise<KubeObject[]>;
+  apply(manifests: Manifests, options?: ApplyOptions): Promise<KubeObject[]>;
   /** The clock every timestamp and age of this cluster reads; advance() moves it. */
   readonly clock: ClusterClock;
+  /** An `auth: true` cluster: a KubeConfig whose requests authenticate as `identity` (a user with groups, or `{ serviceAccount: 'ns/name' }`). */
+  kubeConfigFor(identity: Identity): KubeConfig;
+  /** An `auth: true` cluster: what each identity was allowed to do, and the least Role that allows it (docs/auth.md). */
+  readonly permissions: Permissions;
   /**
    * What is stored, as plain data ordered by apiVersion, kind, namespace and name (objects the
    * cluster made itself are left out while unchanged; see `includeBootstrap`). Volatile fields are normalised unless the
@@ -204,7 +248,7 @@ let clusterCounter = 0;
  * Starts a fake API server in this process and resolves once it answers, with `options.manifests`
  * installed (CRDs Established). Point `cluster.kubeConfig` at it; every cluster has its own state.
  */
-export async function createFakeCluster(options: FakeClusterOptions = {}): Promise<FakeCluster> {
+export async function createInProcessCluster(options: FakeClusterOptions = {}): Promise<FakeCluster> {
   assertSupportedNode();
   const transport = transportOf(options);
   const id = `c${(++clusterCounter).toString(36)}${Math.random().toString(36).slice(2, 8)}`;
@@ -232,7 +276,10 @@ export async function createFakeCluster(options: FakeClusterOptions = {}): Promi
   };
   let serviceAccounts: ServiceAccountController | undefined;
   const whenServiceAccountsSynced = () => serviceAccounts?.whenIdle() ?? Promise.resolve();
-  ctx.admission = defaultAdmissionChain({ store, catalog, clock, random, registryFor, whenServiceAccountsSynced });
+  const auth = options.auth ? clusterAuth(store, () => registryFor(catalog.find('', 'v1', 'serviceaccounts')!), clock) : undefined;
+  if (auth) ctx.access = { authorize: (q) => auth.authorizer.authorize(q), rulesFor: (user, namespace) => auth.authorizer.rulesFor(user, namespace) as Record<string, unknown>[] };
+  // RBAC's escalation checks run where the RBAC storage runs them: before the write, after validation.
+  ctx.admission = defaultAdmissionChain({ store, catalog, clock, random, registryFor, whenServiceAccountsSynced }, auth ? [escalationPlugin(auth.authorizer)] : []);
   const servedWatches = new ServedWatches();
   const handler = new ApiHandler({
     catalog,
@@ -245,11 +292,14 @@ export async function createFakeCluster(options: FakeClusterOptions = {}): Promi
   });
   const clusterWrites = new Map<string, string>();
   const harnessContext = { store: ctx.store, catalog, registryFor, clusterWrites };
-  const harness = new Harness(harnessContext, { requestLimit: options.requestLog?.limit, requestBodies: options.requestLog?.bodies, historyLimit: options.history?.limit, normalizeSnapshots: !reproducible, endWatches: () => servedWatches.endAll() });
-  const handle = harness.wrap((request: Request) => handler.handle(request));
+  const harness = new Harness(harnessContext, { requestLimit: options.requestLog?.limit, requestBodies: options.requestLog?.bodies, watchBodies: options.requestLog?.watchBodies, historyLimit: options.history?.limit, normalizeSnapshots: !reproducible, endWatches: () => servedWatches.endAll() });
+  const player = options.replay === undefined ? undefined : new CassettePlayer(await loadCassette(options.replay));
+  const serve = (request: Request) => handler.handle(request);
+  const handle = harness.wrap(player ? player.handle : auth ? withAuthorization(serve, auth) : serve);
 
   const namespaces = registryFor(catalog.find('', 'v1', 'namespaces')!);
   for (const name of BOOT_NAMESPACES) await namespaces.create(undefined, { metadata: { name } });
+  if (auth) await installBootstrapRbac(catalog, registryFor);
 
   const controllers = new ControllerManager();
   const controllerContext: ControllerContext = {
@@ -262,6 +312,7 @@ export async function createFakeCluster(options: FakeClusterOptions = {}): Promi
   controllers.add(new GarbageCollector(controllerContext, controllers.reportError));
   controllers.add(new NamespaceController(controllerContext, controllers.reportError));
   controllers.add(new PodTermination(controllerContext, controllers.reportError));
+  controllers.add(new ClusterRoleAggregationController(controllerContext, controllers.reportError));
   const crdController = new CrdController(controllerContext, controllers.reportError);
   controllers.add(crdController);
   controllers.add(new ServiceAllocationRelease(controllerContext, builtinContext));
@@ -276,38 +327,31 @@ export async function createFakeCluster(options: FakeClusterOptions = {}): Promi
     controllers.add(controller);
     await controller.syncExisting();
   }
+  // The bootstrap's aggregated roles (admin, edit, view) are filled before the cluster counts as booted.
+  if (auth) await controllers.settle();
   harness.ready();
 
   const listeners: Listener[] = [];
   let closed = false;
 
-  const apply = async (manifests: Manifests): Promise<KubeObject[]> => {
-    const out: KubeObject[] = [];
-    // CRDs applied but not yet waited for, by index in `out`.
-    let pendingCrds: number[] = [];
-    const establish = async () => {
-      if (!pendingCrds.length) return;
-      await controllers.settle();
-      for (const i of pendingCrds) out[i] = structuredClone(requireEstablished(registryFor(catalog.find('apiextensions.k8s.io', 'v1', 'customresourcedefinitions')!), out[i]!));
-      pendingCrds = [];
-    };
-    for (const obj of await loadManifests(manifests)) {
-      const isCrd = obj.kind === 'CustomResourceDefinition' && typeof obj.apiVersion === 'string' && obj.apiVersion.startsWith('apiextensions.k8s.io/');
-      // Later documents may be objects of these CRDs: they must be served first.
-      if (!isCrd) await establish();
-      // Registry results share frozen stored state; users get their own mutable copies.
-      out.push(structuredClone(await applyOne(catalog, registryFor, obj)));
-      if (isCrd) pendingCrds.push(out.length - 1);
-    }
-    await establish();
-    return out;
-  };
+  const apply = (manifests: Manifests, applyOptions?: ApplyOptions): Promise<KubeObject[]> =>
+    applyManifests({ catalog, registryFor, settle: () => controllers.settle() }, manifests, applyOptions);
 
   await attachHost(host, handle);
   const dispatcher = transport === 'dispatcher' ? new InProcessDispatcher(url, handle) : undefined;
   const cluster: FakeCluster = {
+    mode: 'fake',
+    namespace: 'default',
     url,
     kubeConfig: makeKubeConfig(url, dispatcher),
+    kubeConfigFor(identity) {
+      if (!auth) throw new Error('kubefake: kubeConfigFor() needs a cluster created with { auth: true }');
+      return makeKubeConfig(url, dispatcher, auth.authenticator.tokenFor(identity));
+    },
+    get permissions() {
+      if (!auth) throw new Error('kubefake: cluster.permissions needs a cluster created with { auth: true }');
+      return permissionsApi(auth);
+    },
     apply,
     handle,
     serveWebhook: (target, webhookHandler) => webhooks.serve(target, webhookHandler),
@@ -326,10 +370,24 @@ export async function createFakeCluster(options: FakeClusterOptions = {}): Promi
     get: (target) => getObject(harnessContext, target),
     list: (kind, listOptions) => listObjects(harnessContext, kind, listOptions),
     async listen(listenOptions) {
-      const listener = await listenHttp(handle, listenOptions);
+      // kubectl sends no credentials over plain http: it would be system:anonymous there.
+      if (auth && !listenOptions?.tls) throw new Error('kubefake: an auth: true cluster serves kubectl over HTTPS only (kubectl sends no credentials over plain http): listen({ tls: true })');
+      const listener = await listenHttp(handle, listenOptions, !!auth);
+      // An auth cluster takes the listener's own token as its administrator's, and any identity's.
+      if (auth && listener.token) auth.authenticator.register(listener.token, ADMIN_IDENTITY);
       listeners.push(listener);
       const credentials = listener.caCert && listener.token ? { caCert: listener.caCert, token: listener.token } : undefined;
-      return { url: listener.url, kubeconfig: kubeConfigYaml(listener.url, credentials), ...credentials };
+      const kubeconfigFor = (identity: Identity) => {
+        if (!auth) throw new Error('kubefake: kubeconfigFor() needs a cluster created with { auth: true }');
+        return kubeConfigYaml(listener.url, credentials, auth.authenticator.tokenFor(identity));
+      };
+      const certificateKubeconfigFor = async (identity: Identity) => {
+        if (!auth || !listener.issueClientCertificate) throw new Error('kubefake: certificateKubeconfigFor() needs a cluster created with { auth: true } and listen({ tls: true })');
+        const user = userOf(identity);
+        const groups = (user.groups ?? []).filter((g) => g !== 'system:authenticated');
+        return kubeConfigYaml(listener.url, credentials, undefined, await listener.issueClientCertificate(user.username, groups));
+      };
+      return { url: listener.url, kubeconfig: kubeConfigYaml(listener.url, credentials), ...credentials, kubeconfigFor, certificateKubeconfigFor };
     },
     settle: () => controllers.settle(),
     async compact() {
@@ -340,6 +398,7 @@ export async function createFakeCluster(options: FakeClusterOptions = {}): Promi
       closed = true;
       controllers.stop();
       servedWatches.close();
+      player?.close();
       harness.close();
       await Promise.all(listeners.map((l) => l.close()));
       await dispatcher?.close();
@@ -351,46 +410,10 @@ export async function createFakeCluster(options: FakeClusterOptions = {}): Promi
   };
   registerInternals(cluster, { store: ctx.store, servedWatches });
   try {
-    if (options.manifests) await apply(options.manifests);
+    if (options.manifests) await apply(options.manifests, options.manifestOptions);
   } catch (err) {
     await cluster.close();
     throw err;
   }
   return cluster;
-}
-
-/** The CRD as stored now, once Established; a CRD whose names were refused is an error for apply(). */
-function requireEstablished(crds: GenericRegistry, applied: KubeObject): KubeObject {
-  const name = applied.metadata!.name!;
-  const current = crds.peek(undefined, name);
-  if (!current) return applied;
-  if (isCrdConditionTrue(current, 'Established')) return current;
-  const names = findCrdCondition(current, 'NamesAccepted');
-  throw new Error(`kubefake: CustomResourceDefinition ${name} was not established${names?.message ? `: ${names.message}` : ''}`);
-}
-
-/** Create, or update the existing object with the given content (keeping its resourceVersion check). */
-async function applyOne(catalog: ApiCatalog, registryFor: (t: ResourceType) => GenericRegistry, obj: KubeObject): Promise<KubeObject> {
-  if (typeof obj.apiVersion !== 'string' || typeof obj.kind !== 'string') {
-    throw new TypeError(`kubefake: a manifest needs apiVersion and kind: ${JSON.stringify(obj).slice(0, 120)}`);
-  }
-  const { group, version } = parseApiVersion(obj.apiVersion);
-  const type = catalog.findKind(group, version, obj.kind);
-  if (!type) throw new TypeError(`kubefake: no resource serves ${obj.kind} in ${apiVersionOf(group, version)}`);
-  const registry = registryFor(type);
-  const namespace = type.namespaced ? (obj.metadata?.namespace ?? 'default') : undefined;
-  const name = obj.metadata?.name;
-  for (;;) {
-    const existing = name ? registry.peek(namespace, name) : undefined;
-    try {
-      if (!existing) return (await registry.create(namespace, obj)).object;
-      const body = { ...obj, metadata: { ...obj.metadata, resourceVersion: existing.metadata.resourceVersion } };
-      return (await registry.update(namespace, name!, body)).object;
-    } catch (err) {
-      // Raced with another writer: read again and retry, as an apply loop would.
-      if (err instanceof StatusError && err.status.reason === 'Conflict') continue;
-      if (err instanceof StatusError && err.status.reason === 'AlreadyExists' && name) continue;
-      throw err;
-    }
-  }
 }

@@ -31,11 +31,11 @@ class InProcessKubeConfig extends KubeConfig {
 }
 
 /** A KubeConfig for `server`; with `dispatcher`, its fetch requests are answered by it instead of the network. */
-export function makeKubeConfig(server: string, dispatcher?: Dispatcher): KubeConfig {
+export function makeKubeConfig(server: string, dispatcher?: Dispatcher, token = 'kubefake'): KubeConfig {
   const kc = dispatcher ? new InProcessKubeConfig(server, dispatcher) : new KubeConfig();
   kc.loadFromOptions({
     clusters: [{ name: NAME, server, skipTLSVerify: server.startsWith('http:') }],
-    users: [{ name: NAME, token: 'kubefake' }],
+    users: [{ name: NAME, token }],
     contexts: [{ name: NAME, cluster: NAME, user: NAME, namespace: 'default' }],
     currentContext: NAME,
   });
@@ -53,13 +53,15 @@ export interface ListenerCredentials {
  * accept the http:// server (kubectl sends no credentials over http). TLS: the listener's CA as
  * certificate-authority-data and its bearer token.
  */
-export function kubeConfigYaml(server: string, credentials?: ListenerCredentials): string {
+export function kubeConfigYaml(server: string, credentials?: ListenerCredentials, userToken?: string, clientCertificate?: { cert: string; key: string }): string {
+  const b64 = (pemText: string) => Buffer.from(pemText).toString('base64');
+  const user = clientCertificate ? { 'client-certificate-data': b64(clientCertificate.cert), 'client-key-data': b64(clientCertificate.key) } : { token: userToken ?? credentials?.token ?? 'kubefake' };
   const cluster = credentials ? { server, 'certificate-authority-data': Buffer.from(credentials.caCert).toString('base64') } : { server, 'insecure-skip-tls-verify': true };
   return dump({
     apiVersion: 'v1',
     kind: 'Config',
     clusters: [{ name: NAME, cluster }],
-    users: [{ name: NAME, user: { token: credentials?.token ?? 'kubefake' } }],
+    users: [{ name: NAME, user }],
     contexts: [{ name: NAME, context: { cluster: NAME, user: NAME, namespace: 'default' } }],
     'current-context': NAME,
     preferences: {},

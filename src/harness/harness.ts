@@ -15,6 +15,8 @@ export interface HarnessOptions {
   requestLimit?: number;
   /** Copy request and response bodies for the request log. Default true. */
   requestBodies?: boolean;
+  /** Copy watch streams' chunks too (for cassettes). Default false. */
+  watchBodies?: boolean;
   historyLimit?: number;
   /** Normalise snapshots unless told otherwise (the cluster is not deterministic). */
   normalizeSnapshots: boolean;
@@ -28,6 +30,7 @@ export class Harness {
   readonly snapshots: Snapshots;
   readonly waiters: Waiters;
   readonly history: ChangeRecorder;
+  private readonly watchBodies: boolean;
 
   constructor(ctx: HarnessContext, options: HarnessOptions) {
     this.requests = new RequestRecorder(options.requestLimit ?? DEFAULT_LOG_LIMIT, options.requestBodies ?? true);
@@ -35,6 +38,7 @@ export class Harness {
     this.faults = new FaultInjector(options.endWatches);
     this.snapshots = new Snapshots(ctx, options.normalizeSnapshots);
     this.waiters = new Waiters(ctx);
+    this.watchBodies = options.watchBodies ?? false;
   }
 
   /** The cluster finished booting: what exists now is its bootstrap state, and history starts here. */
@@ -44,7 +48,7 @@ export class Harness {
   }
 
   wrap(handle: (request: Request) => Promise<Response>): (request: Request) => Promise<Response> {
-    return intercept(handle, { faults: this.faults, requests: this.requests });
+    return intercept(handle, { faults: this.faults, requests: this.requests, watchBodies: this.watchBodies });
   }
 
   close(): void {

@@ -2,11 +2,13 @@
 // faults and records requests. Open watch streams are the handler's own (ServedWatches).
 import type { FaultInjector } from './faults.ts';
 import { requestAttributes, type RequestAttributes } from './request-attributes.ts';
-import type { RequestRecorder } from './request-log.ts';
+import type { RequestRecorder, StreamedResponse } from './request-log.ts';
 
 export interface InterceptorParts {
   faults: FaultInjector;
   requests: RequestRecorder;
+  /** Copy the chunks of watch streams for the log (cassettes replay them). */
+  watchBodies?: boolean;
 }
 
 export function intercept(handle: (request: Request) => Promise<Response>, parts: InterceptorParts): (request: Request) => Promise<Response> {
@@ -15,10 +17,26 @@ export function intercept(handle: (request: Request) => Promise<Response>, parts
     const attrs = requestAttributes(request);
     const decision = faults.active ? await faults.decide(attrs, request) : undefined;
     if (decision?.delayMs) await new Promise((resolve) => setTimeout(resolve, decision.delayMs));
-    const response = decision?.response ?? (await handle(request));
+    let response = decision?.response ?? (await handle(request));
     const streaming = response.status === 200 && !decision?.response && streamsWatch(attrs);
+    if (!requests.enabled) return response;
     // The log keeps references and reads the bodies only when asked (see RequestRecorder.record).
-    if (requests.enabled) requests.record(attrs, response.status, !!decision, request, streaming ? undefined : response);
+    // A watch's chunks are copied as they pass only when asked for (`requestLog.watchBodies`).
+    let streamed: StreamedResponse | undefined;
+    if (streaming && parts.watchBodies && requests.keepsBodies && response.body) {
+      const chunks: Uint8Array[] = [];
+      streamed = { headers: response.headers, chunks };
+      const copy = new TransformStream<Uint8Array, Uint8Array>({
+        transform(chunk, controller) {
+          chunks.push(chunk.slice());
+          controller.enqueue(chunk);
+        },
+      });
+      response = new Response(response.body.pipeThrough(copy), { status: response.status, statusText: response.statusText, headers: response.headers });
+    } else if (streaming) {
+      streamed = { headers: response.headers };
+    }
+    requests.record(attrs, response.status, !!decision, request, streaming ? undefined : response, streamed);
     return response;
   };
 }

@@ -3,6 +3,8 @@
 import type { KubeObject } from '../apis/object.ts';
 import type { FakeCluster } from '../cluster/fake-cluster.ts';
 import { toRef, type ObjectTarget } from './object-ref.ts';
+import { loadManifests, type Manifests } from '../cluster/manifests.ts';
+import { notAllowedBy, type UsedPermission } from '../auth/permissions.ts';
 
 /** What a matcher answers, in the shape Vitest's and Jest's expect.extend() take. */
 export interface MatcherResult {
@@ -51,8 +53,23 @@ export function toExistInCluster(this: { isNot?: boolean } | void, received: unk
   };
 }
 
+/**
+ * `await expect(cluster.permissions.used(identity)).toBeAllowedBy('config/rbac/role.yaml')`: the
+ * Roles and ClusterRoles in `manifests` (YAML text, paths, objects) allow every permission used,
+ * as if bound to the identity (an `auth: true` cluster's permission log; docs/auth.md).
+ */
+export async function toBeAllowedBy(this: { isNot?: boolean } | void, received: unknown, manifests: Manifests): Promise<MatcherResult> {
+  const roles = (await loadManifests(manifests)) as Record<string, unknown>[];
+  const missing = notAllowedBy(received as UsedPermission[], roles);
+  const show = (p: UsedPermission) => (p.path !== undefined ? `${p.verb} ${p.path}` : `${p.verb} ${p.group ? `${p.group}/` : ''}${p.resource}${p.subresource ? `/${p.subresource}` : ''}${p.name ? ` ${JSON.stringify(p.name)}` : ''}${p.namespace ? ` in ${p.namespace}` : ''}`);
+  return {
+    pass: missing.length === 0,
+    message: () => (missing.length ? `expected the roles to allow every permission used; they do not allow:\n  ${missing.map(show).join('\n  ')}` : 'expected the roles not to allow every permission used, but they do'),
+  };
+}
+
 /** Every matcher, for `expect.extend(kubefakeMatchers)` in Jest or Vitest. */
-export const kubefakeMatchers = { toHaveCondition, toExistInCluster };
+export const kubefakeMatchers = { toHaveCondition, toExistInCluster, toBeAllowedBy };
 
 function conditionsOf(received: unknown): Condition[] {
   const conditions = (received as { status?: { conditions?: unknown } } | undefined)?.status?.conditions;

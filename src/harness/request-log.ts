@@ -3,6 +3,7 @@
 import { goYamlToJson } from '../go/yaml.ts';
 import { bodyOfRequest, bodyOfResponse } from '../http/sent-bodies.ts';
 import { BoundedLog, type RecordLog } from './bounded-log.ts';
+import { saveCassette, type RawExchange } from './cassette.ts';
 import { matchesRequest, type RequestAttributes, type RequestMatch } from './request-attributes.ts';
 
 /** One request the cluster answered. */
@@ -15,13 +16,19 @@ export interface RecordedRequest extends RequestAttributes {
   body(): Promise<unknown>;
   /** The response body parsed (JSON or YAML), or its text; undefined for watch streams (or when bodies are not kept). */
   responseBody(): Promise<unknown>;
+  /** The exchange as bytes on the wire, for a cassette (cassette.ts); bodies undefined when not kept. */
+  exchange(): Promise<RawExchange>;
 }
+
 
 /** Selects recorded requests: attribute filters, or any predicate. */
 export type RequestFilter = RequestMatch | ((request: RecordedRequest) => boolean);
 
 /** The request log; bounded (oldest dropped first) and clearable. */
-export type RequestLog = RecordLog<RecordedRequest, RequestFilter>;
+export type RequestLog = RecordLog<RecordedRequest, RequestFilter> & {
+  /** Writes the logged requests (or those `filter` selects) as a cassette `createFakeCluster({ replay })` answers from. */
+  save(path: string, filter?: RequestFilter): Promise<void>;
+};
 
 export class RequestRecorder implements RequestLog {
   private readonly log: BoundedLog<RecordedRequest>;
@@ -51,9 +58,12 @@ export class RequestRecorder implements RequestLog {
    * (or the still unread stream), responseBody() the text the Response was built from (a clone
    * only for Responses made elsewhere, such as a fault hook's). Pass no response for a watch stream.
    */
-  record(attrs: RequestAttributes, status: number, fault: boolean, request: Request, response: Response | undefined): void {
+  record(attrs: RequestAttributes, status: number, fault: boolean, request: Request, response: Response | undefined, streamed?: StreamedResponse): void {
+    const headersOf = (r: Response | undefined) => (r ? [...r.headers] : streamed ? [...streamed.headers] : []);
+    const base = { accept: request.headers.get('accept') ?? undefined, contentType: request.headers.get('content-type') ?? undefined };
     if (!this.keepsBodies) {
-      this.log.push({ ...attrs, status, fault, body: noBody, responseBody: noBody });
+      const exchange = async (): Promise<RawExchange> => ({ ...base, requestBody: undefined, responseHeaders: headersOf(response), responseBody: undefined });
+      this.log.push({ ...attrs, status, fault, body: noBody, responseBody: noBody, exchange });
       return;
     }
     // An unread body may be gone by the time it is asked for (a listen() connection closed): then there is none.
@@ -71,6 +81,18 @@ export class RequestRecorder implements RequestLog {
       fault,
       body: once(async () => parseBody(request.headers.get('content-type'), await readRequest())),
       responseBody: once(async () => parseBody(response?.headers.get('content-type') ?? null, await readResponse())),
+      exchange: once(async () => {
+        const requestBody = await readRequest();
+        const sent = await readResponse();
+        const chunks = streamed?.chunks?.slice();
+        return {
+          ...base,
+          requestBody,
+          responseHeaders: headersOf(response),
+          responseBody: sent === undefined ? (chunks ? concat(chunks) : undefined) : typeof sent === 'string' ? new TextEncoder().encode(sent) : sent,
+          ...(chunks ? { responseChunks: chunks } : {}),
+        };
+      }),
     });
   }
 
@@ -88,6 +110,11 @@ export class RequestRecorder implements RequestLog {
     this.log.clear();
   }
 
+  async save(path: string, filter?: RequestFilter): Promise<void> {
+    if (!this.keepsBodies) throw new Error('kubefake: a cassette needs the request bodies: requestLog.bodies is false');
+    await saveCassette(this.all(filter), path);
+  }
+
   [Symbol.iterator](): Iterator<RecordedRequest> {
     return this.log.toArray()[Symbol.iterator]();
   }
@@ -103,6 +130,23 @@ function once<T>(fn: () => Promise<T>): () => Promise<T> {
 }
 
 const noBody = async (): Promise<undefined> => undefined;
+
+/** A watch stream's answer: its headers, and the chunks sent so far when they are recorded. */
+export interface StreamedResponse {
+  headers: Headers;
+  /** Undefined when the chunks are not recorded. */
+  chunks?: Uint8Array[];
+}
+
+function concat(chunks: Uint8Array[]): Uint8Array {
+  const out = new Uint8Array(chunks.reduce((n, c) => n + c.byteLength, 0));
+  let at = 0;
+  for (const c of chunks) {
+    out.set(c, at);
+    at += c.byteLength;
+  }
+  return out;
+}
 
 /** A body as the log (and a fault hook's `body()`) answers it: JSON and YAML parsed (text when they do not parse), text for text types, bytes otherwise. */
 export function parseBody(contentType: string | null, body: string | Uint8Array | undefined): unknown {

@@ -3,6 +3,7 @@ import type { VersionedStore } from '../storage/versioned-store.ts';
 import type { Clock, RandomSource } from '../util/clock-and-random.ts';
 import type { WebhookCaller } from '../webhooks/types.ts';
 import type { AdmissionChain } from './admission.ts';
+import type { AccessReviewer } from '../apis/resource-type.ts';
 
 export interface RegistryContext {
   store: VersionedStore;
@@ -12,4 +13,6 @@ export interface RegistryContext {
   webhooks?: WebhookCaller;
   /** The admission chain every write runs (admission.ts); none admits everything. */
   admission?: AdmissionChain;
+  /** The authorizer of a cluster that authorizes (auth: true), for the review APIs. */
+  access?: AccessReviewer;
 }

@@ -32,6 +32,7 @@ import type { DeletionOutcome } from '../apis/deletion-strategy.ts';
 import { applyDeletion, completesDeletion } from './deletion.ts';
 import { GENERATE_NAME_ATTEMPTS, generateName } from './generate-name.ts';
 import { listObjects, type ListResult } from './list.ts';
+import { computedGet, computedList } from './computed-resource.ts';
 import { loadCelFor } from '../cel/lazy.ts';
 import { admitNamespacedCreate } from './namespace-admission.ts';
 import type { AdmissionAttributes, AdmissionOperation } from './admission.ts';
@@ -75,6 +76,17 @@ const deepCopy = <T>(v: T): T => structuredClone(v);
 
 /** What a patch's 422 prints as the patch: the patched JSON, or what the patch type says (%+v of a strategic patch map). */
 const patchInvalidValue = (options: WriteOptions, patched: unknown): string => options.patchDecoding?.invalidValue?.() ?? goJson(patched);
+
+/**
+ * A write's warnings in the order the real handler adds them: mutating admission's, then the
+ * strategy's (rest.BeforeCreate/BeforeUpdate), then validating admission's (store.go runs the
+ * validating phase after those).
+ */
+const orderedWarnings = (admission: readonly string[], mutating: number, strategy: readonly string[]): string[] => [
+  ...admission.slice(0, mutating),
+  ...strategy,
+  ...admission.slice(mutating),
+];
 
 /** Decode warnings (unknown fields) come before the strategy's own. */
 const withWarnings = (result: WriteResult, first: string[]): WriteResult => (first.length ? { ...result, warnings: [...first, ...result.warnings] } : result);
@@ -168,6 +180,7 @@ export class GenericRegistry {
   }
 
   async get(namespace: string | undefined, name: string, options: GetOptions = {}): Promise<KubeObject> {
+    if (this.type.computed) return computedGet(this.type, name);
     await readAtLeast(this.ctx.store, options.resourceVersion);
     const obj = this.peek(namespace, name);
     if (!obj) throw notFound(this.groupResource, name);
@@ -175,6 +188,7 @@ export class GenericRegistry {
   }
 
   async list(namespace: string | undefined, options: ListOptions = {}): Promise<ListResult> {
+    if (this.type.computed) return computedList(this.type, options);
     const result = await listObjects(this.ctx.store, this.type, this.bucket, namespace, options);
     // Without a storage codec, every item is presented as a watch presents it: the same frozen
     // object per stored state (presented-objects.ts), whose JSON the HTTP layer keeps.
@@ -228,7 +242,7 @@ export class GenericRegistry {
     // (which is why the review validations ignore them).
     if (this.type.createOnly) {
       recordUpdateManager(this.type, this.ctx.clock, undefined, obj, this.managerOf(options));
-      return { object: this.type.createOnly(obj, { namespace, now: this.ctx.clock.now() }), created: true, warnings: decodeWarnings };
+      return { object: this.type.createOnly(obj, { namespace, now: this.ctx.clock.now(), user: options.user, access: this.ctx.access }), created: true, warnings: decodeWarnings };
     }
     const meta = obj.metadata!;
     const generated = !meta.name && !!meta.generateName;
@@ -256,8 +270,8 @@ export class GenericRegistry {
     const meta = obj.metadata!;
     const requestedResourceVersion = meta.resourceVersion;
     // rest.BeforeCreate: system fields are the server's, whatever the client sent.
-    meta.uid = this.ctx.random.uid();
-    meta.creationTimestamp = formatTimestamp(this.ctx.clock.now());
+    meta.uid = options.restore?.uid ?? this.ctx.random.uid();
+    meta.creationTimestamp = options.restore?.creationTimestamp ?? formatTimestamp(this.ctx.clock.now());
     delete meta.generation;
     delete meta.deletionTimestamp;
     delete meta.deletionGracePeriodSeconds;
@@ -270,6 +284,7 @@ export class GenericRegistry {
     // PrepareForCreate's changes, which the real chain applies after it.
     const admission = this.admissionAttributes('CREATE', obj, undefined, options);
     if (admission) await this.ctx.admission!.admit(admission);
+    const mutatingWarnings = admission?.warnings.length ?? 0;
     const typeErrors = this.type.strategy.validateTypeMeta?.(obj) ?? [];
     const errors = typeErrors.length ? typeErrors : [...validateObjectMeta(meta, this.metaRules()), ...(this.type.strategy.validate?.(obj) ?? [])];
     if (errors.length) throw this.invalid(meta.name ?? '', errors);
@@ -277,7 +292,7 @@ export class GenericRegistry {
     if (admission) await this.ctx.admission!.validate(admission);
     if (requestedResourceVersion) throw plainServerError('resourceVersion should not be set on objects to be created');
     const key = this.keyOf(meta.namespace, meta.name!);
-    const warnings = [...(admission?.warnings ?? []), ...(this.type.strategy.warnings?.(obj) ?? [])];
+    const warnings = orderedWarnings(admission?.warnings ?? [], mutatingWarnings, this.type.strategy.warnings?.(obj) ?? []);
     if (isDryRun(options.dryRun)) {
       const existing = this.ctx.store.get(this.bucket, key);
       if (existing) throw new KeyExistsError(existing);
@@ -439,6 +454,7 @@ export class GenericRegistry {
     // both inside the retry loop of the callers (GuaranteedUpdate re-runs them on a conflict).
     const admission = this.admissionAttributes('UPDATE', obj, existing, options);
     if (admission) await this.ctx.admission!.admit(admission);
+    const mutatingWarnings = admission?.warnings.length ?? 0;
     ignoreManagedFieldsTimestamps(obj, existing);
     const typeErrors = this.type.strategy.validateTypeMeta?.(obj) ?? [];
     const errors = typeErrors.length
@@ -446,7 +462,7 @@ export class GenericRegistry {
       : [...validateObjectMetaUpdate(meta, old, this.metaRules()), ...(this.type.strategy.validateUpdate?.(obj, existing) ?? [])];
     if (errors.length) throw this.invalid(name, errors);
     if (admission) await this.ctx.admission!.validate(admission);
-    const warnings = [...(admission?.warnings ?? []), ...(this.type.strategy.warnings?.(obj, existing) ?? [])];
+    const warnings = orderedWarnings(admission?.warnings ?? [], mutatingWarnings, this.type.strategy.warnings?.(obj, existing) ?? []);
     const key = this.keyOf(old.namespace, name);
     if (isDryRun(options.dryRun)) return { object: this.present(await this.roundTrip(obj)), created: false, warnings };
     // Removing the last finalizer of a deleting object completes its deletion.

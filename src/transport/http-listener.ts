@@ -15,6 +15,9 @@ import { encodeGoJson } from '../go/json-encode.ts';
 import { errorResponse } from '../http/responses.ts';
 import type { RequestHandlerFn } from './in-process-dispatcher.ts';
 import { createServingCertificates } from './serving-certs.ts';
+import type { TLSSocket } from 'node:tls';
+import type { UserInfo } from '../apis/options.ts';
+import { rememberClientCertificate } from '../http/request-user.ts';
 
 /** Where `cluster.listen()` serves. */
 export interface ListenOptions {
@@ -34,6 +37,8 @@ export interface ListenOptions {
 
 export interface Listener {
   url: string;
+  /** With `tls` on an `auth: true` cluster: a client certificate and key for `user` in `groups`. */
+  issueClientCertificate?: (user: string, groups: readonly string[]) => Promise<{ cert: string; key: string }>;
   /** PEM of the CA that signed the serving certificate (`tls` only). */
   caCert?: string;
   /** The bearer token every request must carry (`tls` only). */
@@ -111,6 +116,18 @@ function statusAnswer(res: ServerResponse, err: StatusError): void {
   const body = encodeGoJson(err.status);
   res.writeHead(err.code, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) });
   res.end(body);
+}
+
+/** The user of a client certificate the listener's CA signed: CN, and each O a group. */
+function verifiedClientCertificate(req: IncomingMessage): UserInfo | undefined {
+  const socket = req.socket as TLSSocket;
+  if (typeof socket.getPeerCertificate !== 'function' || !socket.authorized) return undefined;
+  const subject = socket.getPeerCertificate().subject as Record<string, string | string[] | undefined> | undefined;
+  const cn = subject?.CN;
+  if (!cn || Array.isArray(cn)) return undefined;
+  const o = subject?.O;
+  const groups = o === undefined ? [] : Array.isArray(o) ? o : [o];
+  return { username: cn, groups: [...groups, 'system:authenticated'] };
 }
 
 function toRequest(req: IncomingMessage, origin: string, target: string): Request {
@@ -194,7 +211,11 @@ function drained(res: ServerResponse): Promise<void> {
   });
 }
 
-export async function listen(handler: RequestHandlerFn, options: ListenOptions = {}): Promise<Listener> {
+/**
+ * `authenticatedByHandler`: the handler authenticates every request itself (an `auth: true`
+ * cluster), so a TLS listener passes any bearer token on instead of requiring its own.
+ */
+export async function listen(handler: RequestHandlerFn, options: ListenOptions = {}, authenticatedByHandler = false): Promise<Listener> {
   const host = options.host ?? '127.0.0.1';
   const tls = options.tls ?? false;
   if (!tls && !isLoopbackHost(host)) {
@@ -212,6 +233,8 @@ export async function listen(handler: RequestHandlerFn, options: ListenOptions =
   /** An answer that refuses the request before the handler sees it, or undefined to serve it. */
   const refusal = (req: IncomingMessage): StatusError | undefined => {
     if (expectedToken) {
+      // An `auth: true` cluster's own authentication filter checks the token.
+      if (authenticatedByHandler) return undefined;
       // The authentication filter comes first; the token is compared in constant time.
       const sent = bearerToken(req.headers.authorization);
       return sent && sent.length === expectedToken.length && timingSafeEqual(sent, expectedToken) ? undefined : unauthorized();
@@ -251,7 +274,10 @@ export async function listen(handler: RequestHandlerFn, options: ListenOptions =
         statusAnswer(res, methodNotAllowed());
         return;
       }
-      answer = handler(toRequest(req, origin, req.url ?? '/'));
+      const request = toRequest(req, origin, req.url ?? '/');
+      const certificateUser = authenticatedByHandler ? verifiedClientCertificate(req) : undefined;
+      if (certificateUser) rememberClientCertificate(request, certificateUser);
+      answer = handler(request);
     } catch (err) {
       answer = Promise.resolve(errorResponse(toStatusError(err)));
     }
@@ -265,7 +291,9 @@ export async function listen(handler: RequestHandlerFn, options: ListenOptions =
 
   // Host is checked by hostHeaderError, which answers with net/http's texts.
   const serverOptions = { maxHeaderSize: MAX_HEADER_BYTES, requireHostHeader: false };
-  const server: Server = certs ? createHttpsServer({ ...serverOptions, cert: certs.cert, key: certs.key }, onRequest) : createHttpServer(serverOptions, onRequest);
+  // An `auth: true` cluster also authenticates client certificates its CA signed (x509 authenticator).
+  const clientAuth = certs && authenticatedByHandler ? { requestCert: true, rejectUnauthorized: false, ca: certs.caCert } : {};
+  const server: Server = certs ? createHttpsServer({ ...serverOptions, cert: certs.cert, key: certs.key, ...clientAuth }, onRequest) : createHttpServer(serverOptions, onRequest);
   server.on('clientError', refuseUnparsable);
   // CONNECT never reaches the request handler in Node; net/http would route it to go-restful.
   server.on('connect', (_req: IncomingMessage, socket: Socket) => {
@@ -283,6 +311,7 @@ export async function listen(handler: RequestHandlerFn, options: ListenOptions =
   return {
     url: origin,
     caCert: certs?.caCert,
+    issueClientCertificate: certs && authenticatedByHandler ? certs.issueClientCertificate : undefined,
     token,
     close: () =>
       new Promise<void>((resolve) => {

@@ -18,6 +18,8 @@ const OID = {
   extKeyUsage: '2.5.29.37',
   subjectAltName: '2.5.29.17',
   serverAuth: '1.3.6.1.5.5.7.3.1',
+  clientAuth: '1.3.6.1.5.5.7.3.2',
+  organization: '2.5.4.10',
 };
 
 // KeyUsage bits (RFC 5280 4.2.1.3), first byte of the BIT STRING: bit 0 is 0x80.
@@ -32,6 +34,11 @@ export interface ServingCertificates {
   cert: string;
   /** PEM (PKCS#8) of the serving certificate's private key. */
   key: string;
+  /**
+   * A client certificate signed by the same CA, as kube-apiserver's x509 authenticator reads one:
+   * the common name is the user, each organization a group.
+   */
+  issueClientCertificate(user: string, groups: readonly string[]): Promise<{ cert: string; key: string }>;
 }
 
 const engine = new pkijs.CryptoEngine({ name: 'node', crypto: globalThis.crypto });
@@ -63,6 +70,8 @@ function ipBytes(ip: string): ArrayBuffer {
 
 async function certificate(options: {
   subject: string;
+  /** Organizations (O) after the common name: a client certificate's groups. */
+  organizations?: readonly string[];
   issuer: string;
   publicKey: CryptoKey;
   signingKey: CryptoKey;
@@ -77,6 +86,7 @@ async function certificate(options: {
   cert.serialNumber = new asn1js.Integer({ valueHex: serial.buffer });
   const name = (cn: string) => new pkijs.AttributeTypeAndValue({ type: OID.commonName, value: new asn1js.Utf8String({ value: cn }) });
   cert.subject.typesAndValues.push(name(options.subject));
+  for (const o of options.organizations ?? []) cert.subject.typesAndValues.push(new pkijs.AttributeTypeAndValue({ type: OID.organization, value: new asn1js.Utf8String({ value: o }) }));
   cert.issuer.typesAndValues.push(name(options.issuer));
   // An hour back for clock skew between the test machine and a container.
   cert.notBefore.value = new Date(Date.now() - HOUR_MS);
@@ -122,5 +132,21 @@ export async function createServingCertificates(hosts: readonly string[]): Promi
     caCert: pem('CERTIFICATE', ca.toSchema().toBER(false)),
     cert: pem('CERTIFICATE', serving.toSchema().toBER(false)),
     key: pem('PRIVATE KEY', await globalThis.crypto.subtle.exportKey('pkcs8', servingKeys.privateKey)),
+    async issueClientCertificate(user, groups) {
+      const keys = await globalThis.crypto.subtle.generateKey(KEY_ALGORITHM, true, ['sign', 'verify']);
+      const client = await certificate({
+        subject: user,
+        organizations: groups,
+        issuer: 'kubefake-ca',
+        publicKey: keys.publicKey,
+        signingKey: caKeys.privateKey,
+        extensions: [
+          extension(OID.basicConstraints, true, new pkijs.BasicConstraints({ cA: false })),
+          extension(OID.keyUsage, true, keyUsage(DIGITAL_SIGNATURE)),
+          extension(OID.extKeyUsage, false, new pkijs.ExtKeyUsage({ keyPurposes: [OID.clientAuth] })),
+        ],
+      });
+      return { cert: pem('CERTIFICATE', client.toSchema().toBER(false)), key: pem('PRIVATE KEY', await globalThis.crypto.subtle.exportKey('pkcs8', keys.privateKey)) };
+    },
   };
 }

@@ -36,7 +36,15 @@ export interface CustomKind {
 export interface StepContext {
   kc: KubeConfig;
   customKinds: CustomKind[];
+  /**
+   * The namespace the fixtures' `default` stands for: `default` on the fake; the test's own
+   * namespace when the suite runs against a real cluster (KUBEFAKE_KUBECONFIG).
+   */
+  namespace: string;
 }
+
+/** A namespace a fixture names, as this run addresses it. */
+const namespaceIn = (ctx: StepContext, namespace: string | undefined): string | undefined => (namespace === 'default' ? ctx.namespace : namespace);
 
 /** Misuse of the fixture format or something client-node cannot send: never a server answer. */
 export class RunnerError extends Error {
@@ -207,7 +215,7 @@ function resolveTarget(ctx: StepContext, ref: ObjectRef): Target {
     return {
       apiVersion: `${first.group}/${first.versions[0]!}`,
       kind: first.kind,
-      namespace: first.namespaced ? (ref.namespace ?? 'default') : undefined,
+      namespace: first.namespaced ? (namespaceIn(ctx, ref.namespace) ?? ctx.namespace) : undefined,
       name: ref.name,
       custom: first,
     };
@@ -215,7 +223,7 @@ function resolveTarget(ctx: StepContext, ref: ObjectRef): Target {
   const { group } = splitApiVersion(ref.apiVersion);
   const custom = ctx.customKinds.find((k) => k.group === group && k.kind === ref.kind);
   // Namespaced objects without a namespace go to `default` (for built-ins client-node does that itself).
-  const namespace = ref.namespace ?? (custom?.namespaced ? 'default' : undefined);
+  const namespace = namespaceIn(ctx, ref.namespace) ?? (custom?.namespaced ? ctx.namespace : undefined);
   return { apiVersion: ref.apiVersion, kind: ref.kind, namespace: custom && !custom.namespaced ? undefined : namespace, name: ref.name, custom };
 }
 
@@ -239,7 +247,8 @@ function header(t: Target): { apiVersion: string; kind: string; metadata: { name
 function withNamespace(obj: JsonObject, t: Target): JsonObject {
   const copy = structuredClone(obj);
   const metadata = isJsonObject(copy.metadata) ? copy.metadata : {};
-  if (t.namespace !== undefined && metadata.namespace === undefined) metadata.namespace = t.namespace;
+  // A fixture's explicit `default` is the run's namespace too (resolveTarget mapped it into t).
+  if (t.namespace !== undefined && (metadata.namespace === undefined || metadata.namespace === 'default')) metadata.namespace = t.namespace;
   copy.metadata = metadata;
   return copy;
 }
@@ -390,7 +399,7 @@ export async function executeStep(ctx: StepContext, step: Step & { action: StepA
       const t: Target = {
         apiVersion: `${first.group}/${first.versions[0]!}`,
         kind: first.kind,
-        namespace: first.namespaced ? 'default' : undefined,
+        namespace: first.namespaced ? ctx.namespace : undefined,
         name: action.scale.name,
         custom: first,
       };

@@ -195,7 +195,7 @@ describe('steps on a fake cluster', () => {
 
   test('retries until the expectation holds', async () => {
     cluster = await createFakeCluster();
-    const ctx = { kc: cluster.kubeConfig, customKinds: [] };
+    const ctx = { kc: cluster.kubeConfig, customKinds: [], namespace: 'default' };
     const get = 'get: {apiVersion: v1, kind: ConfigMap, namespace: default, name: late}\nexpect: {code: 200}';
     await expect(runStep(ctx, step(get))).rejects.toThrow(ExpectationError);
     const c = cluster;
@@ -205,7 +205,7 @@ describe('steps on a fake cluster', () => {
 
   test('get/list/delete of a custom kind unknown to discovery still reach the resource URL', async () => {
     cluster = await createFakeCluster();
-    const ctx = { kc: cluster.kubeConfig, customKinds: [{ group: 'stable.example.com', versions: ['v1'], kind: 'CronTab', plural: 'crontabs', namespaced: true }] };
+    const ctx = { kc: cluster.kubeConfig, customKinds: [{ group: 'stable.example.com', versions: ['v1'], kind: 'CronTab', plural: 'crontabs', namespaced: true }], namespace: 'default' };
     await runStep(ctx, step('list: {apiVersion: stable.example.com/v1, kind: CronTab}\nexpect: {code: 404}'));
     await expect(runStep(ctx, step('get: {name: x}\nexpect: {code: 200}'))).rejects.toThrow(/GET \/apis\/stable.example.com\/v1\/namespaces\/default\/crontabs\/x \(got 404\)/);
     await expect(runStep(ctx, step('create: {apiVersion: stable.example.com/v1, kind: CronTab, metadata: {name: x}}\nexpect: {code: 201}'))).rejects.toThrow(
@@ -269,7 +269,7 @@ describe('requests the runner builds (stub server)', () => {
 
   test('getScale, updateScale and updateStatus go through CustomObjectsApi with the current resourceVersion', async () => {
     const { kc, seen } = await stub();
-    const ctx = { kc, customKinds: [CRONTAB] };
+    const ctx = { kc, customKinds: [CRONTAB], namespace: 'default' };
     await runStep(ctx, step('getScale: {name: web}\nexpect: {code: 200, object: {kind: Scale, spec: {replicas: 3}, status: {replicas: 0}}}'));
     expect(seen.at(-1)).toMatchObject({ method: 'GET', url: '/apis/stable.example.com/v1/namespaces/default/crontabs/web/scale' });
 
@@ -290,7 +290,7 @@ describe('requests the runner builds (stub server)', () => {
 
   test('query and headers reach only the step request, not the discovery lookup; Table checks', async () => {
     const { kc, seen } = await stub();
-    const ctx = { kc, customKinds: [CRONTAB] };
+    const ctx = { kc, customKinds: [CRONTAB], namespace: 'default' };
     const accept = 'application/json;as=Table;v=v1;g=meta.k8s.io';
     await runStep(ctx, step(`list: {apiVersion: stable.example.com/v1, kind: CronTab, namespace: default}\nquery: {limit: 1}\nheaders: {Accept: '${accept}'}\nexpect: {code: 200, object: {kind: Table}, columns: [Name, Age], cells: [[web]]}`));
     expect(seen.map((s) => [s.url, s.accept])).toEqual([

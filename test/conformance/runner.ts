@@ -40,6 +40,23 @@ function hasAction(step: Step): step is Step & { action: StepAction } {
   return step.action !== undefined;
 }
 
+/**
+ * The fixtures' `default` namespace is the run's: the test's own on a real cluster. Manifests name
+ * it in `metadata.namespace`; an expectation (`deep`) anywhere in the expected object.
+ */
+function inRunNamespace<T>(values: T[], namespace: string, deep = false): T[] {
+  const visit = (value: unknown): void => {
+    if (Array.isArray(value)) return value.forEach(visit);
+    if (value === null || typeof value !== 'object') return;
+    const record = value as Record<string, unknown>;
+    if (record.namespace === 'default') record.namespace = namespace;
+    if (deep) Object.values(record).forEach(visit);
+    else visit(record.metadata);
+  };
+  values.forEach(visit);
+  return values;
+}
+
 /** Runs a whole scenario on its own cluster; throws on the first step that does not match. */
 export async function runScenario(scenario: Scenario): Promise<void> {
   // A scenario with nothing to execute must not pass vacuously: it fails and is listed as a known gap.
@@ -52,16 +69,16 @@ export async function runScenario(scenario: Scenario): Promise<void> {
     if (scenario.manifests.length > 0) {
       try {
         // Copies: the cluster and client-node may default fields in what they are given.
-        await cluster.apply(structuredClone(scenario.manifests));
+        await cluster.apply(cluster.namespace === 'default' ? structuredClone(scenario.manifests) : inRunNamespace(structuredClone(scenario.manifests), cluster.namespace));
       } catch (err) {
         throw new Error(`applying the manifests failed: ${err instanceof Error ? err.message : String(err)}`, { cause: err });
       }
     }
-    const ctx: StepContext = { kc: cluster.kubeConfig, customKinds: customKindsOf(scenario) };
+    const ctx: StepContext = { kc: cluster.kubeConfig, customKinds: customKindsOf(scenario), namespace: cluster.namespace };
     for (const [i, step] of scenario.steps.entries()) {
       if (!hasAction(step)) throw new Error(`step ${i + 1} has no verb, only a note: ${step.note ?? '(none)'}`);
       try {
-        await runStep(ctx, step);
+        await runStep(ctx, cluster.namespace === 'default' ? step : { ...step, expect: inRunNamespace([structuredClone(step.expect)], cluster.namespace, true)[0]! });
       } catch (err) {
         const message = err instanceof Error ? err.message : String(err);
         throw new Error(`step ${i + 1} (${step.action.verb}${step.eventually ? ', eventually' : ''}): ${message}`, { cause: err });

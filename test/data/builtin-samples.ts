@@ -3,6 +3,8 @@
 // accepts on create (names, required fields and cross-field rules of pkg/apis/<group>/validation);
 // test/builtin-catalogue.test.ts walks the generated catalogue with them. Namespaced samples are
 // created in the test's namespace `catalogue` (fields that must name it do). Names are unique across the file.
+import { P256_REQUEST } from './csr.ts';
+
 const container = { name: 'c', image: 'nginx:1.27' };
 const podSpec = { containers: [container] };
 const labels = { app: 'sample' };
@@ -89,8 +91,8 @@ export const BUILTIN_SAMPLES: Record<string, Record<string, unknown>> = {
   'certificates.k8s.io/v1/certificatesigningrequests': {
     metadata: { name: 'sample-csr' },
     spec: {
-      // A PEM CERTIFICATE REQUEST block (content not checked by kubefake yet).
-      request: Buffer.from('-----BEGIN CERTIFICATE REQUEST-----\nMIIBADCBqAIBADAQMQ4wDAYDVQQDDAVzYW1wbGUwWTATBgcqhkjOPQIBBggqhkjOPQMBBwNCAAR=\n-----END CERTIFICATE REQUEST-----\n').toString('base64'),
+      // A signed PKCS#10 request (validateCSR checks the signature).
+      request: P256_REQUEST,
       signerName: 'example.com/sample',
       usages: ['client auth'],
     },

@@ -8,7 +8,7 @@ import { fieldError, type FieldError } from '../../errors/field-error.ts';
 import { isDNS1035Label, isDNS1123Subdomain } from '../../validation/names.ts';
 import { validateWebhookService, validateWebhookURL } from '../../validation/webhook-client-config.ts';
 import { isPlainObject, type KubeObject } from '../object.ts';
-import { validateLabelSelector } from './workload-validation.ts';
+import { validateLabelSelector } from './label-selector-validation.ts';
 
 type Json = Record<string, unknown>;
 const obj = (v: unknown): Json | undefined => (isPlainObject(v) ? v : undefined);

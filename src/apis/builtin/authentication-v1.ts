@@ -22,11 +22,12 @@ export function authenticationV1ResourceTypes(): ResourceType[] {
       ...review,
       kind: 'SelfSubjectReview',
       plural: 'selfsubjectreviews',
-      createOnly: (obj, { now }) => ({
+      // An authenticating cluster (auth: true) answers with the requester itself.
+      createOnly: (obj, { now, user }) => ({
         kind: obj.kind,
         apiVersion: obj.apiVersion,
         metadata: { creationTimestamp: formatTimestamp(now) },
-        status: { userInfo: { username: REQUESTER.username, groups: [...REQUESTER.groups] } },
+        status: { userInfo: user ? { username: user.username, ...(user.uid ? { uid: user.uid } : {}), groups: [...(user.groups ?? [])], ...(user.extra ? { extra: user.extra } : {}) } : { username: REQUESTER.username, groups: [...REQUESTER.groups] } },
       }),
     }),
     builtin('authentication.k8s.io', 'v1', {

@@ -16,7 +16,8 @@ import { badRequest, invalid } from '../../errors/status-error.ts';
 import { invalidWithJson } from '../../validation/meta-fields.ts';
 import type { KubeObject } from '../object.ts';
 import { isPlainObject } from '../object.ts';
-import type { ResourceType } from '../resource-type.ts';
+import type { AccessReviewer, ResourceType } from '../resource-type.ts';
+import type { UserInfo } from '../options.ts';
 import { builtin, child, getIn, goString, objAt } from './shared.ts';
 
 const GROUP = 'authorization.k8s.io';
@@ -30,7 +31,7 @@ export function authorizationV1ResourceTypes(): ResourceType[] {
       kind: 'LocalSubjectAccessReview',
       plural: 'localsubjectaccessreviews',
       namespaced: true,
-      createOnly: (obj, { namespace }) => {
+      createOnly: (obj, { namespace, access }) => {
         const errs = [...validateAccessReviewSpec(obj), ...metadataEmpty(obj, 'must be empty except for namespace', true)];
         const resourceNamespace = getIn(obj, ['spec', 'resourceAttributes', 'namespace']);
         if (objAt(obj.spec, 'resourceAttributes') && goString(resourceNamespace) !== goString(obj.metadata?.namespace)) {
@@ -40,7 +41,7 @@ export function authorizationV1ResourceTypes(): ResourceType[] {
         if (nonResource) errs.push(invalidWithJson('spec.nonResourceAttributes', nonResource, nonResourceJson(nonResource), 'disallowed on this kind of request'));
         reject(errs);
         if (!namespace) throw badRequest(`namespace is required on this type: ${namespace ?? ''}`);
-        return answer(obj, ALLOWED);
+        return answer(obj, access ? decide(access, subjectOf(obj), obj) : ALLOWED);
       },
     }),
     builtin(GROUP, 'v1', {
@@ -48,9 +49,9 @@ export function authorizationV1ResourceTypes(): ResourceType[] {
       kind: 'SelfSubjectAccessReview',
       plural: 'selfsubjectaccessreviews',
       namespaced: false,
-      createOnly: (obj) => {
+      createOnly: (obj, { user, access }) => {
         reject([...validateAttributes(obj), ...metadataEmpty(obj, 'must be empty')]);
-        return answer(obj, ALLOWED);
+        return answer(obj, access && user ? decide(access, user, obj) : ALLOWED);
       },
     }),
     builtin(GROUP, 'v1', {
@@ -59,9 +60,10 @@ export function authorizationV1ResourceTypes(): ResourceType[] {
       plural: 'selfsubjectrulesreviews',
       namespaced: false,
       // REST.Create answers a new review: the spec is not echoed.
-      createOnly: (obj) => {
+      createOnly: (obj, { user, access }) => {
         const namespace = getIn(obj, ['spec', 'namespace']);
         if (typeof namespace !== 'string' || namespace === '') throw badRequest('no namespace on request');
+        if (access && user) return { kind: obj.kind, apiVersion: obj.apiVersion, metadata: {}, spec: {}, status: { ...rulesReview(access.rulesFor(user, namespace)), incomplete: false } };
         return {
           kind: obj.kind,
           apiVersion: obj.apiVersion,
@@ -80,12 +82,48 @@ export function authorizationV1ResourceTypes(): ResourceType[] {
       kind: 'SubjectAccessReview',
       plural: 'subjectaccessreviews',
       namespaced: false,
-      createOnly: (obj) => {
+      createOnly: (obj, { access }) => {
         reject([...validateAccessReviewSpec(obj), ...metadataEmpty(obj, 'must be empty')]);
-        return answer(obj, ALLOWED);
+        return answer(obj, access ? decide(access, subjectOf(obj), obj) : ALLOWED);
       },
     }),
   ];
+}
+
+/** The user a SubjectAccessReview asks about (spec.user, groups, uid, extra). */
+function subjectOf(obj: KubeObject): UserInfo {
+  const groups = getIn(obj, ['spec', 'groups']);
+  const uid = goString(getIn(obj, ['spec', 'uid']));
+  const extra = getIn(obj, ['spec', 'extra']);
+  return {
+    username: goString(getIn(obj, ['spec', 'user'])),
+    groups: Array.isArray(groups) ? groups.map(goString) : [],
+    ...(uid ? { uid } : {}),
+    ...(isPlainObject(extra) ? { extra: extra as Record<string, string[]> } : {}),
+  };
+}
+
+/**
+ * The authorizer's answer to a review's attributes (pkg/registry/authorization/util's
+ * ResourceAttributesFrom / NonResourceAttributesFrom): `{allowed: true, reason}` or
+ * `{allowed: false}` (RBAC has no opinion and gives no reason).
+ */
+function decide(access: AccessReviewer, user: UserInfo, obj: KubeObject): Record<string, unknown> {
+  const resource = objAt(obj.spec, 'resourceAttributes');
+  const nonResource = objAt(obj.spec, 'nonResourceAttributes');
+  const s = (v: unknown) => goString(v);
+  const question = resource
+    ? { user, verb: s(resource.verb), isResourceRequest: true, path: '', apiGroup: s(resource.group), apiVersion: s(resource.version), resource: s(resource.resource), subresource: s(resource.subresource), namespace: s(resource.namespace), name: s(resource.name) }
+    : { user, verb: s(nonResource?.verb), isResourceRequest: false, path: s(nonResource?.path), apiGroup: '', apiVersion: '', resource: '', subresource: '', namespace: '', name: '' };
+  const decision = access.authorize(question);
+  return decision.allowed ? { allowed: true, ...(decision.reason ? { reason: decision.reason } : {}) } : { allowed: false };
+}
+
+/** SelfSubjectRulesReview's status: resource rules and non-resource rules, as RBAC's RulesFor lists them. */
+function rulesReview(rules: Record<string, unknown>[]): Record<string, unknown> {
+  const resourceRules = rules.filter((r) => !r.nonResourceURLs).map((r) => ({ verbs: r.verbs ?? [], ...(r.apiGroups ? { apiGroups: r.apiGroups } : {}), ...(r.resources ? { resources: r.resources } : {}), ...(r.resourceNames ? { resourceNames: r.resourceNames } : {}) }));
+  const nonResourceRules = rules.filter((r) => r.nonResourceURLs).map((r) => ({ verbs: r.verbs ?? [], nonResourceURLs: r.nonResourceURLs }));
+  return { resourceRules, nonResourceRules };
 }
 
 function reject(errs: FieldError[]): void {

@@ -6,7 +6,7 @@ import type { KubeObject } from '../object.ts';
 import { isPlainObject } from '../object.ts';
 import { defaultPodTemplate } from './pod-spec.ts';
 import { keepFromStored, nonNegativeStatus, validateStatus } from './status-strategies.ts';
-import { validateJob } from './workload-validation.ts';
+import { validateJob, validateJobUpdate } from './workload-validation.ts';
 import { validateCronJobCreate, validateCronJobUpdate } from './batch-validation.ts';
 import {
   arrAt,
@@ -64,8 +64,8 @@ export function batchV1ResourceTypes(): ResourceType[] {
         // Defaulting runs again when the stored object is read back: the Job then takes the
         // template labels generateSelector added as its own labels.
         defaulting(defaultJob),
-        // The job strategy's ValidateUpdate runs ValidateJob as on create (ValidateJobSpecUpdate's immutability rules are not ported).
-        { validate: validateJob, validateUpdate: (obj) => validateJob(obj) },
+        // The job strategy's ValidateUpdate: ValidateJob as on create, then ValidateJobSpecUpdate.
+        { validate: validateJob, validateUpdate: validateJobUpdate },
       ),
       // ValidateJobUpdateStatus's transition rules (JobManagedBy) are not ported; the counters are.
       statusStrategy: composeStrategy(

@@ -9,7 +9,8 @@ import { isPlainObject } from '../object.ts';
 import type { ResourceType, Strategy } from '../resource-type.ts';
 import type { BuiltinContext } from './context.ts';
 import { genericDefinition } from './generic.ts';
-import { builtin, builtinFacts, getIn, goString, metadataName } from './shared.ts';
+import { builtin, builtinFacts, composeStrategy, getIn, goString, metadataName } from './shared.ts';
+import { validateCertificateSigningRequestCreate } from './certificates-validation.ts';
 import { keepFromStored } from './status-strategies.ts';
 
 export function certificatesV1ResourceTypes(ctx: Pick<BuiltinContext, 'now'>): ResourceType[] {
@@ -17,6 +18,8 @@ export function certificatesV1ResourceTypes(ctx: Pick<BuiltinContext, 'now'>): R
   return [
     builtin('certificates.k8s.io', 'v1', {
       ...def,
+      // csrStrategy: create validates the request; an update keeps the stored spec (and status).
+      strategy: composeStrategy(def.strategy ?? {}, keepFromStored('spec'), { validate: validateCertificateSigningRequestCreate }),
       fieldSelectors: { 'metadata.name': metadataName, 'spec.signerName': (obj) => goString(getIn(obj, ['spec', 'signerName'])) },
       updateSubresources: { approval: csrApprovalStrategy(ctx.now) },
     }),
@@ -96,10 +99,10 @@ function validateApprovalUpdate(conditions: Condition[], old: Condition[]): Fiel
     if (!allowBoth) {
       if (type === 'Approved') {
         approved = true;
-        if (denied) errs.push(fieldError.invalid(`${path}.type`, type, 'Approved and Denied conditions are mutually exclusive'));
+        if (denied) errs.push(fieldError.invalid('status.conditions', type, 'Approved and Denied conditions are mutually exclusive'));
       } else if (type === 'Denied') {
         denied = true;
-        if (approved) errs.push(fieldError.invalid(`${path}.type`, type, 'Approved and Denied conditions are mutually exclusive'));
+        if (approved) errs.push(fieldError.invalid('status.conditions', type, 'Approved and Denied conditions are mutually exclusive'));
       }
     }
     if (!allowDuplicates && seen.has(type)) errs.push(fieldError.duplicate(`${path}.type`, type));

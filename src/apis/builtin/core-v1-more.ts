@@ -11,7 +11,7 @@ import type { BuiltinContext } from './context.ts';
 import { genericDefinition } from './generic.ts';
 import { defaultPodTemplate } from './pod-spec.ts';
 import { keepFromStored } from './status-strategies.ts';
-import { validatePersistentVolume } from './storage-validation.ts';
+import { validatePersistentVolume, validatePersistentVolumeUpdate } from './storage-validation.ts';
 import {
   builtin,
   builtinFacts,
@@ -43,8 +43,7 @@ export function moreCoreV1ResourceTypes(ctx: BuiltinContext): ResourceType[] {
         throw methodNotSupported({ group: '', resource: 'bindings' }, 'create');
       },
     }),
-    // componentstatuses (get, list) keep the generic behaviour: kubefake runs no components to report.
-    core({ ...generic('componentstatuses'), readWarnings: ['v1 ComponentStatus is deprecated in v1.19+'] }),
+    core({ ...generic('componentstatuses'), readWarnings: ['v1 ComponentStatus is deprecated in v1.19+'], computed: componentStatuses }),
     core({
       ...generic('limitranges'),
       // limitRangeStrategy.AllowCreateOnUpdate.
@@ -53,7 +52,7 @@ export function moreCoreV1ResourceTypes(ctx: BuiltinContext): ResourceType[] {
     core({
       ...generic('persistentvolumes'),
       returnDeletedObject: true,
-      strategy: composeStrategy(defaulting(defaultPersistentVolume), { validate: validatePersistentVolume, validateUpdate: (obj) => validatePersistentVolume(obj) }, {
+      strategy: composeStrategy(defaulting(defaultPersistentVolume), { validate: validatePersistentVolume, validateUpdate: validatePersistentVolumeUpdate }, {
         // PrepareForCreate: a new volume is Pending since now (PersistentVolumeLastPhaseTransitionTime, GA).
         prepareForCreate: (obj) => {
           obj.status = { phase: 'Pending', lastPhaseTransitionTime: formatTimestamp(ctx.now()) };
@@ -118,3 +117,28 @@ function defaultPersistentVolume(obj: KubeObject): void {
   setDefault(spec, 'volumeMode', 'Filesystem');
   if (objAt(obj, 'status')) setDefault(child(obj, 'status'), 'phase', 'Pending');
 }
+
+// ---- ComponentStatus (pkg/registry/core/componentstatus, deprecated but served) ----
+
+/** One probed component as getComponentStatus reports it: a single Healthy condition. */
+const componentStatus = (name: string, healthy: boolean, message: string): KubeObject => ({
+  kind: 'ComponentStatus',
+  apiVersion: 'v1',
+  metadata: { name },
+  conditions: [{ type: 'Healthy', status: healthy ? 'True' : 'False', message }],
+});
+
+/**
+ * The servers kube-apiserver probes (serversToValidate in pkg/registry/core/rest/storage_core.go):
+ * the controller-manager and scheduler /healthz endpoints on localhost and each etcd. kubefake's
+ * store and its in-process controllers answer for etcd-0 and the controller-manager; no scheduler
+ * runs, so its probe fails as the HTTP prober reports a refused connection.
+ */
+const componentStatuses = {
+  items: (): KubeObject[] => [
+    componentStatus('controller-manager', true, 'ok'),
+    componentStatus('etcd-0', true, 'ok'),
+    componentStatus('scheduler', false, 'Get "https://127.0.0.1:10259/healthz": dial tcp 127.0.0.1:10259: connect: connection refused'),
+  ],
+  missing: (name: string) => `Component not found: ${name}`,
+};

@@ -15,8 +15,9 @@ import type { BuiltinContext } from './context.ts';
 import { moreCoreV1ResourceTypes } from './core-v1-more.ts';
 import { decodedLength } from './go-base64.ts';
 import { defaultPersistentVolumeClaimSpec, defaultPodOnly, defaultPodSpec, initialPodStatus } from './pod-spec.ts';
-import { validatePodSpec } from './pod-validation.ts';
-import { validatePersistentVolumeClaim } from './storage-validation.ts';
+import { validatePodCreate, validatePodUpdate } from './pod-object-validation.ts';
+import { podResizeStrategy } from './pod-resize.ts';
+import { validatePersistentVolumeClaim, validatePersistentVolumeClaimUpdate } from './storage-validation.ts';
 import { defaultService, serviceStatusShape, serviceStrategy } from './service.ts';
 import { keepFromStored, validateNamespaceStatus, validateStatus } from './status-strategies.ts';
 import {
@@ -113,6 +114,7 @@ export function coreV1ResourceTypes(ctx: BuiltinContext): ResourceType[] {
       statusStrategy: podStatusStrategy,
       connectSubresources: POD_CONNECT_METHODS,
       postSubresources: { binding: 'pod-binding', eviction: 'pod-eviction' },
+      updateSubresources: { resize: composeStrategy(defaulting(defaultPod), podResizeStrategy) },
     }),
     core({
       kind: 'Service',
@@ -190,7 +192,7 @@ export function coreV1ResourceTypes(ctx: BuiltinContext): ResourceType[] {
       returnDeletedObject: true,
       strategy: composeStrategy(defaulting(defaultPersistentVolumeClaim), statusSubresource(), defaulting(defaultPersistentVolumeClaim), {
         validate: validatePersistentVolumeClaim,
-        validateUpdate: (obj) => validatePersistentVolumeClaim(obj),
+        validateUpdate: validatePersistentVolumeClaimUpdate,
       }),
       statusStrategy: composeStrategy(defaulting(defaultPersistentVolumeClaim), keepFromStored('spec'), defaulting(defaultPersistentVolumeClaim)),
     }),
@@ -437,8 +439,8 @@ function podStrategy(ctx: BuiltinContext): Strategy {
     },
     // updatePodGeneration: any PodSpec change bumps generation (no feature gate in 1.36).
     generation(),
-    // ValidatePodCreate's spec part; ValidatePodUpdate's immutability rules are not ported.
-    { validate: (obj) => validatePodSpec(obj.spec, 'spec') },
+    // ValidatePodCreate and ValidatePodUpdate (the spec rules; metadata is the registry's).
+    { validate: validatePodCreate, validateUpdate: validatePodUpdate },
   );
 }
 

@@ -8,15 +8,13 @@ import { fieldError, type FieldError } from '../../errors/field-error.ts';
 import { parseCIDRSloppy, parseIPSloppy } from '../../go/net-sloppy.ts';
 import { isDNS1035Label, isDNS1123Subdomain, isPathSegmentName, isWildcardDNS1123Subdomain } from '../../validation/names.ts';
 import { isPlainObject, type KubeObject } from '../object.ts';
-import { isValidPortName } from './pod-validation.ts';
-import { validateLabelSelector } from './workload-validation.ts';
+import { isValidPortName, isValidPortNum } from '../../validation/ports.ts';
+import { validateLabelSelector } from './label-selector-validation.ts';
 
 type Json = Record<string, unknown>;
 const obj = (v: unknown): Json | undefined => (isPlainObject(v) ? v : undefined);
 const str = (v: unknown): string => (typeof v === 'string' ? v : '');
 const list = (v: unknown): unknown[] => (Array.isArray(v) ? v : []);
-const PORT_RANGE = 'must be between 1 and 65535, inclusive';
-const portNumErrors = (n: number): string[] => (n >= 1 && n <= 65535 ? [] : [PORT_RANGE]);
 const PATH_TYPES = ['Exact', 'ImplementationSpecific', 'Prefix'];
 const INVALID_PATH_SEQUENCES = ['//', '/./', '/../', '%2f', '%2F'];
 const INVALID_PATH_SUFFIXES = ['/..', '/.'];
@@ -135,7 +133,7 @@ function validateIngressBackend(backend: Json, path: string): FieldError[] {
   const portNumber = typeof port.number === 'number' ? port.number : 0;
   if (portName !== '' && portNumber !== 0) errs.push(fieldError.invalid(path, '', 'cannot set both port name & port number'));
   else if (portName !== '') errs.push(...isValidPortName(portName).map((m) => fieldError.invalid(`${path}.service.port.name`, portName, m)));
-  else if (portNumber !== 0) errs.push(...portNumErrors(portNumber).map((m) => fieldError.invalid(`${path}.service.port.number`, portNumber, m)));
+  else if (portNumber !== 0) errs.push(...isValidPortNum(portNumber).map((m) => fieldError.invalid(`${path}.service.port.number`, portNumber, m)));
   else errs.push(fieldError.required(path, 'port name or number is required'));
   return errs;
 }
@@ -153,6 +151,7 @@ function validateTypedLocalObjectReference(ref: Json, path: string): FieldError[
 
 // ---- NetworkPolicy ----
 
+// validateNetworkPolicyPort lists them in this order, not sorted.
 const PROTOCOLS = ['TCP', 'UDP', 'SCTP'];
 const POLICY_TYPES = ['Ingress', 'Egress'];
 
@@ -183,11 +182,11 @@ function validateNetworkPolicyPort(port: Json, path: string): FieldError[] {
   if (typeof port.protocol === 'string' && !PROTOCOLS.includes(port.protocol)) errs.push(fieldError.notSupported(`${path}.protocol`, port.protocol, PROTOCOLS));
   const endPort = typeof port.endPort === 'number' ? port.endPort : undefined;
   if (typeof port.port === 'number') {
-    errs.push(...portNumErrors(port.port).map((m) => fieldError.invalid(`${path}.port`, port.port, m)));
+    errs.push(...isValidPortNum(port.port).map((m) => fieldError.invalid(`${path}.port`, port.port, m)));
     if (endPort !== undefined) {
       // Go reports the port, not the endPort, as the value.
       if (endPort < port.port) errs.push(fieldError.invalid(`${path}.endPort`, port.port, 'must be greater than or equal to `port`'));
-      errs.push(...portNumErrors(endPort).map((m) => fieldError.invalid(`${path}.endPort`, endPort, m)));
+      errs.push(...isValidPortNum(endPort).map((m) => fieldError.invalid(`${path}.endPort`, endPort, m)));
     }
   } else if (typeof port.port === 'string') {
     if (endPort !== undefined) errs.push(fieldError.invalid(`${path}.endPort`, endPort, 'may not be specified when `port` is non-numeric'));

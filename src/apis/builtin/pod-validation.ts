@@ -2,20 +2,23 @@
 // (v1.36) that a controller's objects run into — ValidatePodSpec's containers, init containers,
 // ports, env, volumes and mounts, restartPolicy, dnsPolicy and the scalar fields, with the Go texts
 // and field paths. Runs after defaulting, as the registry runs it (so protocol, pull policy and
-// the termination message policy are set). Not ported: security contexts, affinity, topology
-// spread, resource claims, DNS config, ephemeral containers and host-port conflicts.
+// the termination message policy are set). Security contexts and the OS rules are in
+// pod-security-validation.ts, affinity, scheduling gates and topology spread in
+// pod-scheduling-validation.ts. Not ported: resource claims, DNS config, probes, lifecycle,
+// resources, ephemeral containers and host-port conflicts.
 import { fieldError, type FieldError } from '../../errors/field-error.ts';
-import { isDNS1123Label, isDNS1123Subdomain } from '../../validation/names.ts';
-import { validateAnnotations, validateLabels } from '../../validation/meta-fields.ts';
+import { isDNS1123Label, isDNS1123Subdomain, isValidLabelValue } from '../../validation/names.ts';
+import { validateAnnotations, validateLabelName, validateLabels } from '../../validation/meta-fields.ts';
+import { isValidPortName, isValidPortNum, SUPPORTED_PORT_PROTOCOLS } from '../../validation/ports.ts';
 import { isPlainObject } from '../object.ts';
+import { validateContainerSecurityContext, validateHostUsers, validatePodOS, validatePodSecurityContext } from './pod-security-validation.ts';
+import { validateAffinity, validateSchedulingGates, validateTopologySpreadConstraints } from './pod-scheduling-validation.ts';
 
 type Json = Record<string, unknown>;
 const obj = (v: unknown): Json | undefined => (isPlainObject(v) ? v : undefined);
 const list = (v: unknown): Json[] => (Array.isArray(v) ? v.filter(isPlainObject) : []);
 const str = (v: unknown): string => (typeof v === 'string' ? v : '');
 
-const INCLUSIVE_PORT_RANGE = 'must be between 1 and 65535, inclusive';
-const SUPPORTED_PROTOCOLS = ['SCTP', 'TCP', 'UDP'];
 const RESTART_POLICIES = ['Always', 'OnFailure', 'Never'];
 const DNS_POLICIES = ['ClusterFirstWithHostNet', 'ClusterFirst', 'Default', 'None'];
 const PULL_POLICIES = ['Always', 'IfNotPresent', 'Never'];
@@ -30,19 +33,6 @@ const VOLUME_SOURCES = [
 ];
 // The field names validateVolumeSource reports a second source under, where they are not the JSON name.
 const EXTRA_SOURCE_PATH: Record<string, string> = { cephfs: 'cephFS', downwardAPI: 'downwarAPI' };
-
-/** validation.IsValidPortName (an IANA_SVC_NAME). */
-export function isValidPortName(port: string): string[] {
-  const errs: string[] = [];
-  if (port.length > 15) errs.push('must be no more than 15 characters');
-  if (!/^[-a-z0-9]+$/.test(port)) errs.push('must contain only alpha-numeric characters (a-z, 0-9), and hyphens (-)');
-  if (!/[a-z]/.test(port)) errs.push('must contain at least one letter (a-z)');
-  if (port.includes('--')) errs.push('must not contain consecutive hyphens');
-  if (port.length > 0 && (port.startsWith('-') || port.endsWith('-'))) errs.push('must not begin or end with a hyphen');
-  return errs;
-}
-
-const isValidPortNum = (port: number): boolean => port >= 1 && port <= 65535;
 
 /** ValidateDNS1123Label on a field. */
 const dnsLabel = (value: string, path: string): FieldError[] => isDNS1123Label(value).map((msg) => fieldError.invalid(path, value, msg));
@@ -87,10 +77,10 @@ function validatePorts(ports: Json[], path: string): FieldError[] {
     }
     const containerPort = typeof p.containerPort === 'number' ? p.containerPort : 0;
     if (containerPort === 0) errs.push(fieldError.required(`${idx}.containerPort`));
-    else if (!isValidPortNum(containerPort)) errs.push(fieldError.invalid(`${idx}.containerPort`, containerPort, INCLUSIVE_PORT_RANGE));
+    else errs.push(...isValidPortNum(containerPort).map((m) => fieldError.invalid(`${idx}.containerPort`, containerPort, m)));
     const hostPort = typeof p.hostPort === 'number' ? p.hostPort : 0;
-    if (hostPort !== 0 && !isValidPortNum(hostPort)) errs.push(fieldError.invalid(`${idx}.hostPort`, hostPort, INCLUSIVE_PORT_RANGE));
-    errs.push(...supported(str(p.protocol), `${idx}.protocol`, SUPPORTED_PROTOCOLS));
+    if (hostPort !== 0) errs.push(...isValidPortNum(hostPort).map((m) => fieldError.invalid(`${idx}.hostPort`, hostPort, m)));
+    errs.push(...supported(str(p.protocol), `${idx}.protocol`, SUPPORTED_PORT_PROTOCOLS));
   });
   return errs;
 }
@@ -131,7 +121,7 @@ function validateVolumeMounts(mounts: Json[], volumes: Set<string>, path: string
 }
 
 /** validateContainerCommon plus the name uniqueness validateContainers checks across containers. */
-function validateContainerList(containers: Json[], volumes: Set<string>, path: string, seen: Set<string>): FieldError[] {
+function validateContainerList(containers: Json[], volumes: Set<string>, path: string, seen: Set<string>, hostUsers: boolean): FieldError[] {
   const errs: FieldError[] = [];
   containers.forEach((c, i) => {
     const idx = `${path}[${i}]`;
@@ -144,6 +134,7 @@ function validateContainerList(containers: Json[], volumes: Set<string>, path: s
     errs.push(...validateEnv(list(c.env), `${idx}.env`));
     errs.push(...validateVolumeMounts(list(c.volumeMounts), volumes, `${idx}.volumeMounts`));
     errs.push(...supported(str(c.imagePullPolicy), `${idx}.imagePullPolicy`, PULL_POLICIES));
+    errs.push(...validateContainerSecurityContext(c, hostUsers, idx));
     if (seen.has(name)) errs.push(fieldError.duplicate(`${idx}.name`, name));
     else seen.add(name);
   });
@@ -158,14 +149,21 @@ export function validatePodSpec(spec: unknown, path: string): FieldError[] {
   errs.push(...volumeErrors);
   const containers = list(s.containers);
   const seen = new Set<string>();
+  // The default for hostUsers is true: only an explicit false gives the pod its own user namespace.
+  const hostUsers = s.hostUsers !== false;
   if (containers.length === 0) errs.push(fieldError.required(`${path}.containers`));
-  else errs.push(...validateContainerList(containers, volumes, `${path}.containers`, seen));
+  else errs.push(...validateContainerList(containers, volumes, `${path}.containers`, seen, hostUsers));
   // Init container names must not collide with the app containers' either.
-  errs.push(...validateContainerList(list(s.initContainers), volumes, `${path}.initContainers`, seen));
+  errs.push(...validateContainerList(list(s.initContainers), volumes, `${path}.initContainers`, seen, hostUsers));
   errs.push(...supported(str(s.restartPolicy), `${path}.restartPolicy`, RESTART_POLICIES));
   errs.push(...supported(str(s.dnsPolicy), `${path}.dnsPolicy`, DNS_POLICIES));
   const nodeSelector = obj(s.nodeSelector);
   if (nodeSelector) errs.push(...validateLabels(nodeSelector as Record<string, string>, `${path}.nodeSelector`));
+  errs.push(...validatePodSecurityContext(s, path));
+  errs.push(...validateAffinity(s.affinity, `${path}.affinity`));
+  errs.push(...validateSchedulingGates(s.schedulingGates, `${path}.schedulingGates`));
+  errs.push(...validateTopologySpreadConstraints(s.topologySpreadConstraints, `${path}.topologySpreadConstraints`));
+  errs.push(...validateHostUsers(s, path));
   const sa = str(s.serviceAccountName);
   if (sa !== '') errs.push(...isDNS1123Subdomain(sa).map((m) => fieldError.invalid(`${path}.serviceAccountName`, sa, m)));
   const nodeName = str(s.nodeName);
@@ -176,6 +174,53 @@ export function validatePodSpec(spec: unknown, path: string): FieldError[] {
   for (const key of ['hostname', 'subdomain'] as const) {
     const v = str(s[key]);
     if (v !== '') errs.push(...dnsLabel(v, `${path}.${key}`));
+  }
+  errs.push(...validateTolerations(list(s.tolerations), `${path}.tolerations`));
+  errs.push(...validatePodOS(s, path));
+  return errs;
+}
+
+const TAINT_EFFECTS = ['NoSchedule', 'PreferNoSchedule', 'NoExecute'];
+
+/** ValidateTolerations: key, operator and value, effect (tolerationSeconds only with NoExecute). */
+export function validateTolerations(tolerations: Json[], path: string): FieldError[] {
+  const errs: FieldError[] = [];
+  tolerations.forEach((t, i) => {
+    const idx = `${path}[${i}]`;
+    const key = str(t.key);
+    const operator = str(t.operator);
+    const value = str(t.value);
+    const effect = str(t.effect);
+    if (key !== '') errs.push(...validateLabelName(key, `${idx}.key`));
+    if (key === '' && operator !== 'Exists') {
+      errs.push(fieldError.invalid(`${idx}.operator`, operator, 'operator must be Exists when `key` is empty, which means "match all values and all keys"'));
+    }
+    if (t.tolerationSeconds !== undefined && t.tolerationSeconds !== null && effect !== 'NoExecute') {
+      errs.push(fieldError.invalid(`${idx}.effect`, effect, "effect must be 'NoExecute' when `tolerationSeconds` is set"));
+    }
+    if (operator === 'Equal' || operator === '') {
+      const msgs = isValidLabelValue(value);
+      if (msgs.length) errs.push(fieldError.invalid(`${idx}.operator`, value, msgs.join(';')));
+    } else if (operator === 'Exists') {
+      if (value !== '') errs.push(fieldError.invalid(`${idx}.operator`, value, "value must be empty when `operator` is 'Exists'"));
+    } else errs.push(fieldError.notSupported(`${idx}.operator`, operator, ['Equal', 'Exists']));
+    if (effect !== '' && !TAINT_EFFECTS.includes(effect)) errs.push(fieldError.notSupported(`${idx}.effect`, effect, TAINT_EFFECTS));
+  });
+  return errs;
+}
+
+/**
+ * validatePodMetadataAndSpec's pod-only part (validateContainersOnlyForPod): an image may not have
+ * leading or trailing whitespace in a Pod (templates keep the older, laxer rule).
+ */
+export function validateContainersOnlyForPod(spec: unknown): FieldError[] {
+  const s = obj(spec) ?? {};
+  const errs: FieldError[] = [];
+  for (const key of ['containers', 'initContainers'] as const) {
+    list(s[key]).forEach((c, i) => {
+      const image = str(c.image);
+      if (image.trim() !== image) errs.push(fieldError.invalid(`spec.${key}[${i}].image`, image, 'must not have leading or trailing whitespace'));
+    });
   }
   return errs;
 }

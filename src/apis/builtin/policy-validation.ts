@@ -3,29 +3,15 @@
 // percentage of at most 100% (apps validation's ValidatePositiveIntOrPercent and
 // IsNotMoreThan100Percent), the selector's labels, and the unhealthy-pod eviction policy.
 import { fieldError, type FieldError } from '../../errors/field-error.ts';
-import { invalidWithJson, validateNonnegativeField } from '../../validation/meta-fields.ts';
-import { regexError } from '../../validation/names.ts';
+import { invalidWithJson } from '../../validation/meta-fields.ts';
 import { isPlainObject, type KubeObject } from '../object.ts';
-import { labelSelectorJson, validateLabelSelector } from './workload-validation.ts';
+import { labelSelectorJson, validateLabelSelector } from './label-selector-validation.ts';
+import { isNotMoreThan100Percent, validatePositiveIntOrPercent } from './int-or-percent.ts';
 
 type Json = Record<string, unknown>;
 const EVICTION_POLICIES = ['AlwaysAllow', 'IfHealthyBudget'];
-const PERCENT_FMT = '[0-9]+%';
-const percentRe = new RegExp(`^${PERCENT_FMT}$`);
-
-/** validation.IsValidPercent. */
-function isValidPercent(value: string): string[] {
-  return percentRe.test(value) ? [] : [regexError("a valid percent string must be a numeric string followed by an ending '%'", PERCENT_FMT, '1%', '93%')];
-}
-
-/** ValidatePositiveIntOrPercent then IsNotMoreThan100Percent, on an int-or-string field. */
-export function validateIntOrPercent(value: unknown, path: string): FieldError[] {
-  if (typeof value === 'number') return validateNonnegativeField(value, path);
-  if (typeof value !== 'string') return [];
-  const errs = isValidPercent(value).map((m) => fieldError.invalid(path, value, m));
-  if (errs.length === 0 && Number(value.slice(0, -1)) > 100) errs.push(fieldError.invalid(path, value, 'must not be greater than 100%'));
-  return errs;
-}
+/** ValidatePositiveIntOrPercent then IsNotMoreThan100Percent, as ValidatePodDisruptionBudgetSpec runs them. */
+const validateIntOrPercent = (value: unknown, path: string): FieldError[] => [...validatePositiveIntOrPercent(value, path), ...isNotMoreThan100Percent(value, path)];
 
 const set = (v: unknown): boolean => v !== undefined && v !== null;
 

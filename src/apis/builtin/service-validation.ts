@@ -6,13 +6,11 @@ import { fieldError, type FieldError } from '../../errors/field-error.ts';
 import { validateLabels } from '../../validation/meta-fields.ts';
 import { isDNS1123Label, isDNS1123Subdomain } from '../../validation/names.ts';
 import { isPlainObject, type KubeObject } from '../object.ts';
-import { isValidPortName } from './pod-validation.ts';
+import { isValidPortName, isValidPortNum, SUPPORTED_PORT_PROTOCOLS } from '../../validation/ports.ts';
 
 type Json = Record<string, unknown>;
-const PORT_RANGE = 'must be between 1 and 65535, inclusive';
 const SERVICE_TYPES = ['ClusterIP', 'ExternalName', 'LoadBalancer', 'NodePort'];
-const PROTOCOLS = ['SCTP', 'TCP', 'UDP'];
-const validPort = (n: unknown): n is number => typeof n === 'number' && n >= 1 && n <= 65535;
+const portNum = (n: unknown): number => (typeof n === 'number' ? n : 0);
 
 export function validateServiceSpec(service: KubeObject): FieldError[] {
   const spec = (isPlainObject(service.spec) ? service.spec : {}) as Json;
@@ -36,12 +34,12 @@ export function validateServiceSpec(service: KubeObject): FieldError[] {
       if (names.has(name)) errs.push(fieldError.duplicate(`${path}.name`, name));
       else names.add(name);
     }
-    if (!validPort(p.port)) errs.push(fieldError.invalid(`${path}.port`, typeof p.port === 'number' ? p.port : 0, PORT_RANGE));
+    errs.push(...isValidPortNum(portNum(p.port)).map((m) => fieldError.invalid(`${path}.port`, portNum(p.port), m)));
     const protocol = typeof p.protocol === 'string' ? p.protocol : '';
     if (protocol === '') errs.push(fieldError.required(`${path}.protocol`));
-    else if (!PROTOCOLS.includes(protocol)) errs.push(fieldError.notSupported(`${path}.protocol`, protocol, PROTOCOLS));
+    else if (!SUPPORTED_PORT_PROTOCOLS.includes(protocol)) errs.push(fieldError.notSupported(`${path}.protocol`, protocol, SUPPORTED_PORT_PROTOCOLS));
     // ValidatePortNumOrName
-    if (typeof p.targetPort === 'number' && !validPort(p.targetPort)) errs.push(fieldError.invalid(`${path}.targetPort`, p.targetPort, PORT_RANGE));
+    if (typeof p.targetPort === 'number') errs.push(...isValidPortNum(p.targetPort).map((m) => fieldError.invalid(`${path}.targetPort`, p.targetPort, m)));
     if (typeof p.targetPort === 'string') errs.push(...isValidPortName(p.targetPort).map((m) => fieldError.invalid(`${path}.targetPort`, p.targetPort, m)));
   });
   if (isPlainObject(spec.selector)) errs.push(...validateLabels(spec.selector as Record<string, string>, 'spec.selector'));

@@ -183,6 +183,7 @@ export interface ResourceDefinition {
   fieldLabelError?: ResourceType['fieldLabelError'];
   readWarnings?: ResourceType['requestWarnings'];
   createOnly?: ResourceType['createOnly'];
+  computed?: ResourceType['computed'];
   /** Update-only subresources with a strategy of their own (`finalize`); each must be one discovery lists. */
   updateSubresources?: ResourceType['updateSubresources'];
   /** Connect subresources and their methods; each must be one discovery lists. */
@@ -235,6 +236,7 @@ export function builtin(group: string, version: string, def: ResourceDefinition)
   if (def.fieldLabelError) type.fieldLabelError = def.fieldLabelError;
   if (def.readWarnings) type.requestWarnings = def.readWarnings;
   if (def.createOnly) type.createOnly = def.createOnly;
+  if (def.computed) type.computed = def.computed;
   if (def.updateSubresources) {
     for (const sub of Object.keys(def.updateSubresources)) {
       if (!facts.subresources.some((s) => s.name === sub)) throw new Error(`invariant: ${group}/${version}/${def.plural} has no ${sub} subresource upstream`);

@@ -3,17 +3,19 @@
 // v1.36. A StorageClass names a qualified provisioner, a supported reclaim policy and binding
 // mode, and may not change them or its parameters; a claim needs access modes (supported,
 // ReadWriteOncePod alone) and a positive storage request.
-// Not ported: the PVC update rule (spec immutable but for resources.requests and
-// volumeAttributesClassName once bound), whose message carries a go-cmp diff of the two specs;
-// dataSource/dataSourceRef checks; allowedTopologies.
+// On update (ValidatePersistentVolumeClaimUpdate, ValidatePersistentVolumeUpdate) a claim's spec is
+// frozen but for resources.requests and volumeAttributesClassName once bound, and a volume's
+// source, volume mode and node affinity are; the Forbidden texts end with a go-cmp-style diff.
+// Not ported: dataSource/dataSourceRef checks; allowedTopologies.
 import { posix } from 'node:path';
-import { fieldError, type FieldError } from '../../errors/field-error.ts';
+import { fieldError, OMIT_VALUE, type FieldError } from '../../errors/field-error.ts';
 import { FIELD_IMMUTABLE_ERROR_MSG } from '../../validation/meta-fields.ts';
 import { isDNS1123Subdomain, isQualifiedName } from '../../validation/names.ts';
 import { deepEqual } from '../../util/deep-equal.ts';
 import { isPlainObject, type KubeObject } from '../object.ts';
 import { Quantity } from './quantity.ts';
-import { validateLabelSelector } from './workload-validation.ts';
+import { validateLabelSelector } from './label-selector-validation.ts';
+import { goStructDiff, internalJsonText, semanticDeepEqual } from './go-struct-diff.ts';
 
 type Json = Record<string, unknown>;
 const RECLAIM_POLICIES = ['Delete', 'Retain'];
@@ -109,8 +111,8 @@ const FORBIDDEN_PATH: Record<string, string> = { cephfs: 'cephFS' };
 /**
  * ValidatePersistentVolume's spec checks: access modes, a positive storage capacity (and nothing
  * else), the reclaim policy, exactly one volume source (hostPath needs a path, local a node
- * affinity), class name and volume mode. Not ported: the per-source checks beyond hostPath, node
- * affinity terms, and the update rule (the source immutable, with a go-cmp diff in its message).
+ * affinity), class name and volume mode. Not ported: the per-source checks beyond hostPath and
+ * node affinity terms.
  */
 export function validatePersistentVolume(pv: KubeObject): FieldError[] {
   const spec = (isPlainObject(pv.spec) ? pv.spec : {}) as Json;
@@ -159,4 +161,113 @@ export function validatePersistentVolume(pv: KubeObject): FieldError[] {
 function canonicalQuantity(v: unknown): unknown {
   const q = Quantity.parse(String(v));
   return q instanceof Quantity ? q.toString() : v;
+}
+
+const BETA_STORAGE_CLASS_ANNOTATION = 'volume.beta.kubernetes.io/storage-class';
+
+const specOf = (o: KubeObject): Json => (isPlainObject(o.spec) ? (o.spec as Json) : {});
+const annotationsOf = (o: KubeObject): Record<string, string> => (o.metadata?.annotations ?? {}) as Record<string, string>;
+const storageRequest = (spec: Json): unknown => {
+  const resources = isPlainObject(spec.resources) ? (spec.resources as Json) : {};
+  return isPlainObject(resources.requests) ? (resources.requests as Json).storage : undefined;
+};
+const quantityOf = (v: unknown): Quantity => {
+  const q = v === undefined ? undefined : Quantity.parse(String(v));
+  return q instanceof Quantity ? q : (Quantity.parse('0') as Quantity);
+};
+
+/**
+ * ValidatePersistentVolumeClaimUpdate (v1.36; RecoverVolumeExpansionFailure and
+ * VolumeAttributesClass on): the claim is validated again; volumeName may be set once; the storage
+ * class may move from the beta annotation (or from nil) to the field; a bound claim may change its
+ * storage request and volume attributes class; anything else of the spec is one Forbidden. The
+ * request may shrink, but not to status.capacity or below.
+ */
+export function validatePersistentVolumeClaimUpdate(pvc: KubeObject, old: KubeObject): FieldError[] {
+  const errs = validatePersistentVolumeClaim(pvc);
+  const spec = specOf(pvc);
+  const oldSpec = specOf(old);
+  const newClone: Json = structuredClone(spec);
+  const oldClone: Json = structuredClone(oldSpec);
+  if (typeof oldSpec.volumeName !== 'string' || oldSpec.volumeName === '') {
+    if (spec.volumeName === undefined) delete oldClone.volumeName;
+    else oldClone.volumeName = spec.volumeName;
+  }
+  const oldAnnotations = annotationsOf(old);
+  const newAnnotations = annotationsOf(pvc);
+  const oldScName = typeof oldSpec.storageClassName === 'string' ? oldSpec.storageClassName : undefined;
+  const newScName = typeof spec.storageClassName === 'string' ? spec.storageClassName : undefined;
+  const oldAnnotationSc = oldAnnotations[BETA_STORAGE_CLASS_ANNOTATION];
+  const newAnnotationSc = newAnnotations[BETA_STORAGE_CLASS_ANNOTATION];
+  const upgradeFromAnnotation =
+    oldAnnotationSc !== undefined && oldScName === undefined && newScName !== undefined && newScName === oldAnnotationSc && (newAnnotationSc === undefined || newAnnotationSc === oldAnnotationSc);
+  if (upgradeFromAnnotation) delete newClone.storageClassName;
+  else {
+    // ValidateImmutableAnnotation: the beta annotation may not change after creation.
+    if ((newAnnotationSc ?? '') !== (oldAnnotationSc ?? '')) {
+      errs.push(fieldError.invalid(`metadata.annotations.${BETA_STORAGE_CLASS_ANNOTATION}`, newAnnotationSc ?? '', FIELD_IMMUTABLE_ERROR_MSG));
+    }
+    // validateStorageClassUpgradeFromNil: a nil class may be set once, to the annotation's if there is one.
+    if (newScName !== undefined && oldScName === undefined && (oldAnnotationSc === undefined || newScName === oldAnnotationSc)) delete newClone.storageClassName;
+  }
+  const bound = (isPlainObject(pvc.status) ? (pvc.status as Json).phase : undefined) === 'Bound';
+  const cloneRequests = isPlainObject(newClone.resources) && isPlainObject((newClone.resources as Json).requests) ? ((newClone.resources as Json).requests as Json) : undefined;
+  if (bound && cloneRequests) {
+    const oldStorage = storageRequest(oldSpec);
+    if (oldStorage === undefined) delete cloneRequests.storage;
+    else cloneRequests.storage = oldStorage;
+  }
+  if (bound && newClone.volumeAttributesClassName !== undefined) {
+    if (oldClone.volumeAttributesClassName === undefined) delete newClone.volumeAttributesClassName;
+    else newClone.volumeAttributesClassName = oldClone.volumeAttributesClassName;
+  }
+  if (!semanticDeepEqual(newClone, oldClone)) {
+    const diff = goStructDiff('core.PersistentVolumeClaimSpec', 'core.v1.PersistentVolumeClaimSpec', oldClone, newClone);
+    errs.push(fieldError.forbidden('spec', `spec is immutable after creation except resources.requests and volumeAttributesClassName for bound claims\n${diff}`));
+  }
+  const newSize = quantityOf(storageRequest(spec));
+  const oldSize = quantityOf(storageRequest(oldSpec));
+  const capacity = isPlainObject(old.status) && isPlainObject((old.status as Json).capacity) ? ((old.status as Json).capacity as Json).storage : undefined;
+  if (newSize.cmp(oldSize) < 0 && newSize.cmp(quantityOf(capacity)) <= 0) {
+    errs.push(fieldError.forbidden('spec.resources.requests.storage', 'field can not be less than status.capacity'));
+  }
+  // Go's path for this one has no `spec.` prefix.
+  if ((spec.volumeMode ?? null) !== (oldSpec.volumeMode ?? null)) errs.push(fieldError.invalid('volumeMode', spec.volumeMode ?? null, FIELD_IMMUTABLE_ERROR_MSG));
+  if (oldSpec.volumeAttributesClassName !== undefined && spec.volumeAttributesClassName !== oldSpec.volumeAttributesClassName) {
+    if (spec.volumeAttributesClassName === undefined) errs.push(fieldError.forbidden('spec.volumeAttributesClassName', 'update from non-nil value to nil is forbidden'));
+    else if (spec.volumeAttributesClassName === '') errs.push(fieldError.forbidden('spec.volumeAttributesClassName', 'update from non-nil value to an empty string is forbidden'));
+  }
+  return errs;
+}
+
+/**
+ * ValidatePersistentVolumeUpdate (v1.36, MutablePVNodeAffinity off): the volume is validated
+ * again; its source may not change (but a CSI controllerExpandSecretRef may be added), nor its
+ * volume mode, nor a node affinity once set; a volume attributes class may not be removed.
+ */
+export function validatePersistentVolumeUpdate(pv: KubeObject, old: KubeObject): FieldError[] {
+  const errs = validatePersistentVolume(pv);
+  const spec = specOf(pv);
+  const oldSpec = specOf(old);
+  let compared = spec;
+  const csi = isPlainObject(spec.csi) ? (spec.csi as Json) : undefined;
+  const oldCsi = isPlainObject(oldSpec.csi) ? (oldSpec.csi as Json) : undefined;
+  if (csi && oldCsi && oldCsi.controllerExpandSecretRef === undefined && csi.controllerExpandSecretRef !== undefined) {
+    const { controllerExpandSecretRef: _added, ...rest } = csi;
+    compared = { ...spec, csi: rest };
+  }
+  const sources = (s: Json) => Object.fromEntries(PV_SOURCES.filter((k) => s[k] !== undefined).map((k) => [k, s[k]]));
+  if (!semanticDeepEqual(sources(compared), sources(oldSpec))) {
+    const diff = goStructDiff('core.PersistentVolumeSource', 'core.v1.PersistentVolumeSpec', oldSpec, compared, PV_SOURCES);
+    errs.push(fieldError.forbidden('spec.persistentvolumesource', `spec.persistentvolumesource is immutable after creation\n${diff}`));
+  }
+  if ((spec.volumeMode ?? null) !== (oldSpec.volumeMode ?? null)) errs.push(fieldError.invalid('volumeMode', spec.volumeMode ?? null, FIELD_IMMUTABLE_ERROR_MSG));
+  if (oldSpec.nodeAffinity !== undefined && !semanticDeepEqual(spec.nodeAffinity, oldSpec.nodeAffinity)) {
+    const shown = spec.nodeAffinity ?? null;
+    errs.push({ type: 'FieldValueInvalid', field: 'nodeAffinity', value: OMIT_VALUE, detail: `${internalJsonText(shown)}: ${FIELD_IMMUTABLE_ERROR_MSG}` });
+  }
+  if (oldSpec.volumeAttributesClassName !== undefined && spec.volumeAttributesClassName === undefined) {
+    errs.push(fieldError.forbidden('spec.volumeAttributesClassName', 'update from non-nil value to nil is forbidden'));
+  }
+  return errs;
 }

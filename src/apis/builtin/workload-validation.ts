@@ -3,85 +3,23 @@
 // template's labels, replicas and the other counts are non-negative, the template is a valid pod
 // template whose restartPolicy suits the kind, and the apps/v1 selectors are immutable
 // (the strategies' ValidateUpdate). Texts and paths as in Go.
-import { fieldError, type FieldError } from '../../errors/field-error.ts';
-import { FIELD_IMMUTABLE_ERROR_MSG, invalidWithJson, validateAnnotations, validateLabelName, validateLabels, validateNonnegativeField } from '../../validation/meta-fields.ts';
-import { isValidLabelValue } from '../../validation/names.ts';
-import { formatLabelSelector } from '../../selectors/format-label-selector.ts';
-import { parseLabelSelector } from '../../selectors/label-selector.ts';
+import { fieldError, OMIT_VALUE, type FieldError } from '../../errors/field-error.ts';
+import { goQuote } from '../../errors/go-format.ts';
+import { FIELD_IMMUTABLE_ERROR_MSG, invalidWithJson, validateAnnotations, validateLabels, validateNonnegativeField } from '../../validation/meta-fields.ts';
+import { tryLabelSelectorAsSelector } from '../../selectors/label-selector-as-selector.ts';
 import { deepEqual } from '../../util/deep-equal.ts';
 import { isPlainObject, type KubeObject } from '../object.ts';
 import { validatePodTemplateSpec } from './pod-validation.ts';
+import { labelSelectorJson, validateLabelSelector } from './label-selector-validation.ts';
+import { internalJsonText, semanticDeepEqual } from './go-struct-diff.ts';
+import { intOrPercentValue, isNotMoreThan100Percent, validatePositiveIntOrPercent } from './int-or-percent.ts';
 
 type Json = Record<string, unknown>;
 const obj = (v: unknown): Json | undefined => (isPlainObject(v) ? v : undefined);
 const num = (v: unknown): number => (typeof v === 'number' ? v : 0);
 
-/** A metav1.LabelSelector as encoding/json writes the struct (field order, omitempty). */
-export function labelSelectorJson(selector: unknown): string {
-  const s = obj(selector);
-  if (!s) return 'null';
-  const parts: string[] = [];
-  const labels = obj(s.matchLabels);
-  if (labels && Object.keys(labels).length) parts.push(`"matchLabels":${JSON.stringify(Object.fromEntries(Object.entries(labels).sort(([a], [b]) => (a < b ? -1 : 1))))}`);
-  const exprs = Array.isArray(s.matchExpressions) ? s.matchExpressions : [];
-  if (exprs.length) {
-    const items = exprs.map((e) => {
-      const r = obj(e) ?? {};
-      const values = Array.isArray(r.values) && r.values.length ? `,"values":${JSON.stringify(r.values)}` : '';
-      return `{"key":${JSON.stringify(r.key ?? '')},"operator":${JSON.stringify(r.operator ?? '')}${values}}`;
-    });
-    parts.push(`"matchExpressions":[${items.join(',')}]`);
-  }
-  return `{${parts.join(',')}}`;
-}
-
-/** unversionedvalidation.ValidateLabelSelector (label values must be valid). */
-export function validateLabelSelector(selector: unknown, path: string): FieldError[] {
-  const s = obj(selector);
-  if (!s) return [];
-  const errs: FieldError[] = [];
-  const labels = obj(s.matchLabels);
-  if (labels) errs.push(...validateLabels(labels as Record<string, string>, `${path}.matchLabels`));
-  const exprs = Array.isArray(s.matchExpressions) ? s.matchExpressions : [];
-  exprs.forEach((e, i) => {
-    const r = obj(e) ?? {};
-    const idx = `${path}.matchExpressions[${i}]`;
-    const values = Array.isArray(r.values) ? (r.values as unknown[]).map(String) : [];
-    switch (r.operator) {
-      case 'In':
-      case 'NotIn':
-        if (values.length === 0) errs.push(fieldError.required(`${idx}.values`, "must be specified when `operator` is 'In' or 'NotIn'"));
-        break;
-      case 'Exists':
-      case 'DoesNotExist':
-        if (values.length > 0) errs.push(fieldError.forbidden(`${idx}.values`, "may not be specified when `operator` is 'Exists' or 'DoesNotExist'"));
-        break;
-      default:
-        errs.push(fieldError.invalid(`${idx}.operator`, r.operator ?? '', 'not a valid selector operator'));
-    }
-    errs.push(...validateLabelName(typeof r.key === 'string' ? r.key : '', `${idx}.key`));
-    values.forEach((v, j) => errs.push(...isValidLabelValue(v).map((msg) => fieldError.invalid(`${idx}.values[${j}]`, v, msg))));
-  });
-  return errs;
-}
-
-/**
- * metav1.LabelSelectorAsSelector: undefined where it fails (an unknown operator, In/NotIn without
- * values, a bad key or value), else the selector; a nil selector is labels.Nothing().
- */
-function asSelector(selector: unknown): { matches(labels: Record<string, string> | undefined): boolean } | undefined {
-  if (!obj(selector)) return { matches: () => false };
-  const text = formatLabelSelector(selector);
-  if (text === '<invalid>') return undefined;
-  // labels.NewRequirement: "for 'in', 'notin' operators, values set can't be empty".
-  const exprs = Array.isArray((selector as Json).matchExpressions) ? ((selector as Json).matchExpressions as unknown[]) : [];
-  if (exprs.some((e) => ['In', 'NotIn'].includes(String(obj(e)?.operator)) && !(Array.isArray(obj(e)?.values) && (obj(e)!.values as unknown[]).length))) return undefined;
-  try {
-    return parseLabelSelector(text);
-  } catch {
-    return undefined;
-  }
-}
+/** metav1.LabelSelectorAsSelector: undefined where it fails; a nil selector is labels.Nothing(). */
+const asSelector = (selector: unknown) => tryLabelSelectorAsSelector(selector);
 
 /** Whether the selector selects the labels; undefined when the selector cannot be built. */
 const selects = (selector: unknown, labels: unknown): boolean | undefined => asSelector(selector)?.matches(obj(labels) as Record<string, string> | undefined);
@@ -138,6 +76,7 @@ function validateReplicatedSpec(spec: Json, extra: FieldError[]): FieldError[] {
 export function validateDeployment(d: KubeObject): FieldError[] {
   const spec = obj(d.spec) ?? {};
   const errs = validateReplicatedSpec(spec, []);
+  errs.push(...validateDeploymentStrategy(spec.strategy));
   errs.push(...validateNonnegativeField(num(spec.minReadySeconds), 'spec.minReadySeconds'));
   if (typeof spec.revisionHistoryLimit === 'number') errs.push(...validateNonnegativeField(spec.revisionHistoryLimit, 'spec.revisionHistoryLimit'));
   if (typeof spec.progressDeadlineSeconds === 'number') {
@@ -145,6 +84,111 @@ export function validateDeployment(d: KubeObject): FieldError[] {
     if (spec.progressDeadlineSeconds <= num(spec.minReadySeconds)) errs.push(fieldError.invalid('spec.progressDeadlineSeconds', spec.progressDeadlineSeconds, 'must be greater than minReadySeconds'));
   }
   return errs;
+}
+
+// ---- update strategies (ValidateDeploymentStrategy, ValidateDaemonSetUpdateStrategy, the StatefulSet's) ----
+
+/** An IntOrString as encoding/json writes it; the zero value (unset) is 0. */
+const intOrStringJson = (v: unknown): string => (v === undefined || v === null ? '0' : JSON.stringify(v));
+
+/** A strategy struct of the internal apps types (no json tags): Type, then RollingUpdate's fields or null. */
+function strategyJson(strategy: Json, rollingFields: readonly [string, (v: unknown) => string][]): string {
+  const rolling = obj(strategy.rollingUpdate);
+  const rollingJson = rolling ? `{${rollingFields.map(([k, render]) => `"${k.charAt(0).toUpperCase()}${k.slice(1)}":${render(rolling[k])}`).join(',')}}` : 'null';
+  return `{"Type":${JSON.stringify(typeof strategy.type === 'string' ? strategy.type : '')},"RollingUpdate":${rollingJson}}`;
+}
+
+/** field.Invalid on a value Go prints as `json` (an internal struct). */
+const invalidJson = (path: string, json: string, detail: string): FieldError => ({ type: 'FieldValueInvalid', field: path, value: OMIT_VALUE, detail: `${json}: ${detail}` });
+
+/** field.NotSupported on a value Go prints as `json` (an internal struct). */
+const notSupportedWithJson = (path: string, json: string, supported: readonly string[]): FieldError => ({
+  type: 'FieldValueNotSupported',
+  field: path,
+  value: OMIT_VALUE,
+  detail: `${json}: supported values: ${supported.map(goQuote).join(', ')}`,
+});
+
+/** ValidateDeploymentStrategy and ValidateRollingUpdateDeployment. */
+function validateDeploymentStrategy(value: unknown): FieldError[] {
+  const strategy = obj(value) ?? {};
+  const path = 'spec.strategy';
+  const rolling = obj(strategy.rollingUpdate);
+  switch (strategy.type) {
+    case 'Recreate':
+      return rolling ? [fieldError.forbidden(`${path}.rollingUpdate`, "may not be specified when strategy `type` is 'Recreate'")] : [];
+    case 'RollingUpdate': {
+      if (!rolling) return [fieldError.required(`${path}.rollingUpdate`, 'this should be defaulted and never be nil')];
+      const errs = [
+        ...validatePositiveIntOrPercent(rolling.maxUnavailable, `${path}.rollingUpdate.maxUnavailable`),
+        ...validatePositiveIntOrPercent(rolling.maxSurge, `${path}.rollingUpdate.maxSurge`),
+      ];
+      if (intOrPercentValue(rolling.maxUnavailable) === 0 && intOrPercentValue(rolling.maxSurge) === 0) {
+        errs.push(fieldError.invalid(`${path}.rollingUpdate.maxUnavailable`, rolling.maxUnavailable ?? 0, 'may not be 0 when `maxSurge` is 0'));
+      }
+      errs.push(...isNotMoreThan100Percent(rolling.maxUnavailable, `${path}.rollingUpdate.maxUnavailable`));
+      return errs;
+    }
+    default:
+      return [notSupportedWithJson(path, strategyJson(strategy, [['maxUnavailable', intOrStringJson], ['maxSurge', intOrStringJson]]), ['Recreate', 'RollingUpdate'])];
+  }
+}
+
+/** ValidateDaemonSetUpdateStrategy and ValidateRollingUpdateDaemonSet. */
+function validateDaemonSetUpdateStrategy(value: unknown): FieldError[] {
+  const strategy = obj(value) ?? {};
+  const path = 'spec.updateStrategy';
+  switch (strategy.type) {
+    case 'OnDelete':
+      return [];
+    case 'RollingUpdate': {
+      const rolling = obj(strategy.rollingUpdate);
+      if (!rolling) return [fieldError.required(`${path}.rollingUpdate`)];
+      const p = `${path}.rollingUpdate`;
+      const errs = [
+        ...validatePositiveIntOrPercent(rolling.maxUnavailable, `${p}.maxUnavailable`),
+        ...validatePositiveIntOrPercent(rolling.maxSurge, `${p}.maxSurge`),
+        ...isNotMoreThan100Percent(rolling.maxUnavailable, `${p}.maxUnavailable`),
+        ...isNotMoreThan100Percent(rolling.maxSurge, `${p}.maxSurge`),
+      ];
+      const hasUnavailable = intOrPercentValue(rolling.maxUnavailable) !== 0;
+      const hasSurge = intOrPercentValue(rolling.maxSurge) !== 0;
+      if (hasUnavailable && hasSurge) errs.push(fieldError.invalid(`${p}.maxSurge`, rolling.maxSurge ?? 0, 'may not be set when maxUnavailable is non-zero'));
+      else if (!hasUnavailable && !hasSurge) errs.push(fieldError.required(`${p}.maxUnavailable`, 'cannot be 0 when maxSurge is 0'));
+      return errs;
+    }
+    default:
+      return [notSupportedWithJson(path, strategyJson(strategy, [['maxUnavailable', intOrStringJson], ['maxSurge', intOrStringJson]]), ['RollingUpdate', 'OnDelete'])];
+  }
+}
+
+/** ValidateStatefulSetSpec's updateStrategy switch and validateRollingUpdateStatefulSet. */
+function validateStatefulSetUpdateStrategy(value: unknown): FieldError[] {
+  const strategy = obj(value) ?? {};
+  const path = 'spec.updateStrategy';
+  const rolling = obj(strategy.rollingUpdate);
+  // RollingUpdateStatefulSetStrategy: Partition int32, MaxUnavailable *IntOrString.
+  const rollingJson = (r: Json) => `{"Partition":${num(r.partition)},"MaxUnavailable":${r.maxUnavailable === undefined || r.maxUnavailable === null ? 'null' : JSON.stringify(r.maxUnavailable)}}`;
+  switch (strategy.type) {
+    case undefined:
+    case '':
+      return [fieldError.required(path)];
+    case 'OnDelete':
+      return rolling ? [invalidJson(`${path}.rollingUpdate`, rollingJson(rolling), "only allowed for updateStrategy 'RollingUpdate'")] : [];
+    case 'RollingUpdate': {
+      if (!rolling) return [];
+      const p = `${path}.rollingUpdate`;
+      const errs = validateNonnegativeField(num(rolling.partition), `${p}.partition`);
+      if (rolling.maxUnavailable !== undefined && rolling.maxUnavailable !== null) {
+        errs.push(...validatePositiveIntOrPercent(rolling.maxUnavailable, `${p}.maxUnavailable`));
+        if (intOrPercentValue(rolling.maxUnavailable) === 0) errs.push(fieldError.invalid(`${p}.maxUnavailable`, rolling.maxUnavailable, 'cannot be 0'));
+        errs.push(...isNotMoreThan100Percent(rolling.maxUnavailable, `${p}.maxUnavailable`));
+      }
+      return errs;
+    }
+    default:
+      return [invalidJson(path, `{"Type":${JSON.stringify(String(strategy.type))},"RollingUpdate":${rolling ? rollingJson(rolling) : 'null'}}`, "must be 'RollingUpdate' or 'OnDelete'")];
+  }
 }
 
 export function validateReplicaSet(rs: KubeObject): FieldError[] {
@@ -157,7 +201,9 @@ export function validateStatefulSet(sts: KubeObject): FieldError[] {
   const errs: FieldError[] = [];
   const policy = typeof spec.podManagementPolicy === 'string' ? spec.podManagementPolicy : '';
   if (policy === '') errs.push(fieldError.required('spec.podManagementPolicy'));
-  else if (policy !== 'OrderedReady' && policy !== 'Parallel') errs.push(fieldError.notSupported('spec.podManagementPolicy', policy, ['OrderedReady', 'Parallel']));
+  // An Invalid, not a NotSupported, in ValidateStatefulSetSpec.
+  else if (policy !== 'OrderedReady' && policy !== 'Parallel') errs.push(fieldError.invalid('spec.podManagementPolicy', policy, "must be 'OrderedReady' or 'Parallel'"));
+  errs.push(...validateStatefulSetUpdateStrategy(spec.updateStrategy));
   errs.push(...validateNonnegativeField(num(spec.replicas), 'spec.replicas'));
   errs.push(...validateNonnegativeField(num(spec.minReadySeconds), 'spec.minReadySeconds'));
   errs.push(...validateSelector(spec.selector, 'statefulset', true));
@@ -184,6 +230,8 @@ export function validateDaemonSet(ds: KubeObject): FieldError[] {
   errs.push(...validatePodTemplateSpec(spec.template, 'spec.template'));
   errs.push(...alwaysRestart(spec.template, 'DaemonSet'));
   errs.push(...validateNonnegativeField(num(spec.minReadySeconds), 'spec.minReadySeconds'));
+  errs.push(...validateDaemonSetUpdateStrategy(spec.updateStrategy));
+  if (typeof spec.revisionHistoryLimit === 'number') errs.push(...validateNonnegativeField(spec.revisionHistoryLimit, 'spec.revisionHistoryLimit'));
   return errs;
 }
 
@@ -205,6 +253,69 @@ export function validateJob(job: KubeObject): FieldError[] {
   }
   errs.push(...validateJobSpecTemplate(spec, 'spec'));
   return errs;
+}
+
+/** ValidateImmutableField on a value Go prints with `render` (an internal struct, a selector). */
+function immutable(path: string, value: unknown, oldValue: unknown, render?: (v: unknown) => string): FieldError[] {
+  if (semanticDeepEqual(value, oldValue)) return [];
+  const shown = value === undefined ? null : value;
+  return [render ? invalidWithJson(path, shown, render(shown), FIELD_IMMUTABLE_ERROR_MSG) : fieldError.invalid(path, shown, FIELD_IMMUTABLE_ERROR_MSG)];
+}
+
+/**
+ * The job strategy's ValidateUpdate: ValidateJob again, then ValidateJobSpecUpdate's immutable
+ * fields (pkg/apis/batch/validation, v1.36, ElasticIndexedJob on). A Job that is suspended and
+ * has never started may change its template's scheduling directives (node affinity, node
+ * selector, tolerations, scheduling gates) and its template labels and annotations
+ * (validationOptionsForJob's AllowMutableSchedulingDirectives).
+ */
+export function validateJobUpdate(job: KubeObject, old: KubeObject): FieldError[] {
+  const spec = obj(job.spec) ?? {};
+  const oldSpec = obj(old.spec) ?? {};
+  const errs = validateJob(job);
+  // validateCompletions: immutable, but for an Indexed Job changed together with parallelism.
+  if (spec.completionMode === 'Indexed') {
+    if (!semanticDeepEqual(spec.completions, oldSpec.completions) && typeof spec.completions === 'number' && spec.completions !== spec.parallelism) {
+      errs.push(fieldError.invalid('spec.completions', spec.completions, 'can only be modified in tandem with spec.parallelism'));
+    }
+  } else errs.push(...immutable('spec.completions', spec.completions, oldSpec.completions));
+  errs.push(...immutable('spec.selector', spec.selector, oldSpec.selector, labelSelectorJson));
+  const suspendedNeverStarted = oldSpec.suspend === true && obj(old.status)?.startTime === undefined;
+  errs.push(...immutable('spec.template', spec.template, suspendedNeverStarted ? withSchedulingDirectivesOf(oldSpec.template, spec.template) : oldSpec.template, internalJsonText));
+  for (const key of ['completionMode', 'podFailurePolicy', 'backoffLimitPerIndex', 'managedBy', 'successPolicy'] as const) {
+    errs.push(...immutable(`spec.${key}`, spec[key], oldSpec[key], key === 'podFailurePolicy' || key === 'successPolicy' ? internalJsonText : undefined));
+  }
+  return errs;
+}
+
+/** validatePodTemplateUpdate's munging: the old template with the new one's mutable scheduling directives. */
+function withSchedulingDirectivesOf(oldTemplate: unknown, template: unknown): Json {
+  const result = structuredClone(obj(oldTemplate) ?? {});
+  const next = obj(template) ?? {};
+  const spec = (result.spec = obj(result.spec) ?? {}) as Json;
+  const nextSpec = obj(next.spec) ?? {};
+  const affinity = obj(nextSpec.affinity);
+  const oldAffinity = obj(spec.affinity);
+  if (!affinity && oldAffinity) {
+    // Clearing affinity is allowed when the old one held nothing but node affinity.
+    delete oldAffinity.nodeAffinity;
+    if (Object.keys(oldAffinity).length === 0) delete spec.affinity;
+  } else if (affinity && !oldAffinity) spec.affinity = affinity.nodeAffinity === undefined ? {} : { nodeAffinity: affinity.nodeAffinity };
+  else if (affinity && oldAffinity) {
+    if (affinity.nodeAffinity === undefined) delete oldAffinity.nodeAffinity;
+    else oldAffinity.nodeAffinity = affinity.nodeAffinity;
+  }
+  for (const key of ['nodeSelector', 'tolerations', 'schedulingGates'] as const) {
+    if (nextSpec[key] === undefined) delete spec[key];
+    else spec[key] = nextSpec[key];
+  }
+  const meta = (result.metadata = { ...(obj(result.metadata) ?? {}) }) as Json;
+  const nextMeta = obj(next.metadata) ?? {};
+  for (const key of ['labels', 'annotations'] as const) {
+    if (nextMeta[key] === undefined) delete meta[key];
+    else meta[key] = nextMeta[key];
+  }
+  return result;
 }
 
 /** validateJobSpec's counts, for a Job's spec or a CronJob's jobTemplate.spec at `path`. */

@@ -2,9 +2,13 @@
 // run by the apiserver with GenerateOptions{Wide: true}, so priority-1 cells are always there).
 // Kinds without an entry get the default table (Name, Created At), which is also what the real
 // server does for kinds it has no printer for (roles, clusterroles, CRDs, ...). Printers of the
-// batch, event, claim and RBAC kinds live in their own modules.
+// batch, event, claim, RBAC, admission and componentstatus kinds live in their own modules.
 import type { KubeObject } from '../../apis/object.ts';
 import { cronJobs, jobs } from './batch-printers.ts';
+import { componentStatuses } from './component-status-printer.ts';
+import { ADMISSION_PRINTERS } from './admission-printers.ts';
+import { ingressClasses, podDisruptionBudgets, podTemplates } from './more-printers.ts';
+import { persistentVolumes, priorityClasses, storageClasses } from './storage-scheduling-printers.ts';
 import { coreEvents, eventsV1Events } from './event-printer.ts';
 import { formatLabelSelector } from '../../selectors/format-label-selector.ts';
 import { arr, byteCompare, containerCells, formatLabels, num, obj, str } from './format.ts';
@@ -255,6 +259,13 @@ const PRINTERS: Record<string, BuiltinPrinter> = {
   '/nodes': nodes,
   '/serviceaccounts': serviceAccounts,
   '/endpoints': endpoints,
+  '/componentstatuses': componentStatuses,
+  '/podtemplates': podTemplates,
+  'policy/poddisruptionbudgets': podDisruptionBudgets,
+  'networking.k8s.io/ingressclasses': ingressClasses,
+  '/persistentvolumes': persistentVolumes,
+  'storage.k8s.io/storageclasses': storageClasses,
+  'scheduling.k8s.io/priorityclasses': priorityClasses,
   'apps/deployments': deployments,
   'apps/replicasets': replicaSets,
   'apps/statefulsets': statefulSets,
@@ -267,6 +278,7 @@ const PRINTERS: Record<string, BuiltinPrinter> = {
   'batch/cronjobs': cronJobs,
   'rbac.authorization.k8s.io/rolebindings': roleBindings,
   'rbac.authorization.k8s.io/clusterrolebindings': clusterRoleBindings,
+  ...ADMISSION_PRINTERS,
 };
 
 /** The printer kube-apiserver uses for a built-in resource, or undefined for the default table. */

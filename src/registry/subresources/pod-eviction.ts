@@ -8,8 +8,7 @@ import type { DeleteOptions } from '../../apis/options.ts';
 import type { KubeObject } from '../../apis/object.ts';
 import { badRequest, conflict, forbidden, StatusError } from '../../errors/status-error.ts';
 import { formatTimestamp } from '../../go/time.ts';
-import { formatLabelSelector } from '../../selectors/format-label-selector.ts';
-import { parseLabelSelector } from '../../selectors/label-selector.ts';
+import { tryLabelSelectorAsSelector } from '../../selectors/label-selector-as-selector.ts';
 import type { GenericRegistry } from '../generic-registry.ts';
 
 const MAX_DISRUPTED_POD_SIZE = 2000;
@@ -59,13 +58,11 @@ function disruptionBudgetError(message: string, retryAfterSeconds: number): Stat
 async function budgetsFor(budgets: GenericRegistry, pod: KubeObject, namespace: string): Promise<KubeObject[]> {
   const out: KubeObject[] = [];
   for (const pdb of (await budgets.list(namespace, {})).items) {
-    const text = formatLabelSelector((pdb.spec as Json | undefined)?.selector);
-    if (text === '' || text === '<invalid>') continue;
-    try {
-      if (parseLabelSelector(text).matches(pod.metadata?.labels)) out.push(pdb);
-    } catch {
-      // An invalid selector matches nothing.
-    }
+    // GetPodPodDisruptionBudgets: a selector that cannot be built, an empty one (Everything) and a
+    // nil one (Nothing) select no pod.
+    const selector = tryLabelSelectorAsSelector((pdb.spec as Json | undefined)?.selector);
+    if (!selector || selector.empty) continue;
+    if (selector.matches(pod.metadata?.labels)) out.push(pdb);
   }
   return out;
 }

@@ -4,7 +4,7 @@
 // keyIDFromPublicKey computes it), with the claims kube-apiserver issues: iss, sub
 // `system:serviceaccount:<ns>:<name>`, aud, iat/nbf/exp, jti and `kubernetes.io` (namespace,
 // serviceaccount and the bound object).
-import { createHash, createSign, generateKeyPairSync, randomUUID, type KeyObject } from 'node:crypto';
+import { createHash, createSign, createVerify, generateKeyPairSync, randomUUID, type KeyObject } from 'node:crypto';
 import type { KubeObject } from '../../apis/object.ts';
 import { fieldError, type FieldError } from '../../errors/field-error.ts';
 import { badRequest, conflict, invalid, notFound } from '../../errors/status-error.ts';
@@ -17,6 +17,7 @@ const TOKEN_REQUEST = { group: 'authentication.k8s.io', kind: 'TokenRequest' };
 
 interface Signer {
   privateKey: KeyObject;
+  publicKey: KeyObject;
   kid: string;
 }
 
@@ -28,7 +29,7 @@ function signerFor(registry: GenericRegistry): Signer {
   if (!signer) {
     const { privateKey, publicKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
     const kid = createHash('sha256').update(publicKey.export({ type: 'spki', format: 'der' })).digest('base64url');
-    signers.set(registry, (signer = { privateKey, kid }));
+    signers.set(registry, (signer = { privateKey, publicKey, kid }));
   }
   return signer;
 }
@@ -55,6 +56,40 @@ export interface TokenRequestContext {
   now: Date;
   /** The registry of a served resource (the bound object's `pods`, `secrets` or `nodes`), undefined when not served. */
   registryOf(group: string, version: string, resource: string): GenericRegistry | undefined;
+}
+
+/**
+ * The service account a token of this cluster names (the serviceaccount token authenticator,
+ * pkg/serviceaccount/jwt.go): its signature, issuer, audience and expiry checked; undefined when
+ * it is not such a token or no longer valid (the service account must still exist, with its uid).
+ */
+export function serviceAccountOfToken(serviceAccounts: GenericRegistry, token: string, now: Date): { namespace: string; name: string; uid: string } | undefined {
+  const signer = signers.get(serviceAccounts);
+  const parts = token.split('.');
+  if (!signer || parts.length !== 3) return undefined;
+  const [header, payload, signature] = parts as [string, string, string];
+  try {
+    if (!createVerify('RSA-SHA256').update(`${header}.${payload}`).verify(signer.publicKey, Buffer.from(signature, 'base64url'))) return undefined;
+    const claims = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8')) as {
+      iss?: string;
+      aud?: string[];
+      exp?: number;
+      nbf?: number;
+      'kubernetes.io'?: { namespace?: string; serviceaccount?: { name?: string; uid?: string } };
+    };
+    const seconds = Math.floor(now.getTime() / 1000);
+    if (claims.iss !== SERVICE_ACCOUNT_ISSUER || !claims.aud?.includes(SERVICE_ACCOUNT_ISSUER)) return undefined;
+    if ((claims.exp ?? 0) < seconds || (claims.nbf ?? 0) > seconds + 60) return undefined;
+    const k = claims['kubernetes.io'];
+    const namespace = k?.namespace;
+    const name = k?.serviceaccount?.name;
+    if (!namespace || !name) return undefined;
+    const sa = serviceAccounts.peek(namespace, name);
+    if (!sa || sa.metadata.uid !== k?.serviceaccount?.uid) return undefined;
+    return { namespace, name, uid: sa.metadata.uid ?? '' };
+  } catch {
+    return undefined;
+  }
 }
 
 /** TokenREST.Create: the TokenRequest with its status (token, expirationTimestamp). */

@@ -1,0 +1,69 @@
+// An `auth: true` cluster's authentication and authorization, assembled: the token authenticator
+// (the default kubeconfig's token is the administrator's), the RBAC authorizer over the store,
+// the permission log behind cluster.permissions, and the bootstrap roles a real cluster starts with.
+import type { ApiCatalog } from '../apis/catalog.ts';
+import type { KubeObject } from '../apis/object.ts';
+import type { ResourceType } from '../apis/resource-type.ts';
+import { ADMIN_IDENTITY, TokenAuthenticator, usernameOf, type Identity } from '../auth/authenticator.ts';
+import type { AuthParts } from '../auth/filter.ts';
+import { minimalRoleYaml, notAllowedBy, PermissionLog, type UsedPermission } from '../auth/permissions.ts';
+import { RbacAuthorizer } from '../auth/rbac-authorizer.ts';
+import { BOOTSTRAP_CLUSTER_ROLE_BINDINGS, BOOTSTRAP_CLUSTER_ROLES } from '../generated/bootstrap-rbac.ts';
+import type { GenericRegistry } from '../registry/generic-registry.ts';
+import { serviceAccountOfToken } from '../registry/subresources/serviceaccount-token.ts';
+import type { VersionedStore } from '../storage/versioned-store.ts';
+import type { Clock } from '../util/clock-and-random.ts';
+import { loadManifests, type Manifests } from './manifests.ts';
+
+/** cluster.permissions. Identities are an identity object or a user name. */
+export interface Permissions {
+  /** Every (verb, group, resource, subresource, namespace, name) the identity was allowed, discovery and self-reviews aside. */
+  used(identity: Identity | string): UsedPermission[];
+  /** The least ClusterRole (cluster scope) and Roles (per namespace) that allow exactly what `used()` lists, as YAML. */
+  minimalRole(identity: Identity | string, options?: { name?: string }): string;
+  /** What the identity used that the Roles/ClusterRoles in `manifests` (YAML text, paths, objects) would not allow; [] when they suffice. */
+  notAllowedBy(identity: Identity | string, manifests: Manifests): Promise<UsedPermission[]>;
+  /** Forgets what was recorded. */
+  clear(): void;
+}
+
+/** The administrator's token: the one every kubefake kubeconfig has carried. */
+const ADMIN_TOKEN = 'kubefake';
+
+export function clusterAuth(store: VersionedStore, serviceAccounts: () => GenericRegistry, clock: Clock): AuthParts {
+  const authenticator = new TokenAuthenticator((token) => {
+    const sa = serviceAccountOfToken(serviceAccounts(), token, clock.now());
+    return sa ? { username: `system:serviceaccount:${sa.namespace}:${sa.name}`, uid: sa.uid, groups: ['system:serviceaccounts', `system:serviceaccounts:${sa.namespace}`, 'system:authenticated'] } : undefined;
+  });
+  authenticator.register(ADMIN_TOKEN, ADMIN_IDENTITY);
+  return { authenticator, authorizer: new RbacAuthorizer(store), permissions: new PermissionLog() };
+}
+
+/** The bootstrap ClusterRoles and ClusterRoleBindings (generated from upstream's bootstrap policy). */
+export async function installBootstrapRbac(catalog: ApiCatalog, registryFor: (type: ResourceType) => GenericRegistry): Promise<void> {
+  const roles = registryFor(catalog.find('rbac.authorization.k8s.io', 'v1', 'clusterroles')!);
+  const bindings = registryFor(catalog.find('rbac.authorization.k8s.io', 'v1', 'clusterrolebindings')!);
+  for (const role of BOOTSTRAP_CLUSTER_ROLES) await roles.create(undefined, structuredClone(role) as KubeObject);
+  for (const binding of BOOTSTRAP_CLUSTER_ROLE_BINDINGS) await bindings.create(undefined, structuredClone(binding) as KubeObject);
+}
+
+export function permissionsApi(auth: AuthParts): Permissions {
+  return {
+    used: (identity) => auth.permissions.used(usernameOf(identity)),
+    minimalRole: (identity, options = {}) => {
+      const username = usernameOf(identity);
+      return minimalRoleYaml(auth.permissions.used(username), options.name ?? roleNameFor(username));
+    },
+    async notAllowedBy(identity, manifests) {
+      const roles = (await loadManifests(manifests)) as Record<string, unknown>[];
+      return notAllowedBy(auth.permissions.used(usernameOf(identity)), roles);
+    },
+    clear: () => auth.permissions.clear(),
+  };
+}
+
+/** A role name from a user name (`system:serviceaccount:ns:ctrl` → `ctrl`). */
+function roleNameFor(username: string): string {
+  const last = username.split(':').pop() || 'kubefake';
+  return last.toLowerCase().replace(/[^a-z0-9.-]+/g, '-');
+}

@@ -1,0 +1,58 @@
+// The clusterrole-aggregation controller (pkg/controller/clusterroleaggregation): a ClusterRole
+// with an aggregationRule gets, as its rules, the rules of every other ClusterRole its selectors
+// pick, selector by selector, roles in name order, each rule once.
+import type { StoreEvent } from '../storage/versioned-store.ts';
+import { deepEqual } from '../util/deep-equal.ts';
+import { formatLabelSelector } from '../selectors/format-label-selector.ts';
+import { parseLabelSelector } from '../selectors/label-selector.ts';
+import { QueueController } from './queue-controller.ts';
+import { compareGoStrings } from '../selectors/go-strings.ts';
+
+const BUCKET = 'rbac.authorization.k8s.io/clusterroles';
+
+interface AggregationRule {
+  clusterRoleSelectors?: unknown[];
+}
+
+export class ClusterRoleAggregationController extends QueueController {
+  readonly name = 'clusterrole-aggregation-controller';
+
+  override start(): void {
+    super.start();
+    // Roles stored before the controller started (the bootstrap's) are aggregated too.
+    this.enqueueAggregated();
+  }
+
+  protected observe(event: StoreEvent): void {
+    // Any ClusterRole may feed any aggregated one: every aggregated role is looked at again.
+    if (event.bucket === BUCKET) this.enqueueAggregated();
+  }
+
+  private enqueueAggregated(): void {
+    for (const { key, object } of this.ctx.store.list(BUCKET, '')) if ((object as { aggregationRule?: unknown }).aggregationRule) this.queue.add(key);
+  }
+
+  protected sync(name: string): void {
+    const role = this.ctx.store.get(BUCKET, name) as ({ aggregationRule?: AggregationRule; rules?: unknown[] | null } & object) | undefined;
+    const selectors = role?.aggregationRule?.clusterRoleSelectors;
+    if (!role || !selectors) return;
+    const all = this.ctx.store
+      .list(BUCKET, '')
+      .filter(({ key }) => key !== name)
+      .sort((a, b) => compareGoStrings(a.key, b.key));
+    const rules: unknown[] = [];
+    for (const selector of selectors) {
+      const matcher = parseLabelSelector(formatLabelSelector(selector));
+      for (const { object } of all) {
+        if (!matcher.matches(object.metadata.labels)) continue;
+        for (const rule of ((object as { rules?: unknown[] | null }).rules ?? [])) if (!rules.some((r) => deepEqual(r, rule))) rules.push(rule);
+      }
+    }
+    if (deepEqual(role.rules ?? [], rules)) return;
+    const type = this.ctx.catalog.find('rbac.authorization.k8s.io', 'v1', 'clusterroles')!;
+    this.ctx.registryFor(type).systemUpdate(undefined, name, (o) => {
+      (o as { rules?: unknown[] }).rules = structuredClone(rules);
+      return true;
+    });
+  }
+}

@@ -1,0 +1,21 @@
+import * as k8s from '@kubernetes/client-node';
+import { describe, expect, it } from 'vitest';
+import { createFakeCluster } from '../src/index.ts';
+
+describe('clusterrole aggregation (without auth too)', () => {
+  it('writes the rules of the selected ClusterRoles into the aggregated one, and follows their changes', async () => {
+    await using cluster = await createFakeCluster();
+    const rbac = cluster.kubeConfig.makeApiClient(k8s.RbacAuthorizationV1Api);
+    await rbac.createClusterRole({ body: { metadata: { name: 'monitoring' }, aggregationRule: { clusterRoleSelectors: [{ matchLabels: { 'example.com/aggregate-to-monitoring': 'true' } }] } } });
+    await rbac.createClusterRole({ body: { metadata: { name: 'b-pods', labels: { 'example.com/aggregate-to-monitoring': 'true' } }, rules: [{ apiGroups: [''], resources: ['pods'], verbs: ['get'] }] } });
+    await rbac.createClusterRole({ body: { metadata: { name: 'a-nodes', labels: { 'example.com/aggregate-to-monitoring': 'true' } }, rules: [{ apiGroups: [''], resources: ['nodes'], verbs: ['list'] }, { apiGroups: [''], resources: ['pods'], verbs: ['get'] }] } });
+    await cluster.settle();
+    expect((await rbac.readClusterRole({ name: 'monitoring' })).rules).toEqual([
+      { apiGroups: [''], resources: ['nodes'], verbs: ['list'] },
+      { apiGroups: [''], resources: ['pods'], verbs: ['get'] },
+    ]);
+    await rbac.deleteClusterRole({ name: 'a-nodes' });
+    await cluster.settle();
+    expect((await rbac.readClusterRole({ name: 'monitoring' })).rules).toEqual([{ apiGroups: [''], resources: ['pods'], verbs: ['get'] }]);
+  });
+});
