@@ -145,6 +145,47 @@ describe('the controllers', () => {
   });
 });
 
+describe('start-up copies', () => {
+  // A cluster's boot objects are copies of what the process's first cluster stored through the
+  // registry (controllers/boot-templates.ts): they must equal what the registry stores now.
+  const stable = (o: k8s.KubernetesObject) => {
+    const copy = structuredClone(o) as k8s.KubernetesObject & { metadata: Record<string, unknown> };
+    for (const field of ['uid', 'resourceVersion', 'creationTimestamp']) delete copy.metadata[field];
+    for (const m of (copy.metadata.managedFields ?? []) as Array<{ time?: string }>) delete m.time;
+    return copy;
+  };
+
+  it('equal what the controllers write through the registry when they recreate them', async () => {
+    await using fresh = await createFakeCluster();
+    await using again = await createFakeCluster(); // built from the process's copies
+    const targets = [
+      { kind: 'Service', namespace: 'default', name: 'kubernetes' },
+      { kind: 'Endpoints', namespace: 'default', name: 'kubernetes' },
+      { apiVersion: 'discovery.k8s.io/v1', kind: 'EndpointSlice', namespace: 'default', name: 'kubernetes' },
+      { kind: 'ServiceAccount', namespace: 'kube-system', name: 'default' },
+      { kind: 'ConfigMap', namespace: 'kube-public', name: 'kube-root-ca.crt' },
+    ];
+    const booted = targets.map((t) => again.get(t)!);
+    const handle = again.kubeConfig.makeApiClient(k8s.KubernetesObjectApi);
+    for (const t of targets) await handle.delete({ apiVersion: t.apiVersion ?? 'v1', kind: t.kind, metadata: { name: t.name, namespace: t.namespace } });
+    await again.settle();
+    const recreated = targets.map((t) => again.get(t)!);
+    expect(recreated.map(stable)).toEqual(booted.map(stable));
+    expect(recreated.map((o) => o.metadata?.uid)).not.toEqual(booted.map((o) => o.metadata?.uid));
+    expect(fresh.get(targets[0]!)!.metadata?.uid).not.toBe(booted[0]!.metadata?.uid);
+  });
+
+  it('keep a deterministic cluster the same on every start', async () => {
+    const boot = async () => {
+      await using c = await createFakeCluster({ deterministic: true, seed: 3 });
+      return c.snapshot({ includeBootstrap: true, managedFields: true, kinds: ['Service', 'Endpoints', 'EndpointSlice', 'ServiceAccount', 'Namespace'] });
+    };
+    const first = await boot();
+    expect(first.length).toBe(4 + 3 + 4);
+    expect(await boot()).toEqual(first);
+  });
+});
+
 describe('snapshots', () => {
   it('leave out what the cluster made itself until a test changes it, and include it on request', async () => {
     await using fresh = await createFakeCluster();

@@ -306,6 +306,7 @@ export async function createInProcessCluster(options: FakeClusterOptions = {}): 
     store: ctx.store,
     catalog,
     clock: ctx.clock,
+    random: ctx.random,
     registryFor,
     recordClusterWrite: (type, object) => clusterWrites.set(clusterWriteId(type, object), object.metadata!.resourceVersion!),
   };
@@ -320,7 +321,7 @@ export async function createInProcessCluster(options: FakeClusterOptions = {}): 
   // Service, each namespace's `default` ServiceAccount and `kube-root-ca.crt` (docs/served-apis.md).
   // Their first sync runs here, awaited, so a new cluster already holds what they keep.
   for (const controller of [
-    new KubernetesServiceController(controllerContext, controllers.reportError),
+    new KubernetesServiceController(controllerContext, controllers.reportError, (ip) => builtinContext.serviceIPs.allocate(ip)),
     (serviceAccounts = new ServiceAccountController(controllerContext, controllers.reportError)),
     new RootCaPublisher(controllerContext, controllers.reportError, clusterCaCertificate()),
   ]) {

@@ -3,7 +3,7 @@
 import type { ApiCatalog } from '../apis/catalog.ts';
 import type { KubeObject } from '../apis/object.ts';
 import { storageKeyOf, type ResourceType } from '../apis/resource-type.ts';
-import type { Clock } from '../util/clock-and-random.ts';
+import type { Clock, RandomSource } from '../util/clock-and-random.ts';
 import type { GenericRegistry } from '../registry/generic-registry.ts';
 import type { VersionedStore } from '../storage/versioned-store.ts';
 
@@ -11,6 +11,8 @@ export interface ControllerContext {
   store: VersionedStore;
   catalog: ApiCatalog;
   clock: Clock;
+  /** The cluster's uids (boot-templates.ts stamps copies with them). */
+  random: RandomSource;
   registryFor(type: ResourceType): GenericRegistry;
   /**
    * Records an object a controller has just created or updated on the cluster's behalf (the

@@ -8,6 +8,8 @@ import type { KubeObject } from '../apis/object.ts';
 import type { ResourceType } from '../apis/resource-type.ts';
 import { StatusError } from '../errors/status-error.ts';
 import type { StoreEvent } from '../storage/versioned-store.ts';
+import { bootCreate } from './boot-templates.ts';
+import type { ControllerContext } from './context.ts';
 import { QueueController } from './queue-controller.ts';
 
 export const KUBERNETES_SERVICE = 'kubernetes';
@@ -28,10 +30,23 @@ const BUCKETS = { service: '/services', endpoints: '/endpoints', endpointSlice: 
 
 export class KubernetesServiceController extends QueueController {
   readonly name = 'kubernetes-service-controller';
+  /** Claims the Service's ClusterIP in this cluster's allocator when the boot copy skips the Service strategy. */
+  private readonly claimClusterIP: (ip: string) => void;
+  private booting = false;
+
+  constructor(ctx: ControllerContext, onError: (err: unknown, key: string) => void, claimClusterIP: (ip: string) => void) {
+    super(ctx, onError);
+    this.claimClusterIP = claimClusterIP;
+  }
 
   /** The first sync, awaited by the cluster at boot (the real controller's Start runs one before its loop). */
-  syncExisting(): Promise<void> {
-    return this.sync();
+  async syncExisting(): Promise<void> {
+    this.booting = true;
+    try {
+      await this.sync();
+    } finally {
+      this.booting = false;
+    }
   }
 
   protected observe(event: StoreEvent): void {
@@ -81,7 +96,11 @@ export class KubernetesServiceController extends QueueController {
 
   private async create(type: ResourceType, body: KubeObject): Promise<void> {
     try {
-      const { object } = await this.ctx.registryFor(type).create(NAMESPACE, body, { fieldManager: APISERVER_MANAGER });
+      const object = this.booting
+        ? await bootCreate(this.ctx, type, NAMESPACE, body, APISERVER_MANAGER, () => {
+            if (type.kind === 'Service') this.claimClusterIP(KUBERNETES_SERVICE_IP);
+          })
+        : (await this.ctx.registryFor(type).create(NAMESPACE, body, { fieldManager: APISERVER_MANAGER })).object;
       this.ctx.recordClusterWrite?.(type, object);
     } catch (err) {
       // Created meanwhile, or `default` is gone or terminating: the next deletion or start tries again.

@@ -6,6 +6,7 @@ import type { ResourceType } from '../apis/resource-type.ts';
 import { StatusError } from '../errors/status-error.ts';
 import { NAMESPACES_BUCKET } from '../registry/namespace-admission.ts';
 import type { StoreEvent } from '../storage/versioned-store.ts';
+import { bootCreate } from './boot-templates.ts';
 import type { ControllerContext } from './context.ts';
 import { QueueController } from './queue-controller.ts';
 
@@ -23,8 +24,16 @@ export abstract class NamespaceObjectController extends QueueController {
    * cluster awaits this at boot, so its first answer comes without waiting for a queue's turn.
    */
   async syncExisting(): Promise<void> {
-    for (const { key } of this.ctx.store.list(NAMESPACES_BUCKET, '')) await this.sync(key);
+    this.booting = true;
+    try {
+      for (const { key } of this.ctx.store.list(NAMESPACES_BUCKET, '')) await this.sync(key);
+    } finally {
+      this.booting = false;
+    }
   }
+
+  /** While syncExisting runs: creates come from the process's boot templates (boot-templates.ts). */
+  private booting = false;
 
   protected namespace(name: string): StoredObject | undefined {
     return this.ctx.store.get(NAMESPACES_BUCKET, name);
@@ -48,7 +57,9 @@ export abstract class NamespaceObjectController extends QueueController {
    */
   protected async createIn(type: ResourceType, namespace: string, body: KubeObject): Promise<void> {
     try {
-      const { object } = await this.ctx.registryFor(type).create(namespace, body, { fieldManager: CONTROLLER_MANAGER });
+      const object = this.booting
+        ? await bootCreate(this.ctx, type, namespace, body, CONTROLLER_MANAGER)
+        : (await this.ctx.registryFor(type).create(namespace, body, { fieldManager: CONTROLLER_MANAGER })).object;
       this.ctx.recordClusterWrite?.(type, object);
     } catch (err) {
       if (err instanceof StatusError) {
