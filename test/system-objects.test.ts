@@ -148,8 +148,8 @@ describe('the controllers', () => {
 describe('start-up copies', () => {
   // A cluster's boot objects are copies of what the process's first cluster stored through the
   // registry (controllers/boot-templates.ts): they must equal what the registry stores now.
-  const stable = (o: k8s.KubernetesObject) => {
-    const copy = structuredClone(o) as k8s.KubernetesObject & { metadata: Record<string, unknown> };
+  const stable = (o: object) => {
+    const copy = structuredClone(o) as { metadata: Record<string, unknown> };
     for (const field of ['uid', 'resourceVersion', 'creationTimestamp']) delete copy.metadata[field];
     for (const m of (copy.metadata.managedFields ?? []) as Array<{ time?: string }>) delete m.time;
     return copy;

@@ -187,8 +187,9 @@ export interface FakeCluster extends AsyncDisposable {
   readonly permissions: Permissions;
   /**
    * What is stored, as plain data ordered by apiVersion, kind, namespace and name (objects the
-   * cluster made itself are left out while unchanged; see `includeBootstrap`). Volatile fields are normalised unless the
-   * cluster is deterministic. With `format: 'yaml'`, multi-document YAML text instead.
+   * cluster made itself are left out while unchanged; see `includeBootstrap`). Volatile fields
+   * are normalised unless the cluster is deterministic. With `format: 'yaml'`, multi-document YAML
+   * text instead.
    */
   snapshot(options?: SnapshotOptions & { format?: 'objects' }): ClusterSnapshot;
   /** The snapshot as multi-document YAML (one document per object), for `toMatchFileSnapshot`. */

@@ -1,6 +1,7 @@
 // A keyed work queue like client-go's: a key waiting in the queue is held once however often it
 // is added, work runs one item at a time on a macrotask (so a client's write is answered before
-// the controllers react, as with a real control plane), and callers can wait for it to drain.
+// the controllers react, as with a real control plane; `prompt` queues use a microtask), and
+// callers can wait for it to drain.
 
 export interface WorkQueueOptions {
   /** How many times an item whose worker threw is retried before the error is reported. */
