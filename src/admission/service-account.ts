@@ -51,7 +51,7 @@ export function serviceAccountPlugin(services: AdmissionServices): AdmissionPlug
     const key = `${namespace}/${name}`;
     let sa = services.store.get('/serviceaccounts', key);
     if (!sa && name === DEFAULT_SERVICE_ACCOUNT_NAME) {
-      await services.whenServiceAccountsSynced();
+      await services.whenServiceAccountsSynced?.();
       sa = services.store.get('/serviceaccounts', key);
     }
     return sa;

@@ -14,7 +14,8 @@ export interface AdmissionServices {
   registryFor(type: ResourceType): GenericRegistry;
   /**
    * Resolves once the ServiceAccount controller has handled every namespace it has seen (the
-   * ServiceAccount plugin waits on it where the real one retries the lookup of `default`).
+   * ServiceAccount plugin waits on it where the real one retries the lookup of `default`); absent
+   * where no ServiceAccount controller runs.
    */
-  whenServiceAccountsSynced(): Promise<void>;
+  whenServiceAccountsSynced?(): Promise<void>;
 }
