@@ -108,8 +108,9 @@ describe('plain http listener: every request is answered', () => {
   });
 
   it('reads watch=maybe as a watch, as the parameter codec does, and ends a watch with a negative timeoutSeconds at once', async () => {
-    // The raw exchange reads until the server closes: it resolves only if the watch ends.
-    const answer = await rawRequest(target, 'GET', '/api/v1/namespaces/default/configmaps?watch=maybe&timeoutSeconds=-5');
+    // The raw exchange reads until the server closes: it resolves only if the watch ends. Secrets:
+    // default holds none (its ConfigMaps include kube-root-ca.crt, which would be sent as ADDED).
+    const answer = await rawRequest(target, 'GET', '/api/v1/namespaces/default/secrets?watch=maybe&timeoutSeconds=-5');
     expect(answer.status).toBe(200);
     expect(answer.headers['transfer-encoding']).toBe('chunked');
     expect(answer.body).toBe('');

@@ -80,13 +80,14 @@ describe('in-process requests: every request is answered', () => {
   });
 
   it('ends a watch with a negative timeoutSeconds as it starts; watch=maybe is a watch', async () => {
-    const response = await send('GET', '/api/v1/namespaces/default/configmaps?watch=maybe&timeoutSeconds=-5');
+    // Secrets: default holds none (its ConfigMaps include kube-root-ca.crt, sent as ADDED first).
+    const response = await send('GET', '/api/v1/namespaces/default/secrets?watch=maybe&timeoutSeconds=-5');
     expect(response.status).toBe(200);
     // The stream ends by itself: text() resolves (a watch left open would time the test out).
     expect(await response.text()).toBe('');
-    const watch = await send('GET', '/api/v1/namespaces/default/configmaps?watch=maybe&timeoutSeconds=1');
+    const watch = await send('GET', '/api/v1/namespaces/default/secrets?watch=maybe&timeoutSeconds=1');
     const reader = watch.body!.getReader();
-    await cluster.apply({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'seen', namespace: 'default' } });
+    await cluster.apply({ apiVersion: 'v1', kind: 'Secret', metadata: { name: 'seen', namespace: 'default' } });
     let text = '';
     while (!text.includes('\n')) text += new TextDecoder().decode((await reader.read()).value);
     expect(JSON.parse(text.split('\n')[0]!)).toMatchObject({ type: 'ADDED', object: { metadata: { name: 'seen' } } });

@@ -51,7 +51,8 @@ describe('manifests from disk', () => {
         join(root, 'config/samples/b-crontab.json'),
       ],
     });
-    expect(cluster.list('ConfigMap', { namespace: 'team' }).map((o) => o.metadata!.name)).toEqual(['one', 'two']);
+    // Beside the namespace's own kube-root-ca.crt, which the root-CA publisher made as it appeared.
+    expect(cluster.list('ConfigMap', { namespace: 'team' }).map((o) => o.metadata!.name)).toEqual(['kube-root-ca.crt', 'one', 'two']);
     expect(cluster.get({ kind: 'Secret', name: 's', namespace: 'team' })).toBeDefined();
     expect(cluster.get({ kind: 'ServiceAccount', name: 'robot', namespace: 'team' })).toBeDefined();
     expect(cluster.get({ kind: 'CronTab', name: 'nightly', namespace: 'team' })).toBeDefined();

@@ -26,10 +26,21 @@ describe('cluster.get() and cluster.list()', () => {
     // An object names itself.
     expect(cluster.get(cm)!.metadata!.name).toBe('a');
 
-    expect(cluster.list('ConfigMap').map((o) => o.metadata!.name)).toEqual(['a', 'b']);
-    expect(cluster.list('cm', { namespace: 'other' }).map((o) => o.metadata!.name)).toEqual(['b']);
+    // Every namespace also holds the root-CA publisher's kube-root-ca.crt (other's once it has run).
+    await cluster.settle();
+    const ref = (o: { metadata?: { namespace?: string; name?: string } }) => `${o.metadata!.namespace}/${o.metadata!.name}`;
+    expect(cluster.list('ConfigMap').map(ref)).toEqual([
+      'default/a',
+      'default/kube-root-ca.crt',
+      'kube-node-lease/kube-root-ca.crt',
+      'kube-public/kube-root-ca.crt',
+      'kube-system/kube-root-ca.crt',
+      'other/b',
+      'other/kube-root-ca.crt',
+    ]);
+    expect(cluster.list('cm', { namespace: 'other' }).map((o) => o.metadata!.name)).toEqual(['b', 'kube-root-ca.crt']);
     expect(cluster.list('ConfigMap', { labelSelector: { app: 'x' } }).map((o) => o.metadata!.name)).toEqual(['a']);
-    expect(cluster.list('ConfigMap', { labelSelector: 'app!=x', fieldSelector: 'metadata.namespace=other' }).map((o) => o.metadata!.name)).toEqual(['b']);
+    expect(cluster.list('ConfigMap', { labelSelector: 'app!=x', fieldSelector: 'metadata.namespace=other' }).map((o) => o.metadata!.name)).toEqual(['b', 'kube-root-ca.crt']);
     expect(cluster.list('crontabs.stable.example.com')).toHaveLength(1);
   });
 

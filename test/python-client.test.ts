@@ -144,6 +144,8 @@ describe.skipIf(!pythonClientAvailable)('the Python kubernetes client over clust
 
   it('watches ADDED, MODIFIED and DELETED events, decoded into models', () => {
     expect(report.watch).toEqual([
+      // The namespace's own ConfigMap, from the root-CA publisher, arrives first with the initial state.
+      ['ADDED', 'kube-root-ca.crt', { 'ca.crt': expect.stringMatching(/^-----BEGIN CERTIFICATE-----\n/) }],
       ['ADDED', 'seed', { seed: 'yes' }],
       ['ADDED', 'settings', { a: '1' }],
       ['MODIFIED', 'settings', { a: '1', b: '2' }],

@@ -71,6 +71,8 @@ describe('TokenRequest', () => {
       code: 400,
       message: 'cannot bind token to object of type apps/v1, Kind=Deployment',
     });
+    // The ServiceAccount admission plugin admits a pod only for an existing ServiceAccount.
+    await core.createNamespacedServiceAccount({ namespace: 'default', body: { metadata: { name: 'someone-else' } } });
     await core.createNamespacedPod({ namespace: 'default', body: { metadata: { name: 'other' }, spec: { serviceAccountName: 'someone-else', containers: [{ name: 'c', image: 'busybox' }] } } });
     await expectStatus(requestToken({ audiences: [], boundObjectRef: { kind: 'Pod', apiVersion: 'v1', name: 'other' } }), {
       code: 400,

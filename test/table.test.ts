@@ -87,7 +87,11 @@ describe('Table', () => {
     await core.createNamespacedConfigMap({ namespace: 'default', body: { metadata: { name: 'cm' }, data: { a: '1', b: '2' } } });
     const none = accepting(TABLE_V1);
     await core.listNamespacedConfigMap({ namespace: 'default' }, k8s.setHeaderOptions('Accept', TABLE_V1, addQuery(none.res.options, 'includeObject', 'None')));
-    expect(none.res.body<Table>().rows).toEqual([{ cells: ['cm', 2, expect.any(String)], object: null }]);
+    // kube-root-ca.crt (the root-CA publisher's, one key) is listed too.
+    expect(none.res.body<Table>().rows).toEqual([
+      { cells: ['cm', 2, expect.any(String)], object: null },
+      { cells: ['kube-root-ca.crt', 1, expect.any(String)], object: null },
+    ]);
 
     const full = wire();
     await core.listNamespacedConfigMap({ namespace: 'default' }, k8s.setHeaderOptions('Accept', TABLE_V1, addQuery(full.options, 'includeObject', 'Object')));

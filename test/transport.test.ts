@@ -122,7 +122,7 @@ describe('cluster.kubeConfig transport', () => {
     await expect(core.readNamespacedConfigMap({ namespace: 'default', name: 'missing' })).rejects.toMatchObject({ code: 404 });
     const big = 'x'.repeat(64 * 1024);
     await Promise.all(Array.from({ length: 40 }, (_, i) => core.createNamespacedConfigMap({ namespace: 'default', body: { metadata: { name: `big-${i}` }, data: { big } } })));
-    expect((await core.listNamespacedConfigMap({ namespace: 'default' })).items).toHaveLength(41);
+    expect((await core.listNamespacedConfigMap({ namespace: 'default' })).items).toHaveLength(42); // with kube-root-ca.crt
     const events: string[] = [];
     let ended: (err: unknown) => void;
     const end = new Promise((r) => (ended = r));
@@ -138,7 +138,7 @@ describe('cluster.kubeConfig transport', () => {
     await informer.stop();
     watch.abort();
     await end;
-    expect(events).toHaveLength(42);
+    expect(events).toHaveLength(43); // the 42 listed (kube-root-ca.crt among them) and `late`
     // No TCP handle (nor anything else) came or stayed, and undici's global dispatcher is the one it was.
     await vi.waitFor(() => expect(clusterInternals(cluster).servedWatches.size).toBe(0));
     expect(getGlobalDispatcher()).toBe(global);
@@ -256,7 +256,8 @@ describe('cluster.kubeConfig transport', () => {
     let buffered = '';
     const reader = response.body!.getReader();
     const decoder = new TextDecoder();
-    while (names.length < 600) {
+    // The watch starts with the current state: the namespace's kube-root-ca.crt.
+    while (names.length < 601) {
       const { value, done } = await reader.read();
       if (done) break;
       buffered += decoder.decode(value, { stream: true });
@@ -264,7 +265,7 @@ describe('cluster.kubeConfig transport', () => {
       buffered = lines.pop()!;
       for (const line of lines) names.push((JSON.parse(line) as { object: { metadata: { name: string } } }).object.metadata.name);
     }
-    expect(names).toEqual(Array.from({ length: 600 }, (_, i) => `cm-${i}`));
+    expect(names).toEqual(['kube-root-ca.crt', ...Array.from({ length: 600 }, (_, i) => `cm-${i}`)]);
     await reader.cancel();
     await vi.waitFor(() => expect(clusterInternals(cluster).servedWatches.size).toBe(0));
   });

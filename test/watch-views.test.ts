@@ -126,8 +126,9 @@ describe('Table watch', () => {
   it('gives the initial-events-end bookmark’s row its metadata even with includeObject=None', async () => {
     await core.createNamespacedConfigMap({ namespace: 'default', body: { metadata: { name: 'c' } } });
     const w = await watch<TableObject>(TABLE_V1, { sendInitialEvents: true, resourceVersionMatch: 'NotOlderThan', allowWatchBookmarks: true, includeObject: 'None' });
-    await until(() => w.events.length === 2);
-    const [initial, bookmark] = w.events;
+    // c, then the namespace's kube-root-ca.crt (the root-CA publisher's), then the bookmark.
+    await until(() => w.events.length === 3);
+    const [initial, , bookmark] = w.events;
     expect(initial!.type).toBe('ADDED');
     expect(initial!.obj.columnDefinitions).not.toBeNull();
     expect(initial!.obj.rows[0]!.object).toBeNull();
@@ -194,8 +195,9 @@ describe('PartialObjectMetadata watch', () => {
   it('sends bookmarks as PartialObjectMetadata carrying the resourceVersion', async () => {
     await core.createNamespacedConfigMap({ namespace: 'default', body: { metadata: { name: 'e' } } });
     const w = await watch(POM_V1, { sendInitialEvents: true, resourceVersionMatch: 'NotOlderThan', allowWatchBookmarks: true });
-    await until(() => w.events.length === 2);
-    expect(w.events[1]).toEqual({
+    // e and the namespace's kube-root-ca.crt, then the bookmark.
+    await until(() => w.events.length === 3);
+    expect(w.events[2]).toEqual({
       type: 'BOOKMARK',
       obj: {
         kind: 'PartialObjectMetadata',
@@ -239,6 +241,7 @@ describe.skipIf(!kubectlAvailable)('kubectl get --watch', () => {
     expect(lines.map((l) => l.slice(0, 3))).toEqual([
       ['EVENT', 'NAME', 'DATA'],
       ['ADDED', 'first', '1'],
+      ['ADDED', 'kube-root-ca.crt', '1'],
       ['ADDED', 'second', '2'],
       ['MODIFIED', 'second', '1'],
       ['DELETED', 'second', '1'],

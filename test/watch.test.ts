@@ -81,8 +81,10 @@ describe('event stream', () => {
     await core.createNamespacedConfigMap({ namespace: 'default', body: cm('y') });
     const w = await watch('/api/v1/namespaces/default/configmaps', {});
     await core.createNamespacedConfigMap({ namespace: 'default', body: cm('z') });
-    await until(() => w.events.length === 3);
+    await until(() => w.events.length === 4);
+    // The current state includes kube-root-ca.crt, the root-CA publisher's ConfigMap of every namespace.
     expect(w.events.map((e) => [e.type, e.name])).toEqual([
+      ['ADDED', 'kube-root-ca.crt'],
       ['ADDED', 'x'],
       ['ADDED', 'y'],
       ['ADDED', 'z'],
@@ -141,14 +143,15 @@ describe('bookmarks and initial events', () => {
     await core.createNamespacedConfigMap({ namespace: 'default', body: cm('p4') });
     await until(() => w.events.some((e) => e.name === 'p4'));
     const head = w.events.filter((e) => e.type !== 'BOOKMARK' || e.obj.metadata?.annotations);
-    expect(head.slice(0, 5).map((e) => [e.type, e.name])).toEqual([
+    expect(head.slice(0, 6).map((e) => [e.type, e.name])).toEqual([
+      ['ADDED', 'kube-root-ca.crt'], // the namespace's own, from the root-CA publisher
       ['ADDED', 'p1'],
       ['ADDED', 'p2'],
       ['ADDED', 'p3'],
       ['BOOKMARK', ''],
       ['ADDED', 'p4'],
     ]);
-    expect(head[3]!.obj).toEqual({ kind: 'ConfigMap', apiVersion: 'v1', metadata: { resourceVersion: last.metadata?.resourceVersion, annotations: { 'k8s.io/initial-events-end': 'true' } } });
+    expect(head[4]!.obj).toEqual({ kind: 'ConfigMap', apiVersion: 'v1', metadata: { resourceVersion: last.metadata?.resourceVersion, annotations: { 'k8s.io/initial-events-end': 'true' } } });
     w.controller.abort();
   });
 
@@ -250,7 +253,7 @@ describe('informer', () => {
     await informer.start();
     await until(() => deleted.length === 1);
     expect(deleted).toEqual(['doomed']);
-    expect(informer.list()).toEqual([]);
+    expect(informer.list().map((o) => o.metadata?.name)).toEqual(['kube-root-ca.crt']);
     await informer.stop();
   });
 
@@ -262,11 +265,12 @@ describe('informer', () => {
     let lists = 0;
     const informer = k8s.makeInformer(cluster.kubeConfig, '/api/v1/namespaces/default/configmaps', async () => (lists++ === 0 ? staleList : core.listNamespacedConfigMap({ namespace: 'default' })));
     await informer.start();
-    await until(() => informer.list().length === 2);
-    expect(lists).toBeGreaterThanOrEqual(2);
-    expect(informer.list().map((o) => o.metadata?.name).sort()).toEqual(['added-later', 'kept']);
-    await core.createNamespacedConfigMap({ namespace: 'default', body: cm('after-relist') });
+    // kube-root-ca.crt, the root-CA publisher's, is in both lists.
     await until(() => informer.list().length === 3);
+    expect(lists).toBeGreaterThanOrEqual(2);
+    expect(informer.list().map((o) => o.metadata?.name).sort()).toEqual(['added-later', 'kept', 'kube-root-ca.crt']);
+    await core.createNamespacedConfigMap({ namespace: 'default', body: cm('after-relist') });
+    await until(() => informer.list().length === 4);
     await informer.stop();
   });
 });

@@ -25,11 +25,13 @@ import { defaultStorageClassPlugin } from './default-storage-class.ts';
 import { runtimeClass } from './runtime-class.ts';
 import { defaultIngressClass } from './default-ingress-class.ts';
 import { resourceQuota } from './resource-quota.ts';
+import { serviceAccountPlugin } from './service-account.ts';
 
 /** The default plugins, in the real chain's order. */
 export function defaultAdmissionPlugins(services: AdmissionServices): AdmissionPlugin[] {
   return [
     limitRanger(services), // LimitRanger
+    serviceAccountPlugin(services), // ServiceAccount
     taintNodesByCondition(), // TaintNodesByCondition
     podSecurityPlugin(podSecurityReads(services)), // PodSecurity
     priority(services), // Priority

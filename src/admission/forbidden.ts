@@ -1,12 +1,20 @@
-// admission.NewForbidden (apiserver pkg/admission/errors.go): a 403 on the request's resource,
-// named as the request names it, else as the object names itself before its name is generated
-// (metadata.name, then generateName), else "Unknown".
+// admission.NewForbidden (apiserver/pkg/admission/errors.go): a plugin's refusal as a 403 about
+// the object, named as extractResourceName does before a generated name exists.
 import { forbidden, type StatusError } from '../errors/status-error.ts';
 import type { AdmissionAttributes } from '../registry/admission.ts';
+import { generatedPrefix } from '../registry/generate-name.ts';
 
-export function admissionForbidden(attributes: AdmissionAttributes, why: string): StatusError {
+/**
+ * `phase` says where the refusal comes from: the real mutating phase runs before rest.BeforeCreate
+ * generates a name, so a create with generateName is named by its prefix there (`pods "web-"`);
+ * the registry here generates the name first, and this undoes that for 'admit'.
+ */
+export function admissionForbidden(attributes: AdmissionAttributes, why: string, phase: 'admit' | 'validate' = 'validate'): StatusError {
   const meta = attributes.object?.metadata;
-  const name = attributes.name || meta?.name || meta?.generateName || 'Unknown';
+  let name = attributes.name || meta?.name || meta?.generateName || 'Unknown';
+  if (phase === 'admit' && attributes.operation === 'CREATE' && meta?.name && meta.generateName && generatedPrefix(meta.name, meta.generateName) !== undefined) {
+    name = meta.generateName;
+  }
   return forbidden({ group: attributes.type.group, resource: attributes.type.plural }, name, why);
 }
 

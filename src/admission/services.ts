@@ -12,4 +12,10 @@ export interface AdmissionServices {
   clock: Clock;
   random: RandomSource;
   registryFor(type: ResourceType): GenericRegistry;
+  /**
+   * Resolves once the ServiceAccount controller has handled every namespace it has seen (the
+   * ServiceAccount plugin waits on it where the real one retries the lookup of `default`); absent
+   * where no ServiceAccount controller runs.
+   */
+  whenServiceAccountsSynced?(): Promise<void>;
 }

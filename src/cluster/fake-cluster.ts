@@ -15,7 +15,7 @@ import { VersionedStore } from '../storage/versioned-store.ts';
 import type { ListenOptions, Listener } from '../transport/http-listener.ts';
 import { attachHost, CLUSTER_DOMAIN, detachHost } from '../transport/msw-network.ts';
 import { InProcessDispatcher } from '../transport/in-process-dispatcher.ts';
-import type { ControllerContext } from '../controllers/context.ts';
+import { clusterWriteId, type ControllerContext } from '../controllers/context.ts';
 import { ControllerManager } from '../controllers/controller-manager.ts';
 import { GarbageCollector } from '../controllers/garbage-collector.ts';
 import { NamespaceController } from '../controllers/namespace-controller.ts';
@@ -25,6 +25,11 @@ import { ResourceQuotaController } from '../controllers/resource-quota-controlle
 import { assertSupportedNode } from '../node-support.ts';
 import { CrdController } from '../controllers/crd-controller.ts';
 import { ValidatingAdmissionPolicyStatusController } from '../controllers/admission-policy-status-controller.ts';
+import { ServiceAccountController } from '../controllers/service-account-controller.ts';
+import { RootCaPublisher } from '../controllers/root-ca-publisher.ts';
+import { KubernetesServiceController } from '../controllers/kubernetes-service.ts';
+import { ServiceAllocationRelease } from '../controllers/service-allocations.ts';
+import { clusterCaCertificate } from '../util/cluster-ca.ts';
 import { kubeConfigYaml, makeKubeConfig } from './kubeconfig.ts';
 import type { Manifests } from './manifests.ts';
 import { applyManifests } from './apply-manifests.ts';
@@ -185,8 +190,9 @@ export interface FakeCluster extends AsyncDisposable {
   readonly permissions: Permissions;
   /**
    * What is stored, as plain data ordered by apiVersion, kind, namespace and name (objects the
-   * cluster starts with are left out while unchanged). Volatile fields are normalised unless the
-   * cluster is deterministic. With `format: 'yaml'`, multi-document YAML text instead.
+   * cluster made itself are left out while unchanged; see `includeBootstrap`). Volatile fields
+   * are normalised unless the cluster is deterministic. With `format: 'yaml'`, multi-document YAML
+   * text instead.
    */
   snapshot(options?: SnapshotOptions & { format?: 'objects' }): ClusterSnapshot;
   /** The snapshot as multi-document YAML (one document per object), for `toMatchFileSnapshot`. */
@@ -268,7 +274,8 @@ export async function createInProcessCluster(options: FakeClusterOptions = {}): 
     random,
   };
   const catalog = new ApiCatalog();
-  for (const type of builtinResourceTypes(createBuiltinContext({ now: () => clock.now() }))) catalog.add(type);
+  const builtinContext = createBuiltinContext({ now: () => clock.now() });
+  for (const type of builtinResourceTypes(builtinContext)) catalog.add(type);
   // Weak: CRD versions come and go, and their types with them.
   const registries = new WeakMap<ResourceType, GenericRegistry>();
   const registryFor = (type: ResourceType): GenericRegistry => {
@@ -276,10 +283,12 @@ export async function createInProcessCluster(options: FakeClusterOptions = {}): 
     if (!registry) registries.set(type, (registry = new GenericRegistry(type, ctx)));
     return registry;
   };
+  let serviceAccounts: ServiceAccountController | undefined;
+  const whenServiceAccountsSynced = () => serviceAccounts?.whenIdle() ?? Promise.resolve();
   const auth = options.auth ? clusterAuth(store, () => registryFor(catalog.find('', 'v1', 'serviceaccounts')!), clock) : undefined;
   if (auth) ctx.access = { authorize: (q) => auth.authorizer.authorize(q), rulesFor: (user, namespace) => auth.authorizer.rulesFor(user, namespace) as Record<string, unknown>[] };
   // RBAC's escalation checks run where the RBAC storage runs them: before the write, after validation.
-  ctx.admission = defaultAdmissionChain({ store, catalog, clock, random, registryFor }, auth ? [escalationPlugin(auth.authorizer)] : []);
+  ctx.admission = defaultAdmissionChain({ store, catalog, clock, random, registryFor, whenServiceAccountsSynced }, auth ? [escalationPlugin(auth.authorizer)] : []);
   const servedWatches = new ServedWatches();
   const handler = new ApiHandler({
     catalog,
@@ -290,7 +299,8 @@ export async function createInProcessCluster(options: FakeClusterOptions = {}): 
     servedWatches,
     clock,
   });
-  const harnessContext = { store: ctx.store, catalog, registryFor };
+  const clusterWrites = new Map<string, string>();
+  const harnessContext = { store: ctx.store, catalog, registryFor, clusterWrites };
   const harness = new Harness(harnessContext, { requestLimit: options.requestLog?.limit, requestBodies: options.requestLog?.bodies, watchBodies: options.requestLog?.watchBodies, historyLimit: options.history?.limit, normalizeSnapshots: !reproducible, endWatches: () => servedWatches.endAll() });
   const player = options.replay === undefined ? undefined : new CassettePlayer(await loadCassette(options.replay));
   const serve = (request: Request) => handler.handle(request);
@@ -302,7 +312,14 @@ export async function createInProcessCluster(options: FakeClusterOptions = {}): 
   if (auth) await installBootstrapRbac(catalog, registryFor);
 
   const controllers = new ControllerManager();
-  const controllerContext: ControllerContext = { store: ctx.store, catalog, clock: ctx.clock, registryFor };
+  const controllerContext: ControllerContext = {
+    store: ctx.store,
+    catalog,
+    clock: ctx.clock,
+    random: ctx.random,
+    registryFor,
+    recordClusterWrite: (type, object) => clusterWrites.set(clusterWriteId(type, object), object.metadata!.resourceVersion!),
+  };
   controllers.add(new GarbageCollector(controllerContext, controllers.reportError));
   controllers.add(new NamespaceController(controllerContext, controllers.reportError));
   controllers.add(new PodTermination(controllerContext, controllers.reportError));
@@ -311,6 +328,18 @@ export async function createInProcessCluster(options: FakeClusterOptions = {}): 
   controllers.add(new ResourceQuotaController(controllerContext, controllers.reportError));
   const crdController = new CrdController(controllerContext, controllers.reportError);
   controllers.add(crdController);
+  controllers.add(new ServiceAllocationRelease(controllerContext, builtinContext));
+  // What kube-apiserver and kube-controller-manager keep in every cluster: the `kubernetes`
+  // Service, each namespace's `default` ServiceAccount and `kube-root-ca.crt` (docs/served-apis.md).
+  // Their first sync runs here, awaited, so a new cluster already holds what they keep.
+  for (const controller of [
+    new KubernetesServiceController(controllerContext, controllers.reportError, (ip) => builtinContext.serviceIPs.allocate(ip)),
+    (serviceAccounts = new ServiceAccountController(controllerContext, controllers.reportError)),
+    new RootCaPublisher(controllerContext, controllers.reportError, clusterCaCertificate()),
+  ]) {
+    controllers.add(controller);
+    await controller.syncExisting();
+  }
   // The bootstrap's aggregated roles (admin, edit, view) are filled before the cluster counts as booted.
   if (auth) await controllers.settle();
   harness.ready();

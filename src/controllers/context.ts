@@ -1,8 +1,9 @@
 // What the cluster's controllers act on: the store (to observe), the catalog (to resolve kinds)
 // and the registries (to write through the same pipeline clients use).
 import type { ApiCatalog } from '../apis/catalog.ts';
+import type { KubeObject } from '../apis/object.ts';
 import { storageKeyOf, type ResourceType } from '../apis/resource-type.ts';
-import type { Clock } from '../util/clock-and-random.ts';
+import type { Clock, RandomSource } from '../util/clock-and-random.ts';
 import type { GenericRegistry } from '../registry/generic-registry.ts';
 import type { VersionedStore } from '../storage/versioned-store.ts';
 
@@ -10,7 +11,14 @@ export interface ControllerContext {
   store: VersionedStore;
   catalog: ApiCatalog;
   clock: Clock;
+  /** The cluster's uids (boot-templates.ts stamps copies with them). */
+  random: RandomSource;
   registryFor(type: ResourceType): GenericRegistry;
+  /**
+   * Records an object a controller has just created or updated on the cluster's behalf (the
+   * harness leaves such objects out of snapshots until someone else changes them).
+   */
+  recordClusterWrite?(type: ResourceType, object: KubeObject): void;
 }
 
 /** Any served type stored in this bucket (every version of a resource shares one bucket). */
@@ -43,4 +51,10 @@ export interface Controller {
   stop(): void;
   readonly idle: boolean;
   whenIdle(): Promise<void>;
+}
+
+/** The key `recordClusterWrite` files a write under: `<bucket>\0<namespace>/<name>` (the snapshot's id). */
+export function clusterWriteId(type: ResourceType, object: KubeObject): string {
+  const meta = object.metadata ?? {};
+  return `${storageKeyOf(type)}\0${type.namespaced ? `${meta.namespace}/` : ''}${meta.name}`;
 }

@@ -9,9 +9,9 @@ export abstract class QueueController implements Controller {
   protected readonly queue: WorkQueue;
   private unsubscribe: (() => void) | undefined;
 
-  constructor(ctx: ControllerContext, onError: (err: unknown, key: string) => void) {
+  constructor(ctx: ControllerContext, onError: (err: unknown, key: string) => void, options: { prompt?: boolean } = {}) {
     this.ctx = ctx;
-    this.queue = new WorkQueue((key) => this.sync(key), { onError });
+    this.queue = new WorkQueue((key) => this.sync(key), { onError, prompt: options.prompt });
   }
 
   /** Called synchronously for every store event, in revision order; queues what needs work. */

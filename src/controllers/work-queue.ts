@@ -1,12 +1,20 @@
 // A keyed work queue like client-go's: a key waiting in the queue is held once however often it
 // is added, work runs one item at a time on a macrotask (so a client's write is answered before
-// the controllers react, as with a real control plane), and callers can wait for it to drain.
+// the controllers react, as with a real control plane; `prompt` queues use a microtask), and
+// callers can wait for it to drain.
 
 export interface WorkQueueOptions {
   /** How many times an item whose worker threw is retried before the error is reported. */
   maxRetries?: number;
   /** Called with an error that survived every retry. */
   onError(error: unknown, key: string): void;
+  /**
+   * Start work on a microtask instead of a macrotask: the controller reacts while the write that
+   * woke it is still being answered, so what it creates is there when the client's next request
+   * comes (a real control plane reacts within milliseconds; in one process a macrotask can wait
+   * behind many requests answered in-process).
+   */
+  prompt?: boolean;
 }
 
 export class WorkQueue {
@@ -49,7 +57,8 @@ export class WorkQueue {
   private schedule(): void {
     if (this.scheduled || this.running) return;
     this.scheduled = true;
-    setImmediate(() => void this.drain());
+    if (this.options.prompt) queueMicrotask(() => void this.drain());
+    else setImmediate(() => void this.drain());
   }
 
   private async drain(): Promise<void> {

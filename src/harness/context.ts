@@ -9,4 +9,10 @@ export interface HarnessContext {
   store: VersionedStore;
   catalog: ApiCatalog;
   registryFor(type: ResourceType): GenericRegistry;
+  /**
+   * The objects the cluster's own controllers wrote last (the `kubernetes` Service, each
+   * namespace's `default` ServiceAccount and `kube-root-ca.crt`): `<bucket>\0<key>` → the
+   * resourceVersion of that write. Snapshots leave them out while unchanged.
+   */
+  clusterWrites?: ReadonlyMap<string, string>;
 }

@@ -41,7 +41,7 @@ export function diffEntries(before: readonly SnapshotEntry[], current: readonly 
   const placeholders = new Placeholders();
   // Normalised, generated names are numbered as in the snapshots (before's objects first), in an order that does not depend on them.
   const after = normalize ? stableOrder(current) : current;
-  if (normalize) for (const e of [...before, ...after]) placeholders.addGeneratedName(e.object.metadata);
+  if (normalize) for (const e of [...before, ...after]) placeholders.addGeneratedNames(e.object);
   const refOf = (entry: SnapshotEntry) => refWithName(entry, placeholders.name(entry.object.metadata.name));
   const previous = new Map(before.map((e) => [e.id, e]));
   const now = new Map(after.map((e) => [e.id, e]));

@@ -18,6 +18,9 @@ export const PLACEHOLDER = {
   generatedName: (prefix: string, n: number) => `${prefix}<suffix-${n}>`,
 } as const;
 
+/** admission/service-account.ts's SERVICE_ACCOUNT_VOLUME_NAME and its dash. */
+const TOKEN_VOLUME_PREFIX = 'kube-api-access-';
+
 /** Unnumbered forms, for comparing objects whatever their identities (see stable-order.ts). */
 const ANONYMOUS = { uid: '<uid>', generatedName: (prefix: string) => `${prefix}<suffix>` } as const;
 
@@ -48,6 +51,22 @@ export class Placeholders {
     if (typeof name !== 'string' || this.names.has(name)) return;
     const prefix = generatedPrefix(name, meta!.generateName);
     if (prefix !== undefined) this.names.set(name, this.anonymous ? ANONYMOUS.generatedName(prefix) : PLACEHOLDER.generatedName(prefix, this.names.size + 1));
+  }
+
+  /**
+   * Registers every name the apiserver generated in `obj`: its own (from generateName) and a
+   * pod's ServiceAccount token volume (`kube-api-access-` and a random suffix, named by the
+   * ServiceAccount admission plugin), so `kube-api-access-<suffix-1>` reads the same on every run.
+   */
+  addGeneratedNames(obj: KubeObject): void {
+    this.addGeneratedName(obj.metadata);
+    const volumes = isPlainObject(obj.spec) ? obj.spec.volumes : undefined;
+    if (!Array.isArray(volumes)) return;
+    for (const volume of volumes) {
+      if (isPlainObject(volume) && typeof volume.name === 'string' && isPlainObject(volume.projected)) {
+        this.addGeneratedName({ name: volume.name, generateName: TOKEN_VOLUME_PREFIX });
+      }
+    }
   }
 
   /** The placeholder of a registered generated name, or the text unchanged. */

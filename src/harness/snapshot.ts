@@ -29,7 +29,13 @@ export interface SnapshotOptions {
   normalize?: boolean;
   /** Keep `metadata.managedFields` (server-side apply bookkeeping). Default false: they are left out. */
   managedFields?: boolean;
-  /** Include the objects the cluster starts with (its four namespaces) even while unchanged. Default false. */
+  /**
+   * Include the objects the cluster made itself: what it starts with (its four namespaces, the
+   * `kubernetes` Service and its endpoints, each boot namespace's `default` ServiceAccount and
+   * `kube-root-ca.crt` ConfigMap) even while unchanged, and what its controllers have written
+   * since, while nothing else has changed it (the `default` ServiceAccount and `kube-root-ca.crt`
+   * of every namespace created later). Default false: a snapshot shows what the test wrote.
+   */
   includeBootstrap?: boolean;
 }
 
@@ -67,7 +73,7 @@ export class Snapshots {
       // Objects' own uids are numbered first, in snapshot order, so `<uid-3>` is the third object;
       // then their generated names, so `web-<suffix-1>` is the first one generated from `web-`… in the snapshot.
       for (const e of entries) if (e.object.metadata.uid) placeholders.uid(e.object.metadata.uid);
-      for (const e of entries) placeholders.addGeneratedName(e.object.metadata);
+      for (const e of entries) placeholders.addGeneratedNames(e.object);
     }
     const out = entries.map((e) => {
       const copy = presentCopy(e.type, e.object);
@@ -112,7 +118,7 @@ export class Snapshots {
         if (namespaces && !namespaces.has(meta.namespace ?? '')) continue;
         if (byLabel && !byLabel(object)) continue;
         const id = `${bucket}\0${key}`;
-        if (!options.includeBootstrap && this.bootstrap.get(id) === meta.resourceVersion) continue;
+        if (!options.includeBootstrap && (this.bootstrap.get(id) === meta.resourceVersion || this.ctx.clusterWrites?.get(id) === meta.resourceVersion)) continue;
         const type = typeServing(types, object);
         out.push({ id, type, object, sortKey: [apiVersionOf(type.group, type.version), type.kind, meta.namespace ?? '', meta.name] });
       }

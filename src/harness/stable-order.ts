@@ -12,7 +12,7 @@ import type { SnapshotEntry } from './snapshot-entry.ts';
 
 export function stableOrder(entries: readonly SnapshotEntry[]): SnapshotEntry[] {
   const anonymous = new Placeholders({ anonymous: true });
-  for (const e of entries) anonymous.addGeneratedName(e.object.metadata);
+  for (const e of entries) anonymous.addGeneratedNames(e.object);
   const keyed = entries.map((entry) => {
     const meta = entry.object.metadata;
     const name = anonymous.name(meta.name);

@@ -49,7 +49,7 @@ scenarios:
       messageContains: not found
       details: {name: missing, kind: configmaps}
   - list: {apiVersion: v1, kind: ConfigMap, namespace: default}
-    expect: {code: 200, object: {kind: ConfigMapList, apiVersion: v1}, names: [seeded, c1]}
+    expect: {code: 200, object: {kind: ConfigMapList, apiVersion: v1}, names: [seeded, c1, kube-root-ca.crt]}
   - list: {apiVersion: v1, kind: ConfigMap, namespace: default}
     query: {fieldSelector: metadata.name=c1}
     expect: {code: 200, names: [c1]}

@@ -303,3 +303,15 @@ function updateNodePorts(spec: JsonObject, oldSpec: JsonObject, ctx: BuiltinCont
   if (!neededHC && needsHC) allocHealthCheckNodePort(spec, ctx);
   if (neededHC && !needsHC && num(oldSpec.healthCheckNodePort) !== 0) ctx.nodePorts.release(num(oldSpec.healthCheckNodePort));
 }
+
+/**
+ * releaseAllocatedResources (pkg/registry/core/service/storage/alloc.go), which the Service REST
+ * runs once a Service is deleted: its ClusterIPs, NodePorts and health-check NodePort go back to
+ * the allocators, so a later Service (the recreated `kubernetes` one among them) can claim them.
+ */
+export function releaseServiceAllocations(service: KubeObject, ctx: BuiltinContext): void {
+  const spec = objAt(service, 'spec') ?? {};
+  for (const ip of clusterIPs(spec)) if (ip !== 'None' && ip !== '') ctx.serviceIPs.release(ip);
+  for (const p of ports(spec)) if (num(p.nodePort) !== 0) ctx.nodePorts.release(num(p.nodePort));
+  if (num(spec.healthCheckNodePort) !== 0) ctx.nodePorts.release(num(spec.healthCheckNodePort));
+}

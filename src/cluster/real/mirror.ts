@@ -48,7 +48,7 @@ export class ClusterMirror {
     this.namespace = namespace;
     for (const type of builtinResourceTypes(createBuiltinContext({ now: () => systemClock.now() }))) this.catalog.add(type);
     const registryFor = this.registryFor;
-    this.controllers.add(new CrdController({ store: this.store, catalog: this.catalog, clock: systemClock, registryFor }, this.controllers.reportError));
+    this.controllers.add(new CrdController({ store: this.store, catalog: this.catalog, clock: systemClock, random: cryptoRandom, registryFor }, this.controllers.reportError));
   }
 
   readonly registryFor = (type: ResourceType): GenericRegistry => {
