@@ -24,6 +24,7 @@ import { NamespaceController } from '../controllers/namespace-controller.ts';
 import { PodTermination } from '../controllers/pod-termination.ts';
 import { assertSupportedNode } from '../node-support.ts';
 import { CrdController } from '../controllers/crd-controller.ts';
+import { Workloads, type KubeletControl } from './workloads.ts';
 import { kubeConfigYaml, makeKubeConfig } from './kubeconfig.ts';
 import { loadManifests, type Manifests } from './manifests.ts';
 import { KUBERNETES_VERSION } from '../apis/version.ts';
@@ -94,6 +95,14 @@ export interface FakeClusterOptions {
    * environment variable `KUBEFAKE_TRANSPORT` sets the default. Clients answer the same either way.
    */
   transport?: ClusterTransport;
+  /**
+   * A simulated control plane on the cluster clock (docs/workloads.md): Ready nodes, a scheduler,
+   * a kubelet stand-in (`cluster.kubelet`) and the workload controllers, so Deployments get
+   * ReplicaSets and pods, pods become Running and Ready, Jobs complete. Default off.
+   */
+  workloads?: boolean;
+  /** With `workloads`: how many Ready nodes the cluster registers (`kubefake-node-1`, ...). Default 1. */
+  nodes?: number;
   /** Webhook calls the cluster makes (CRD conversion). */
   webhooks?: {
     /** Absolute timeout of one call; default 30,000 ms, as the apiserver. */
@@ -189,6 +198,8 @@ export interface FakeCluster extends AsyncDisposable {
   serveWebhook(target: WebhookTarget, handler: WebhookHandler): () => void;
   /** Stops serving; the in-process interception is released with the last open cluster. */
   close(): Promise<void>;
+  /** With `workloads`: programs what the kubelet stand-in does with the pods it runs (docs/workloads.md). */
+  readonly kubelet: KubeletControl;
 }
 
 /** The namespaces every cluster starts with, as kube-apiserver creates them. */
@@ -225,6 +236,9 @@ export async function createFakeCluster(options: FakeClusterOptions = {}): Promi
     return registry;
   };
   ctx.admission = defaultAdmissionChain({ store, catalog, clock, random, registryFor });
+  const controllers = new ControllerManager();
+  const controllerContext: ControllerContext = { store: ctx.store, catalog, clock: ctx.clock, registryFor };
+  const workloads = options.workloads ? new Workloads(controllerContext, clock, { nodes: options.nodes ?? 1 }, controllers.reportError) : undefined;
   const servedWatches = new ServedWatches();
   const handler = new ApiHandler({
     catalog,
@@ -234,6 +248,7 @@ export async function createFakeCluster(options: FakeClusterOptions = {}): Promi
     watchTuning: { ...DEFAULT_WATCH_TUNING, ...options.watch },
     servedWatches,
     clock,
+    kubelet: workloads?.kubelet,
   });
   const harnessContext = { store: ctx.store, catalog, registryFor };
   const harness = new Harness(harnessContext, { requestLimit: options.requestLog?.limit, requestBodies: options.requestLog?.bodies, historyLimit: options.history?.limit, normalizeSnapshots: !reproducible, endWatches: () => servedWatches.endAll() });
@@ -242,11 +257,11 @@ export async function createFakeCluster(options: FakeClusterOptions = {}): Promi
   const namespaces = registryFor(catalog.find('', 'v1', 'namespaces')!);
   for (const name of BOOT_NAMESPACES) await namespaces.create(undefined, { metadata: { name } });
 
-  const controllers = new ControllerManager();
-  const controllerContext: ControllerContext = { store: ctx.store, catalog, clock: ctx.clock, registryFor };
   controllers.add(new GarbageCollector(controllerContext, controllers.reportError));
   controllers.add(new NamespaceController(controllerContext, controllers.reportError));
-  controllers.add(new PodTermination(controllerContext, controllers.reportError));
+  // With workloads the kubelet stand-in ends graceful deletions, on the clock.
+  if (workloads) await workloads.start(controllers, controllers.reportError);
+  else controllers.add(new PodTermination(controllerContext, controllers.reportError));
   const crdController = new CrdController(controllerContext, controllers.reportError);
   controllers.add(crdController);
   harness.ready();
@@ -312,6 +327,7 @@ export async function createFakeCluster(options: FakeClusterOptions = {}): Promi
       if (closed) return;
       closed = true;
       controllers.stop();
+      workloads?.stop();
       servedWatches.close();
       harness.close();
       await Promise.all(listeners.map((l) => l.close()));
@@ -320,6 +336,11 @@ export async function createFakeCluster(options: FakeClusterOptions = {}): Promi
     },
     [Symbol.asyncDispose]() {
       return cluster.close();
+    },
+    kubelet: workloads?.control ?? {
+      on() {
+        throw new TypeError('kubefake: cluster.kubelet needs createFakeCluster({ workloads: true })');
+      },
     },
   };
   registerInternals(cluster, { store: ctx.store, servedWatches });

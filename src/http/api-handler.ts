@@ -1,5 +1,6 @@
 // Translates HTTP requests into registry calls and registry results into HTTP answers. Kubernetes
 // semantics are decided in the registry; this layer only routes, negotiates and serialises.
+import type { KubeletConnection } from '../registry/subresources/pod-connect.ts';
 import { ApiCatalog } from '../apis/catalog.ts';
 import {
   aggregatedDiscovery,
@@ -51,6 +52,8 @@ export interface ApiHandlerDeps {
   servedWatches?: ServedWatches;
   /** The cluster's clock, for the ages Table output prints (default: real time). */
   clock?: Clock;
+  /** The kubelet stand-in of a workloads cluster (pods/log). */
+  kubelet?: KubeletConnection;
 }
 
 export class ApiHandler {
@@ -140,7 +143,7 @@ export class ApiHandler {
           const other = catalog.find(group, version, resource);
           return other ? registryFor(other) : undefined;
         };
-        return await serveSubresource({ type, info: target, request, query, format, view, registryFor, now: () => this.now(), methodNotAllowed, registryOf });
+        return await serveSubresource({ type, info: target, request, query, format, view, registryFor, now: () => this.now(), methodNotAllowed, registryOf, kubelet: this.deps.kubelet });
       }
       // A collection POST the type serves as another resource's create-only subresource (LegacyBindingREST).
       const createAs = type.createAsSubresource;
