@@ -5,9 +5,11 @@
 import { KUBERNETES_VERSION } from '../apis/version.ts';
 import type { ControllerContext } from '../controllers/context.ts';
 import type { ControllerManager } from '../controllers/controller-manager.ts';
+import { DeploymentController } from '../controllers/workloads/deployment.ts';
 import { Kubelet, type KubeletNode } from '../controllers/workloads/kubelet.ts';
 import type { PodBehavior, PodMatch } from '../controllers/workloads/kubelet-behavior.ts';
 import { nodeAddressOf, nodeName, registerNodes } from '../controllers/workloads/nodes.ts';
+import { REPLICA_SET, REPLICATION_CONTROLLER, ReplicaSetController } from '../controllers/workloads/replica-set.ts';
 import { Scheduler } from '../controllers/workloads/scheduler.ts';
 import { ClockTimers } from '../controllers/workloads/timers.ts';
 import { onClockMove, type ClusterClock } from '../harness/clock.ts';
@@ -50,6 +52,9 @@ export class Workloads {
     await registerNodes(this.ctx, this.nodeCount, KUBERNETES_VERSION.gitVersion);
     controllers.add(new Scheduler(this.ctx, reportError));
     controllers.add(this.kubelet);
+    controllers.add(new ReplicaSetController(this.ctx, reportError, REPLICA_SET, this.timers));
+    controllers.add(new ReplicaSetController(this.ctx, reportError, REPLICATION_CONTROLLER, this.timers));
+    controllers.add(new DeploymentController(this.ctx, reportError, this.timers));
   }
 
   readonly control: KubeletControl = {
