@@ -36,6 +36,15 @@ interface PodRecord {
   deletionSeenAt?: number;
   /** The times a wake-up is already scheduled for. */
   wakeups: Set<number>;
+  /** The resourceVersion of the kubelet's last status write and the stage it wrote. */
+  written?: { resourceVersion: string; stage: string };
+}
+
+/** What distinguishes one written status from the next on the kubelet's side. */
+function stageSignature(life: LifeStage, generation: number | undefined): string {
+  const ready = life.stage === 'running' ? life.ready : false;
+  const restarts = 'restarts' in life ? life.restarts : 0;
+  return `${life.stage}/${restarts}/${ready}/${generation}`;
 }
 
 export class Kubelet extends QueueController implements KubeletConnection {
@@ -63,7 +72,10 @@ export class Kubelet extends QueueController implements KubeletConnection {
       return;
     }
     const node = specOf(event.object).nodeName as string | undefined;
-    if (node && this.nodes.has(node)) this.queue.add(event.key);
+    if (!node || !this.nodes.has(node)) return;
+    // Its own status write needs no second look.
+    if (this.records.get(event.object.metadata.uid!)?.written?.resourceVersion === event.object.metadata.resourceVersion && !event.object.metadata.deletionTimestamp) return;
+    this.queue.add(event.key);
   }
 
   private forget(uid: string): void {
@@ -118,18 +130,25 @@ export class Kubelet extends QueueController implements KubeletConnection {
     const life = lifeAt(pod, record.behavior, record.acceptedAt, now.getTime());
     const node = this.nodes.get(record.node)!;
     if (life.now.stage !== 'creating' && !record.podIP) record.podIP = specOf(pod).hostNetwork === true ? node.hostIP : this.allocateIP(record.node, node);
-    const status = podStatusAt(pod, life.now, { hostIP: node.hostIP, podIP: record.podIP, acceptedAt: record.acceptedAt }, now);
-    if (stableJson(status) !== stableJson(statusOf(pod))) {
-      registry.systemUpdate(
-        namespace,
-        name,
-        (p) => {
-          if (p.metadata?.deletionTimestamp) return false;
-          p.status = status;
-          return true;
-        },
-        record.uid,
-      );
+    const signature = stageSignature(life.now, pod.metadata.generation);
+    const unchanged = record.written?.resourceVersion === pod.metadata.resourceVersion && record.written.stage === signature;
+    if (!unchanged) {
+      const status = podStatusAt(pod, life.now, { hostIP: node.hostIP, podIP: record.podIP, acceptedAt: record.acceptedAt }, now);
+      // Someone else's write (labels, a patch of the status) may leave nothing for the kubelet to change.
+      if (record.written?.stage === signature && stableJson(status) === stableJson(statusOf(pod))) record.written = { resourceVersion: pod.metadata.resourceVersion!, stage: signature };
+      else {
+        const stored = registry.systemUpdate(
+          namespace,
+          name,
+          (p) => {
+            if (p.metadata?.deletionTimestamp) return false;
+            p.status = status;
+            return true;
+          },
+          record.uid,
+        );
+        if (stored) record.written = { resourceVersion: stored.metadata.resourceVersion!, stage: signature };
+      }
     }
     if (life.nextChangeAt !== undefined) this.wakeAt(record, key, life.nextChangeAt);
   }
