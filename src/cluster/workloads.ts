@@ -5,6 +5,8 @@
 import { KUBERNETES_VERSION } from '../apis/version.ts';
 import type { ControllerContext } from '../controllers/context.ts';
 import type { ControllerManager } from '../controllers/controller-manager.ts';
+import { CronJobController } from '../controllers/workloads/cronjob.ts';
+import { JobController } from '../controllers/workloads/job.ts';
 import { DeploymentController } from '../controllers/workloads/deployment.ts';
 import { Kubelet, type KubeletNode } from '../controllers/workloads/kubelet.ts';
 import type { PodBehavior, PodMatch } from '../controllers/workloads/kubelet-behavior.ts';
@@ -55,6 +57,8 @@ export class Workloads {
     controllers.add(new ReplicaSetController(this.ctx, reportError, REPLICA_SET, this.timers));
     controllers.add(new ReplicaSetController(this.ctx, reportError, REPLICATION_CONTROLLER, this.timers));
     controllers.add(new DeploymentController(this.ctx, reportError, this.timers));
+    controllers.add(new JobController(this.ctx, reportError, this.timers));
+    controllers.add(new CronJobController(this.ctx, reportError, this.timers));
   }
 
   readonly control: KubeletControl = {
