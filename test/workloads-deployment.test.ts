@@ -6,6 +6,7 @@
 import { spawn } from 'node:child_process';
 import * as k8s from '@kubernetes/client-node';
 import { afterEach, describe, expect, it } from 'vitest';
+import { clusterInternals } from '../src/cluster/internals.ts';
 import { createFakeCluster, type FakeCluster } from '../src/index.ts';
 import { kubectlAvailable, kubectlEnv, kubectlRunner } from './support/kubectl.ts';
 
@@ -283,8 +284,8 @@ describe.skipIf(!kubectlAvailable)('kubectl', () => {
       }
     };
     try {
-      // kubectl prints "No resources found" on stderr and then watches.
-      await new Promise((r) => setTimeout(r, 500));
+      // kubectl lists (nothing yet), then watches: create the pod once its watch is open.
+      await until(() => clusterInternals(cluster).servedWatches.size === 1);
       await core.createNamespacedPod({ namespace, body: { metadata: { name: 'web' }, spec: { containers: [{ name: 'app', image: 'nginx' }] } } });
       await cluster.settle();
       cluster.clock.advance(1000);

@@ -5,6 +5,7 @@
 import { KUBERNETES_VERSION } from '../apis/version.ts';
 import type { ControllerContext } from '../controllers/context.ts';
 import type { ControllerManager } from '../controllers/controller-manager.ts';
+import { EndpointsController } from '../controllers/workloads/endpoints.ts';
 import { CronJobController } from '../controllers/workloads/cronjob.ts';
 import { JobController } from '../controllers/workloads/job.ts';
 import { DeploymentController } from '../controllers/workloads/deployment.ts';
@@ -59,6 +60,7 @@ export class Workloads {
     controllers.add(new DeploymentController(this.ctx, reportError, this.timers));
     controllers.add(new JobController(this.ctx, reportError, this.timers));
     controllers.add(new CronJobController(this.ctx, reportError, this.timers));
+    controllers.add(new EndpointsController(this.ctx, reportError));
   }
 
   readonly control: KubeletControl = {
