@@ -13,6 +13,7 @@ import { Kubelet, type KubeletNode } from '../controllers/workloads/kubelet.ts';
 import type { PodBehavior, PodMatch } from '../controllers/workloads/kubelet-behavior.ts';
 import { nodeAddressOf, nodeName, registerNodes } from '../controllers/workloads/nodes.ts';
 import { REPLICA_SET, REPLICATION_CONTROLLER, ReplicaSetController } from '../controllers/workloads/replica-set.ts';
+import { StatefulSetController } from '../controllers/workloads/stateful-set.ts';
 import { Scheduler } from '../controllers/workloads/scheduler.ts';
 import { ClockTimers } from '../controllers/workloads/timers.ts';
 import { onClockMove, type ClusterClock } from '../harness/clock.ts';
@@ -60,6 +61,7 @@ export class Workloads {
     controllers.add(new DeploymentController(this.ctx, reportError, this.timers));
     controllers.add(new JobController(this.ctx, reportError, this.timers));
     controllers.add(new CronJobController(this.ctx, reportError, this.timers));
+    controllers.add(new StatefulSetController(this.ctx, reportError));
     controllers.add(new EndpointsController(this.ctx, reportError));
   }
 
