@@ -8,6 +8,7 @@ import type { ControllerManager } from '../controllers/controller-manager.ts';
 import { EndpointsController } from '../controllers/workloads/endpoints.ts';
 import { CronJobController } from '../controllers/workloads/cronjob.ts';
 import { JobController } from '../controllers/workloads/job.ts';
+import { DaemonSetController } from '../controllers/workloads/daemon-set.ts';
 import { DeploymentController } from '../controllers/workloads/deployment.ts';
 import { Kubelet, type KubeletNode } from '../controllers/workloads/kubelet.ts';
 import type { PodBehavior, PodMatch } from '../controllers/workloads/kubelet-behavior.ts';
@@ -62,6 +63,7 @@ export class Workloads {
     controllers.add(new JobController(this.ctx, reportError, this.timers));
     controllers.add(new CronJobController(this.ctx, reportError, this.timers));
     controllers.add(new StatefulSetController(this.ctx, reportError));
+    controllers.add(new DaemonSetController(this.ctx, reportError));
     controllers.add(new EndpointsController(this.ctx, reportError));
   }
 

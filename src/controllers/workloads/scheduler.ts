@@ -63,7 +63,7 @@ interface NodeUsage extends Requests {
   pods: number;
 }
 
-type Failure = { reason: string; resolvable: boolean };
+export type Failure = { reason: string; resolvable: boolean };
 
 export class Scheduler extends QueueController {
   readonly name = 'scheduler';
@@ -183,25 +183,8 @@ export class Scheduler extends QueueController {
 
   /** The first filter the node fails, in the default plugins' order; undefined when the pod fits. */
   private filter(pod: KubeObject, node: KubeObject, requests: Requests): Failure | undefined {
-    const nodeSpec = specOf(node);
-    const spec = specOf(pod);
-    const tolerations = (spec.tolerations as Toleration[] | undefined) ?? [];
-    // NodeUnschedulable
-    if (nodeSpec.unschedulable === true && !tolerations.some((t) => tolerates(t, { key: 'node.kubernetes.io/unschedulable', effect: 'NoSchedule' }))) {
-      return { reason: 'node(s) were unschedulable', resolvable: false };
-    }
-    // NodeAffinity: nodeSelector and required affinity
-    const nodeSelector = (spec.nodeSelector ?? {}) as Record<string, string>;
-    const labels = labelsOf(node);
-    const required = ((((spec.affinity as Json | undefined)?.nodeAffinity as Json | undefined)?.requiredDuringSchedulingIgnoredDuringExecution as Json | undefined)?.nodeSelectorTerms ?? undefined) as Json[] | undefined;
-    if (Object.entries(nodeSelector).some(([k, v]) => labels[k] !== v) || (required && !required.some((term) => termMatches(term, node)))) {
-      return { reason: "node(s) didn't match Pod's node affinity/selector", resolvable: false };
-    }
-    // TaintToleration
-    const taints = (nodeSpec.taints as Taint[] | undefined) ?? [];
-    if (taints.some((taint) => (taint.effect === 'NoSchedule' || taint.effect === 'NoExecute') && !tolerations.some((t) => tolerates(t, taint)))) {
-      return { reason: 'node(s) had untolerated taint(s)', resolvable: false };
-    }
+    const placement = placementFailure(specOf(pod), node);
+    if (placement) return placement;
     // NodeResourcesFit
     const allocatable = (statusOf(node).allocatable ?? {}) as Json;
     const usage = this.usageOf(node.metadata!.name!);
@@ -210,6 +193,29 @@ export class Scheduler extends QueueController {
     if (requests.memory > 0 && usage.memory + requests.memory > quantityValue(allocatable.memory)) return { reason: 'Insufficient memory', resolvable: true };
     return undefined;
   }
+}
+
+/**
+ * The filters about where a pod may go, in the default plugins' order (NodeUnschedulable,
+ * NodeAffinity with nodeSelector, TaintToleration); undefined when the node is one it may use.
+ */
+export function placementFailure(spec: Json, node: KubeObject): Failure | undefined {
+  const nodeSpec = specOf(node);
+  const tolerations = (spec.tolerations as Toleration[] | undefined) ?? [];
+  if (nodeSpec.unschedulable === true && !tolerations.some((t) => tolerates(t, { key: 'node.kubernetes.io/unschedulable', effect: 'NoSchedule' }))) {
+    return { reason: 'node(s) were unschedulable', resolvable: false };
+  }
+  const nodeSelector = (spec.nodeSelector ?? {}) as Record<string, string>;
+  const labels = labelsOf(node);
+  const required = ((((spec.affinity as Json | undefined)?.nodeAffinity as Json | undefined)?.requiredDuringSchedulingIgnoredDuringExecution as Json | undefined)?.nodeSelectorTerms ?? undefined) as Json[] | undefined;
+  if (Object.entries(nodeSelector).some(([k, v]) => labels[k] !== v) || (required && !required.some((term) => termMatches(term, node)))) {
+    return { reason: "node(s) didn't match Pod's node affinity/selector", resolvable: false };
+  }
+  const taints = (nodeSpec.taints as Taint[] | undefined) ?? [];
+  if (taints.some((taint) => (taint.effect === 'NoSchedule' || taint.effect === 'NoExecute') && !tolerations.some((t) => tolerates(t, taint)))) {
+    return { reason: 'node(s) had untolerated taint(s)', resolvable: false };
+  }
+  return undefined;
 }
 
 /**
