@@ -5,6 +5,7 @@
 import { KUBERNETES_VERSION } from '../apis/version.ts';
 import type { ControllerContext } from '../controllers/context.ts';
 import type { ControllerManager } from '../controllers/controller-manager.ts';
+import { DisruptionController } from '../controllers/workloads/disruption.ts';
 import { EndpointsController } from '../controllers/workloads/endpoints.ts';
 import { CronJobController } from '../controllers/workloads/cronjob.ts';
 import { JobController } from '../controllers/workloads/job.ts';
@@ -65,6 +66,7 @@ export class Workloads {
     controllers.add(new StatefulSetController(this.ctx, reportError));
     controllers.add(new DaemonSetController(this.ctx, reportError));
     controllers.add(new EndpointsController(this.ctx, reportError));
+    controllers.add(new DisruptionController(this.ctx, reportError, this.timers));
   }
 
   readonly control: KubeletControl = {
