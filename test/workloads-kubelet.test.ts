@@ -7,6 +7,7 @@ import * as k8s from '@kubernetes/client-node';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createFakeCluster, type FakeCluster } from '../src/index.ts';
 import { expectStatus } from './support/status.ts';
+import { kubectlAvailable, kubectlRunner } from './support/kubectl.ts';
 
 let cluster: FakeCluster;
 afterEach(() => cluster?.close());
@@ -251,4 +252,32 @@ describe('kubelet', () => {
     };
     expect(await run()).toBe(await run());
   });
+});
+
+describe.skipIf(!kubectlAvailable)('kubectl against the kubelet stand-in', () => {
+  it('exec runs the programmed command over a WebSocket: output, stderr and the exit code', async () => {
+    const core = await start();
+    cluster.kubelet.on({ name: 'shell' }, { exec: (command) => (command[0] === 'false' ? { stderr: 'no luck\n', exitCode: 3 } : { stdout: `ran ${command.join(' ')}\n` }) });
+    await core.createNamespacedPod({ namespace: 'default', body: podBody('shell') });
+    await cluster.settle();
+    const kubectl = kubectlRunner((await cluster.listen()).kubeconfig);
+    expect(await kubectl(['exec', 'shell', '--', 'echo', 'hi'])).toEqual({ code: 0, stdout: 'ran echo hi\n', stderr: '' });
+    expect(await kubectl(['exec', 'shell', '--', 'false'])).toEqual({ code: 3, stdout: '', stderr: 'no luck\ncommand terminated with exit code 3\n' });
+    // Without the WebSocket upgrade, the kubelet's stream handshake refuses the request.
+    await expectStatus(core.connectGetNamespacedPodExec({ name: 'shell', namespace: 'default', command: 'ls' }), { code: 400, reason: 'BadRequest', message: 'Upgrade request required' });
+  }, 60_000);
+
+  it('logs prints the programmed log; exec into a container not running is refused', async () => {
+    const core = await start();
+    cluster.kubelet.on({ name: 'web' }, { logs: 'started\nserving\n' });
+    cluster.kubelet.on({ name: 'late' }, { startAfter: 60_000 });
+    await core.createNamespacedPod({ namespace: 'default', body: podBody('web') });
+    await core.createNamespacedPod({ namespace: 'default', body: podBody('late') });
+    await cluster.settle();
+    const kubectl = kubectlRunner((await cluster.listen()).kubeconfig);
+    expect(await kubectl(['logs', 'web', '--tail=1'])).toEqual({ code: 0, stdout: 'serving\n', stderr: '' });
+    const refused = await kubectl(['exec', 'late', '--', 'ls']);
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toContain('container not found ("app")');
+  }, 60_000);
 });

@@ -314,7 +314,7 @@ export async function createFakeCluster(options: FakeClusterOptions = {}): Promi
     get: (target) => getObject(harnessContext, target),
     list: (kind, listOptions) => listObjects(harnessContext, kind, listOptions),
     async listen(listenOptions) {
-      const listener = await listenHttp(handle, listenOptions);
+      const listener = await listenHttp(handle, listenOptions, workloads ? (request) => handler.upgrade(request) : undefined);
       listeners.push(listener);
       const credentials = listener.caCert && listener.token ? { caCert: listener.caCert, token: listener.token } : undefined;
       return { url: listener.url, kubeconfig: kubeConfigYaml(listener.url, credentials), ...credentials };

@@ -5,7 +5,7 @@
 // create-only and update-only ones) are served by the registry handler it names for each.
 import { isPlainObject, type KubeObject } from '../apis/object.ts';
 import type { PostSubresourceHandler, ResourceType } from '../apis/resource-type.ts';
-import { methodNotSupported, notFound, StatusError, unknownPath } from '../errors/status-error.ts';
+import { badRequest, methodNotSupported, notFound, StatusError, unknownPath } from '../errors/status-error.ts';
 import { PATCH_CONTENT_TYPES, applyPatch } from '../patch/index.ts';
 import type { GenericRegistry } from '../registry/generic-registry.ts';
 import { fieldValidationMode } from '../apis/options.ts';
@@ -144,9 +144,12 @@ async function serveConnect(r: SubresourceRequest, methods: readonly string[]): 
   const { name, port } = podConnectTarget(subresource, r.info.name);
   const pod = await r.registryFor(r.type).get(r.info.namespace, name, {});
   const logOptions = subresource === 'log' ? podLogOptionsFrom(r.query) : undefined;
-  const outcome = podConnect({ subresource, pod, container: r.query.get('container') ?? '', port, registryOf: r.registryOf, kubelet: r.kubelet, logOptions });
+  const outcome = podConnect({ subresource, pod, container: r.query.get('container') ?? '', port, registryOf: r.registryOf, kubelet: r.kubelet, logOptions, command: r.query.getAll('command') });
   // StreamObject: a nil stream is 204 No Content.
   if (outcome.kind === 'no-content') return new Response(null, { status: 204 });
+  // An exec the kubelet stand-in would run needs a WebSocket (the listener answers those); a plain
+  // request gets what the kubelet's stream handshake says to one.
+  if (outcome.kind === 'exec') throw badRequest('Upgrade request required');
   // LogREST streams the kubelet's answer as text/plain.
   return new Response(outcome.body, { status: 200, headers: { 'content-type': 'text/plain' } });
 }

@@ -15,6 +15,11 @@ import { encodeGoJson } from '../go/json-encode.ts';
 import { errorResponse } from '../http/responses.ts';
 import type { RequestHandlerFn } from './in-process-dispatcher.ts';
 import { createServingCertificates } from './serving-certs.ts';
+import { answerPlainly, answerWebSocket } from './websocket-upgrade.ts';
+import type { UpgradeAnswer } from '../http/exec-stream.ts';
+
+/** Answers a WebSocket upgrade the cluster serves itself (pods/exec with a kubelet stand-in), or undefined. */
+export type UpgradeHandlerFn = (request: Request) => UpgradeAnswer | undefined;
 
 /** Where `cluster.listen()` serves. */
 export interface ListenOptions {
@@ -194,7 +199,7 @@ function drained(res: ServerResponse): Promise<void> {
   });
 }
 
-export async function listen(handler: RequestHandlerFn, options: ListenOptions = {}): Promise<Listener> {
+export async function listen(handler: RequestHandlerFn, options: ListenOptions = {}, upgrade?: UpgradeHandlerFn): Promise<Listener> {
   const host = options.host ?? '127.0.0.1';
   const tls = options.tls ?? false;
   if (!tls && !isLoopbackHost(host)) {
@@ -267,6 +272,28 @@ export async function listen(handler: RequestHandlerFn, options: ListenOptions =
   const serverOptions = { maxHeaderSize: MAX_HEADER_BYTES, requireHostHeader: false };
   const server: Server = certs ? createHttpsServer({ ...serverOptions, cert: certs.cert, key: certs.key }, onRequest) : createHttpServer(serverOptions, onRequest);
   server.on('clientError', refuseUnparsable);
+  // WebSocket upgrades: the ones the cluster serves are answered here; the rest as plain requests
+  // (without this listener Node hands them to the request handler, as before).
+  if (upgrade) {
+    server.on('upgrade', (req: IncomingMessage, socket: Socket) => {
+      const hostError = hostHeaderError(req);
+      const refused = hostError ? undefined : refusal(req);
+      if (hostError || refused) {
+        void answerPlainly(socket, hostError ? new Response(`400 Bad Request: ${hostError}`, { status: 400, headers: { 'content-type': 'text/plain; charset=utf-8' } }) : errorResponse(refused!));
+        return;
+      }
+      const request = toRequest(req, origin, req.url ?? '/');
+      let answer: UpgradeAnswer | undefined;
+      try {
+        answer = upgrade(request);
+      } catch {
+        answer = undefined;
+      }
+      const key = req.headers['sec-websocket-key'];
+      if (answer && typeof key === 'string') answerWebSocket(socket, key, answer.protocol, answer.messages);
+      else handler(request).then((response) => answerPlainly(socket, response), (err: unknown) => answerPlainly(socket, errorResponse(toStatusError(err))));
+    });
+  }
   // CONNECT never reaches the request handler in Node; net/http would route it to go-restful.
   server.on('connect', (_req: IncomingMessage, socket: Socket) => {
     const body = encodeGoJson(methodNotAllowed().status);

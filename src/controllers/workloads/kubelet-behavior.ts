@@ -25,6 +25,11 @@ export interface PodBehavior {
   logs?: string | ((container: string, pod: KubeObject) => string);
   /** How long a container takes to stop once its pod is deleted gracefully. Default: the whole grace period. */
   stopAfter?: number;
+  /**
+   * What `pods/exec` (over a WebSocket, through `cluster.listen()`) answers for a command: its
+   * output and exit code. Default: no output, exit code 0.
+   */
+  exec?: (command: string[], container: string, pod: KubeObject) => { stdout?: string; stderr?: string; exitCode?: number };
 }
 
 /** Which pods a rule applies to: all that match every field given. */

@@ -6,7 +6,7 @@
 // out. Status is written as the kubelet's status manager does, past the pod strategy.
 import type { KubeObject } from '../../apis/object.ts';
 import { badRequest, StatusError } from '../../errors/status-error.ts';
-import type { KubeletConnection, PodLogOptions } from '../../registry/subresources/pod-connect.ts';
+import type { ExecResult, KubeletConnection, PodLogOptions } from '../../registry/subresources/pod-connect.ts';
 import type { StoreEvent } from '../../storage/versioned-store.ts';
 import type { ControllerContext } from '../context.ts';
 import { splitKey } from '../context.ts';
@@ -198,5 +198,15 @@ export class Kubelet extends QueueController implements KubeletConnection {
     text = lines.length ? `${lines.join('\n')}\n` : '';
     if (options.limitBytes !== undefined) text = Buffer.from(text).subarray(0, options.limitBytes).toString();
     return text;
+  }
+
+  /**
+   * exec: what the programmed `exec` answers (by default nothing, exit code 0); a container that is
+   * not running has nothing to run it in (the kubelet's findContainer text).
+   */
+  exec(pod: KubeObject, container: string, command: string[]): ExecResult {
+    const state = this.stageOf(pod);
+    if (state?.stage.stage !== 'running') throw badRequest(`container not found (${JSON.stringify(container)})`);
+    return state.record.behavior.exec?.(command, container, pod) ?? { exitCode: 0 };
   }
 }

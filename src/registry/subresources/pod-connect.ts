@@ -49,7 +49,14 @@ function validateContainer(container: string, pod: KubeObject): string {
 }
 
 /** What answers a connect request: nothing to stream (log of an unscheduled pod: 204), a log's text, or an error thrown. */
-export type PodConnectOutcome = { kind: 'no-content' } | { kind: 'text'; body: string };
+export type PodConnectOutcome = { kind: 'no-content' } | { kind: 'text'; body: string } | { kind: 'exec'; result: ExecResult };
+
+/** What a command run in a container printed and how it exited. */
+export interface ExecResult {
+  stdout?: string;
+  stderr?: string;
+  exitCode?: number;
+}
 
 /** corev1.PodLogOptions, as far as a kubelet stand-in cuts logs by them. */
 export interface PodLogOptions {
@@ -64,6 +71,8 @@ export interface KubeletConnection {
   servesNode(name: string): boolean;
   /** The container's log as the options cut it; throws a StatusError the way a kubelet refuses. */
   logs(pod: KubeObject, container: string, options: PodLogOptions): string;
+  /** Runs `command` in the container; throws a StatusError the way a kubelet refuses. */
+  exec(pod: KubeObject, container: string, command: string[]): ExecResult;
 }
 
 export interface PodConnectRequest {
@@ -79,6 +88,8 @@ export interface PodConnectRequest {
   kubelet?: KubeletConnection;
   /** For log: the request's PodLogOptions. */
   logOptions?: PodLogOptions;
+  /** For exec: the command (the `command` query parameters). */
+  command?: string[];
 }
 
 export function podConnect(r: PodConnectRequest): PodConnectOutcome {
@@ -96,6 +107,7 @@ export function podConnect(r: PodConnectRequest): PodConnectOutcome {
   // client.ConnectionInfoGetter looks the node up first.
   if (r.registryOf('', 'v1', 'nodes')?.peek(undefined, nodeName) === undefined) throw notFound({ group: '', resource: 'nodes' }, nodeName);
   if (r.subresource === 'log' && r.kubelet?.servesNode(nodeName)) return { kind: 'text', body: r.kubelet.logs(pod, container, r.logOptions ?? {}) };
+  if (r.subresource === 'exec' && r.kubelet?.servesNode(nodeName)) return { kind: 'exec', result: r.kubelet.exec(pod, container, r.command ?? []) };
   const path = r.subresource === 'log' ? 'containerLogs' : r.subresource === 'portforward' ? 'portForward' : r.subresource;
   const target = `https://${nodeName}:10250/${path}/${pod.metadata?.namespace}/${name}${container ? `/${container}` : ''}`;
   // A transport error is not an APIStatus: ErrorToAPIStatus makes it a 500 with its text and no reason.
