@@ -89,6 +89,24 @@ describe('Job', () => {
     ]);
   });
 
+  it('counts the restarts of an OnFailure pod against backoffLimit', async () => {
+    await start();
+    cluster.kubelet.on({ selector: { app: 'task' } }, { exitCode: 1, runFor: 1000 });
+    await batch.createNamespacedJob({ namespace, body: { metadata: { name: 'retry' }, spec: { backoffLimit: 2, template: { ...podTemplate(), spec: { ...podTemplate().spec!, restartPolicy: 'OnFailure' } } } } });
+    await cluster.settle();
+    // Exits after 1 s and restarts at once (restart 1); exits again at 2 s and restarts after the 10 s back-off (restart 2, at 12 s).
+    cluster.clock.advance(2000);
+    await cluster.settle();
+    expect((await readJob('retry')).status?.conditions).toBeUndefined();
+    cluster.clock.advance(11_000);
+    await cluster.settle();
+    const job = await readJob('retry');
+    expect(conditions(job)).toEqual([
+      ['FailureTarget', 'True', 'BackoffLimitExceeded', 'Job has reached the specified backoff limit'],
+      ['Failed', 'True', 'BackoffLimitExceeded', 'Job has reached the specified backoff limit'],
+    ]);
+  });
+
   it('fails a job active longer than activeDeadlineSeconds once its pods are gone', async () => {
     await start();
     cluster.kubelet.on({ selector: { app: 'task' } }, { runFor: 3_600_000, stopAfter: 0 });

@@ -130,7 +130,7 @@ export class JobController extends QueueController {
     if (!terminal) {
       const done = indexed ? completedIndexes.size >= (completions ?? 1) : completions === undefined ? succeeded > 0 && active.length === 0 : succeeded >= completions;
       if (done) terminal = { type: 'Complete', interim: 'SuccessCriteriaMet', reason: 'CompletionsReached', message: 'Reached expected number of succeeded pods' };
-      else if (failed > backoffLimit) terminal = { type: 'Failed', interim: 'FailureTarget', reason: 'BackoffLimitExceeded', message: 'Job has reached the specified backoff limit' };
+      else if (failed > backoffLimit || this.pastBackoffLimitOnFailure(spec, active, backoffLimit)) terminal = { type: 'Failed', interim: 'FailureTarget', reason: 'BackoffLimitExceeded', message: 'Job has reached the specified backoff limit' };
       else if (spec.activeDeadlineSeconds !== undefined && Number.isFinite(startTime) && !suspended) {
         const deadline = startTime + numberOr(spec.activeDeadlineSeconds, 0) * 1000;
         if (deadline <= now.getTime()) terminal = { type: 'Failed', interim: 'FailureTarget', reason: 'DeadlineExceeded', message: 'Job was active longer than specified deadline' };
@@ -189,6 +189,20 @@ export class JobController extends QueueController {
     });
     const after = this.ctx.store.get(JOBS, key);
     if (after && (statusOf(after).conditions as Condition[] | undefined)?.some((c) => (c.type === 'Complete' || c.type === 'Failed') && c.status === 'True')) await this.expireFinished(after, key, now);
+  }
+
+  /**
+   * pastBackoffLimitOnFailure: with restartPolicy OnFailure failing containers restart in place, and
+   * their restarts count against backoffLimit.
+   */
+  private pastBackoffLimitOnFailure(spec: Json, active: StoredObject[], backoffLimit: number): boolean {
+    if (((spec.template as Json | undefined)?.spec as Json | undefined)?.restartPolicy !== 'OnFailure') return false;
+    let restarts = 0;
+    for (const pod of active) {
+      const status = statusOf(pod);
+      for (const c of [...((status.initContainerStatuses as Json[] | undefined) ?? []), ...((status.containerStatuses as Json[] | undefined) ?? [])]) restarts += numberOr(c.restartCount, 0);
+    }
+    return backoffLimit === 0 ? restarts > 0 : restarts >= backoffLimit;
   }
 
   /** An interim condition already set (SuccessCriteriaMet/FailureTarget) decides how the job ends. */
