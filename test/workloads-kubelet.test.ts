@@ -57,6 +57,8 @@ describe('nodes', () => {
     expect(pod.spec?.nodeName).toBeUndefined();
     expect(pod.status?.phase).toBe('Pending');
     expect(() => cluster.kubelet.on({}, {})).toThrow('kubefake: cluster.kubelet needs createFakeCluster({ workloads: true })');
+    await expect(createFakeCluster({ nodes: 2 })).rejects.toThrow('kubefake: nodes needs workloads: true (nodes are registered by the simulated control plane)');
+    await expect(createFakeCluster({ workloads: true, nodes: 1.5 })).rejects.toThrow('kubefake: nodes must be a whole number of nodes, got 1.5');
   });
 });
 

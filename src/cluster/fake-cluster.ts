@@ -238,6 +238,7 @@ export async function createFakeCluster(options: FakeClusterOptions = {}): Promi
   ctx.admission = defaultAdmissionChain({ store, catalog, clock, random, registryFor });
   const controllers = new ControllerManager();
   const controllerContext: ControllerContext = { store: ctx.store, catalog, clock: ctx.clock, registryFor };
+  if (options.nodes !== undefined && !options.workloads) throw new TypeError('kubefake: nodes needs workloads: true (nodes are registered by the simulated control plane)');
   const workloads = options.workloads ? new Workloads(controllerContext, clock, { nodes: options.nodes ?? 1 }, controllers.reportError) : undefined;
   const servedWatches = new ServedWatches();
   const handler = new ApiHandler({
