@@ -269,6 +269,24 @@ describe.skipIf(!kubectlAvailable)('kubectl', () => {
     expect(result.stdout.trim().split('\n').at(-1)).toBe('deployment "web" successfully rolled out');
   }, 60_000);
 
+  it('rollout history lists the revisions and rollout undo brings the previous template back', async () => {
+    await start();
+    const kubectl = kubectlRunner((await cluster.listen()).kubeconfig);
+    await apps.createNamespacedDeployment({ namespace, body: deployment({ replicas: 1 }, 'nginx:1') });
+    await cluster.settle();
+    expect(await kubectl(['set', 'image', 'deployment/web', 'app=nginx:2'])).toMatchObject({ code: 0 });
+    await cluster.settle();
+    const history = await kubectl(['rollout', 'history', 'deployment/web']);
+    expect(history.code).toBe(0);
+    expect(history.stdout.split('\n').filter((l) => /^\d/.test(l)).map((l) => l.split(/\s+/)[0])).toEqual(['1', '2']);
+    expect(await kubectl(['rollout', 'undo', 'deployment/web'])).toMatchObject({ code: 0, stdout: 'deployment.apps/web rolled back\n' });
+    await cluster.settle();
+    cluster.clock.advance(30_000);
+    await cluster.settle();
+    expect((await activePods()).map((p) => p.spec?.containers[0]?.image)).toEqual(['nginx:1']);
+    expect((await readDeployment()).metadata?.annotations?.['deployment.kubernetes.io/revision']).toBe('3');
+  }, 60_000);
+
   it('get pods --watch shows a pod go from ContainerCreating to Running', async () => {
     await start();
     const { kubeconfig } = await cluster.listen();
