@@ -27,7 +27,17 @@ export function normalizedImage(image: string): string {
   return name;
 }
 
-const imageIdOf = (image: string): string => `${normalizedImage(image).replace(/:[^:/@]+$/, '').replace(/@.*$/, '')}@sha256:${hexId(`image:${normalizedImage(image)}`, 64)}`;
+const imageIds = new Map<string, string>();
+/** A stable digest per image reference, as containerd reports the image it pulled. */
+function imageIdOf(image: string): string {
+  let id = imageIds.get(image);
+  if (id === undefined) {
+    const normalized = normalizedImage(image);
+    id = `${normalized.replace(/:[^:/@]+$/, '').replace(/@.*$/, '')}@sha256:${hexId(`image:${normalized}`, 64)}`;
+    if (imageIds.size < 10_000) imageIds.set(image, id);
+  }
+  return id;
+}
 const containerIdOf = (pod: KubeObject, container: string, restarts: number): string => `containerd://${hexId(`${pod.metadata!.uid}/${container}/${restarts}`, 64)}`;
 const at = (ms: number) => formatTimestamp(new Date(ms));
 

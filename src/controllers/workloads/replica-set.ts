@@ -111,10 +111,14 @@ export class ReplicaSetController extends QueueController {
     }
     if (event.bucket !== PODS) return;
     this.pods.observe(event);
-    for (const obj of [event.object, event.previous]) {
-      const ref = obj && controllerRefOf(obj);
-      if (ref?.kind === this.kind.kind && ref.apiVersion.split('/')[0] === this.kind.apiVersion.split('/')[0]) this.queue.add(`${obj!.metadata.namespace}/${ref.name}`);
-    }
+    this.queueOwner(event.object);
+    if (event.previous && event.previous.metadata.ownerReferences !== event.object.metadata.ownerReferences) this.queueOwner(event.previous);
+  }
+
+  /** Queues the pod's controller when it is one of this controller's kind. */
+  private queueOwner(pod: StoredObject): void {
+    const ref = controllerRefOf(pod);
+    if (ref?.kind === this.kind.kind && ref.apiVersion === this.kind.apiVersion) this.queue.add(`${pod.metadata.namespace}/${ref.name}`);
   }
 
   protected async sync(key: string): Promise<void> {
