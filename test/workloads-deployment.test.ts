@@ -253,6 +253,31 @@ describe('Deployment', () => {
   });
 });
 
+describe('determinism', () => {
+  it('stores byte-identical objects on every run of the same rollout', async () => {
+    const run = async () => {
+      await start(2);
+      cluster.kubelet.on({ selector: { app: 'web' } }, { startAfter: 2000 });
+      await apps.createNamespacedDeployment({ namespace, body: deployment({ replicas: 3 }, 'nginx:1') });
+      await cluster.settle();
+      cluster.clock.advance(2000);
+      await cluster.settle();
+      await setImage('nginx:2');
+      for (let i = 0; i < 6; i++) {
+        await cluster.settle();
+        cluster.clock.advance(10_000);
+      }
+      await cluster.settle();
+      const snapshot = cluster.snapshot({ format: 'yaml' });
+      await cluster.close();
+      return snapshot;
+    };
+    const first = await run();
+    expect(first).toContain('kind: ReplicaSet');
+    expect(await run()).toBe(first);
+  });
+});
+
 describe.skipIf(!kubectlAvailable)('kubectl', () => {
   it('rollout status waits for the rollout and reports success', async () => {
     await start();
