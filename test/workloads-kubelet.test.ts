@@ -212,6 +212,9 @@ describe('kubelet', () => {
     expect(await core.readNamespacedPodLog({ name: 'chatty', namespace: 'default' })).toBe('one\ntwo\nthree\n');
     expect(await core.readNamespacedPodLog({ name: 'chatty', namespace: 'default', tailLines: 2 })).toBe('two\nthree\n');
     expect(await core.readNamespacedPodLog({ name: 'chatty', namespace: 'default', tailLines: 1, timestamps: true })).toBe('2025-01-01T00:00:00Z three\n');
+    // A rule added once the pod runs still applies to its logs, read when asked for.
+    cluster.kubelet.on({ name: 'chatty' }, { logs: (container) => `from ${container}\n` });
+    expect(await core.readNamespacedPodLog({ name: 'chatty', namespace: 'default' })).toBe('from app\n');
     await expectStatus(core.readNamespacedPodLog({ name: 'late', namespace: 'default' }), {
       code: 400,
       reason: 'BadRequest',

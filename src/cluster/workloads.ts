@@ -25,9 +25,9 @@ export type { PodBehavior, PodMatch } from '../controllers/workloads/kubelet-beh
 /** `cluster.kubelet`: programs what the kubelet stand-in does with the pods it runs. */
 export interface KubeletControl {
   /**
-   * Applies `behavior` to the pods `match` selects that the kubelet accepts from now on (a rule is
-   * read when a pod is bound; logs are read when asked for). Later rules override earlier ones
-   * field by field. Answers a function that removes the rule.
+   * Applies `behavior` to the pods `match` selects that the kubelet accepts from now on (the rules
+   * are read when a pod is bound; `logs` and `exec` when asked for, so they apply to running pods
+   * too). Later rules override earlier ones field by field. Answers a function that removes the rule.
    */
   on(match: PodMatch, behavior: PodBehavior): () => void;
 }

@@ -186,7 +186,8 @@ export class Kubelet extends QueueController implements KubeletConnection {
     } else if (stage.stage === 'creating') {
       throw badRequest(`container ${JSON.stringify(container)} in pod ${JSON.stringify(podName)} is waiting to start: ContainerCreating`);
     }
-    const source = state?.record.behavior.logs;
+    // Logs are read when asked for: a rule added after the pod started applies to them.
+    const source = this.rules.behaviorOf(pod).logs ?? state?.record.behavior.logs;
     let text = typeof source === 'function' ? source(container, pod) : (source ?? '');
     const startedAt = stage.stage === 'running' ? stage.startedAt : 'last' in stage && stage.last ? stage.last.startedAt : 0;
     let lines = text === '' ? [] : text.replace(/\n$/, '').split('\n');
@@ -207,6 +208,7 @@ export class Kubelet extends QueueController implements KubeletConnection {
   exec(pod: KubeObject, container: string, command: string[]): ExecResult {
     const state = this.stageOf(pod);
     if (state?.stage.stage !== 'running') throw badRequest(`container not found (${JSON.stringify(container)})`);
-    return state.record.behavior.exec?.(command, container, pod) ?? { exitCode: 0 };
+    const exec = this.rules.behaviorOf(pod).exec ?? state.record.behavior.exec;
+    return exec?.(command, container, pod) ?? { exitCode: 0 };
   }
 }
