@@ -180,6 +180,20 @@ describe('kubelet', () => {
     expect(failed.status?.containerStatuses?.[0]?.state?.terminated).toMatchObject({ exitCode: 3, reason: 'Error' });
   });
 
+  it('kills a pod still running at its activeDeadlineSeconds: Failed, DeadlineExceeded', async () => {
+    const core = await start();
+    await core.createNamespacedPod({ namespace: 'default', body: podBody('bounded', { activeDeadlineSeconds: 60 }) });
+    await cluster.settle();
+    cluster.clock.advance(59_000);
+    await cluster.settle();
+    expect((await core.readNamespacedPod({ name: 'bounded', namespace: 'default' })).status?.phase).toBe('Running');
+    cluster.clock.advance(1000);
+    await cluster.settle();
+    const pod = await core.readNamespacedPod({ name: 'bounded', namespace: 'default' });
+    expect(pod.status).toMatchObject({ phase: 'Failed', reason: 'DeadlineExceeded', message: 'Pod was active on the node longer than the specified deadline' });
+    expect(pod.status?.containerStatuses?.[0]?.state?.terminated).toMatchObject({ exitCode: 137, reason: 'Error' });
+  });
+
   it('restarts a crash-looping container with the kubelet back-off', async () => {
     const core = await start();
     cluster.kubelet.on({ name: 'crashy' }, { crashLoop: true, runFor: 1000 });

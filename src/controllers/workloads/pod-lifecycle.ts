@@ -10,7 +10,7 @@ export type LifeStage =
   | { stage: 'creating' }
   | { stage: 'running'; restarts: number; startedAt: number; ready: boolean; last?: Exit }
   | { stage: 'backoff'; restarts: number; backoffMs: number; last: Exit }
-  | { stage: 'finished'; restarts: number; last: Exit };
+  | { stage: 'finished'; restarts: number; last: Exit; deadlineExceeded?: boolean };
 
 export interface Exit {
   startedAt: number;
@@ -33,7 +33,26 @@ function probeDelayMs(pod: KubeObject): number {
   return Math.max(0, ...containers.map((c) => numberOr((c.readinessProbe as Json | undefined)?.initialDelaySeconds, 0) * 1000));
 }
 
+/**
+ * Where the pod is at `now`; a pod with spec.activeDeadlineSeconds that is still running when the
+ * deadline passes is killed (the kubelet's activeDeadlineHandler): its containers end with 137.
+ */
 export function lifeAt(pod: KubeObject, behavior: PodBehavior, acceptedAt: number, now: number): Life {
+  const deadlineSeconds = specOf(pod).activeDeadlineSeconds;
+  if (typeof deadlineSeconds !== 'number') return lifeUntil(pod, behavior, acceptedAt, now);
+  const deadline = acceptedAt + deadlineSeconds * 1000;
+  if (now < deadline) {
+    const life = lifeUntil(pod, behavior, acceptedAt, now);
+    return life.now.stage === 'finished' ? life : { now: life.now, nextChangeAt: Math.min(life.nextChangeAt ?? deadline, deadline) };
+  }
+  const atDeadline = lifeUntil(pod, behavior, acceptedAt, deadline);
+  if (atDeadline.now.stage === 'finished') return atDeadline;
+  const startedAt = atDeadline.now.stage === 'running' ? atDeadline.now.startedAt : deadline;
+  const restarts = atDeadline.now.stage === 'creating' ? 0 : atDeadline.now.restarts;
+  return { now: { stage: 'finished', restarts, last: { startedAt, finishedAt: deadline, exitCode: 137 }, deadlineExceeded: true } };
+}
+
+function lifeUntil(pod: KubeObject, behavior: PodBehavior, acceptedAt: number, now: number): Life {
   const startAt = acceptedAt + Math.max(0, behavior.startAfter ?? 0);
   if (now < startAt) return { now: { stage: 'creating' }, nextChangeAt: startAt };
   const restartPolicy = (specOf(pod).restartPolicy as string | undefined) ?? 'Always';

@@ -121,10 +121,13 @@ export function podStatusAt(pod: KubeObject, life: LifeStage, placement: PodPlac
     ...oldConditions.filter((c) => !['PodReadyToStartContainers', 'Initialized', 'Ready', 'ContainersReady'].includes(String(c.type))),
   ];
   const podIP = started && !finished ? placement.podIP : (old.podIP as string | undefined);
+  // pkg/kubelet/active_deadline.go: the reason and message of a pod killed at its deadline.
+  const deadline = life.stage === 'finished' && life.deadlineExceeded ? { message: 'Pod was active on the node longer than the specified deadline', reason: 'DeadlineExceeded' } : {};
   return {
     ...(generation !== undefined ? { observedGeneration: generation } : {}),
     phase,
     conditions,
+    ...deadline,
     hostIP: placement.hostIP,
     hostIPs: [{ ip: placement.hostIP }],
     ...(podIP ? { podIP, podIPs: [{ ip: podIP }] } : {}),
