@@ -3,6 +3,7 @@
 import { writeFile } from 'node:fs/promises';
 import { cpus } from 'node:os';
 import { cascadeSection } from './cascade.ts';
+import { workloadsSection } from './workloads.ts';
 import { table } from './stats.ts';
 import { schemaSection } from './schema.ts';
 import { celSection } from './cel.ts';
@@ -29,6 +30,7 @@ async function withLoad(section: () => Promise<string>): Promise<string> {
   return `${text.trimEnd()}\n\nMeasured at ${before}; after: ${loadNote()}.\n`;
 }
 const gcSection = await withLoad(() => cascadeSection(1000, 10));
+const workloadsBench = await withLoad(() => workloadsSection(1000, 5));
 const schemaBench = await withLoad(() => schemaSection());
 const harnessSection = await harnessBench();
 const uptimeBefore = execFileSync('uptime', { encoding: 'utf8' }).trim();
@@ -84,6 +86,8 @@ ${typedDecoding}
 ${cel}
 
 ${gcSection}
+
+${workloadsBench}
 
 ${harnessSection}
 

@@ -5,7 +5,7 @@ import type { KubeObject } from './apis/object.ts';
 import { isLoopbackHost } from './transport/http-listener.ts';
 import { writePrivateFile } from './util/private-file.ts';
 
-const USAGE = `Usage: kubefake serve [--port N] [--host ADDR] [--tls] [--auth] [--manifests PATH ...] [--kubeconfig FILE]
+const USAGE = `Usage: kubefake serve [--port N] [--host ADDR] [--tls] [--auth] [--manifests PATH ...] [--kubeconfig FILE] [--workloads [--nodes N]]
 
   --port        port to listen on (default: a free port)
   --host        address to bind (default: 127.0.0.1); anything but loopback needs --tls
@@ -14,6 +14,9 @@ const USAGE = `Usage: kubefake serve [--port N] [--host ADDR] [--tls] [--auth] [
                 the kubeconfig is the administrator's
   --manifests   YAML/JSON files or directories applied at start (repeatable)
   --kubeconfig  where to write the kubeconfig, mode 0600 (default: ./kubefake.kubeconfig)
+  --workloads   run a simulated control plane: Ready nodes, a scheduler, a kubelet stand-in and the
+                workload controllers (Deployments get ReplicaSets and Pods that become Ready)
+  --nodes       with --workloads: how many nodes to register (default: 1)
 
 See SECURITY.md for what the listener exposes.`;
 
@@ -32,6 +35,8 @@ export async function main(argv: string[]): Promise<number> {
       auth: { type: 'boolean', default: false },
       manifests: { type: 'string', multiple: true, default: [] },
       kubeconfig: { type: 'string', default: 'kubefake.kubeconfig' },
+      workloads: { type: 'boolean', default: false },
+      nodes: { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     },
     allowPositionals: false,
@@ -45,6 +50,11 @@ export async function main(argv: string[]): Promise<number> {
     console.error(`kubefake: --port must be a port number, got ${values.port}`);
     return 2;
   }
+  const nodes = values.nodes === undefined ? undefined : Number(values.nodes);
+  if (nodes !== undefined && (!values.workloads || !Number.isInteger(nodes) || nodes < 0)) {
+    console.error(values.workloads ? `kubefake: --nodes must be a whole number of nodes, got ${values.nodes}` : 'kubefake: --nodes needs --workloads');
+    return 2;
+  }
   if (!isLoopbackHost(values.host)) {
     if (!values.tls && !values.auth) {
       console.error(`kubefake: refusing to serve plain http on ${values.host}: anyone who reaches that address could read and change the cluster. Add --tls (HTTPS and a bearer token), or bind 127.0.0.1.`);
@@ -56,12 +66,12 @@ export async function main(argv: string[]): Promise<number> {
   }
   let cluster: FakeCluster | undefined;
   try {
-    cluster = await createInProcessCluster({ auth: values.auth });
+    cluster = await createInProcessCluster({ auth: values.auth, ...(values.workloads ? { workloads: true, nodes } : {}) });
     // Paths, so that an error names the file it is in.
     const loaded = await cluster.apply(values.manifests);
     const { url, kubeconfig } = await cluster.listen({ port, host: values.host, tls: values.tls || values.auth });
     await writePrivateFile(values.kubeconfig, kubeconfig);
-    console.log(banner({ url, kubeconfig: values.kubeconfig, manifests: values.manifests, loaded }));
+    console.log(banner({ url, kubeconfig: values.kubeconfig, manifests: values.manifests, loaded, workloads: values.workloads ? (nodes ?? 1) : undefined }));
   } catch (err) {
     await cluster?.close();
     console.error(errorLine(err));
@@ -94,7 +104,7 @@ function describeObject(obj: KubeObject): string {
  * What the server holds and does not do, printed at start: the objects it loaded (or that it
  * started empty), how to point kubectl at it, and that no kubelet or workload controller runs.
  */
-function banner(o: { url: string; kubeconfig: string; manifests: string[]; loaded: KubeObject[] }): string {
+function banner(o: { url: string; kubeconfig: string; manifests: string[]; loaded: KubeObject[]; workloads?: number }): string {
   const lines = [`kubefake is serving Kubernetes v1.36 at ${o.url}`];
   if (o.loaded.length === 0) {
     lines.push(`Started empty (namespaces ${BOOT_NAMESPACES.join(', ')}); load files with --manifests PATH.`);
@@ -103,10 +113,20 @@ function banner(o: { url: string; kubeconfig: string; manifests: string[]; loade
     for (const obj of o.loaded) lines.push(`  ${describeObject(obj)}`);
     lines.push('To start empty, run it without --manifests.');
   }
+  if (o.workloads === undefined) {
+    lines.push(
+      'It is an API server only: no kubelet (Pods are stored, never run), no scheduler, no workload',
+      'controllers (a Deployment gets no ReplicaSet or Pods); it runs garbage collection, namespace',
+      'deletion and CRD establishment.',
+    );
+  } else {
+    lines.push(
+      `With workloads: ${o.workloads} Ready node${o.workloads === 1 ? '' : 's'}, a scheduler, a kubelet stand-in (Pods become Running and`,
+      'Ready; containers run no code) and the Deployment, ReplicaSet, ReplicationController, Job and',
+      'CronJob controllers, besides garbage collection, namespace deletion and CRD establishment.',
+    );
+  }
   lines.push(
-    'It is an API server only: no kubelet (Pods are stored, never run), no scheduler, no workload',
-    'controllers (a Deployment gets no ReplicaSet or Pods); it runs garbage collection, namespace',
-    'deletion and CRD establishment.',
     `Point kubectl at it:`,
     `  export KUBECONFIG=${o.kubeconfig}`,
     `  kubectl get namespaces`,

@@ -6,6 +6,7 @@ export { NotSupportedOnRealCluster, isRealClusterMode } from './cluster/real/not
 export type { ClusterTransport, FakeCluster, FakeClusterOptions, Identity, ListenOptions, ListenResult, Manifests, ManifestSource, Permissions, UsedPermission, ApplyOptions, ServerFieldsMode } from './cluster/fake-cluster.ts';
 export type { KubeObject, ObjectMeta, OwnerReference, KubeList } from './apis/object.ts';
 export type { WebhookHandler, WebhookServiceReference, WebhookTarget } from './webhooks/types.ts';
+export type { KubeletControl, PodBehavior, PodMatch } from './cluster/workloads.ts';
 export { StatusError } from './errors/status-error.ts';
 export type { Status, StatusCause, StatusDetails, StatusReason } from './errors/status-error.ts';
 // The test harness: clock, snapshots and diffs, request log and change history, faults, waits, reads, matchers.

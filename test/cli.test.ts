@@ -125,6 +125,35 @@ describe('kubefake serve', () => {
     expect(run.output().stderr).toContain(`kubefake: refusing to write ${join(dir, 'config')}: it is a symbolic link`);
     expect(readFileSync(elsewhere, 'utf8')).toBe('not yours');
   });
+
+  it.skipIf(!kubectlAvailable)('runs workloads with --workloads: nodes, a Deployment rolled out, pod logs', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'kubefake-cli-'));
+    const kubeconfig = join(dir, 'config');
+    const run = serve(['serve', '--workloads', '--nodes', '2', '--kubeconfig', kubeconfig]);
+    await run.ready;
+    try {
+      await expect.poll(() => run.output().stdout).toContain('Stop it with Ctrl-C.');
+      expect(run.output().stdout).toContain('With workloads: 2 Ready nodes, a scheduler, a kubelet stand-in');
+      const kubectl = kubectlRunner(readFileSync(kubeconfig, 'utf8'));
+      expect((await kubectl(['get', 'nodes', '-o', 'name'])).stdout).toBe('node/kubefake-node-1\nnode/kubefake-node-2\n');
+      expect(await kubectl(['create', 'deployment', 'web', '--image=nginx', '--replicas=2'])).toMatchObject({ code: 0 });
+      const status = await kubectl(['rollout', 'status', 'deployment/web', '--timeout=30s']);
+      expect(status).toMatchObject({ code: 0, stderr: '' });
+      expect(status.stdout.trim().split('\n').at(-1)).toBe('deployment "web" successfully rolled out');
+      const pods = await kubectl(['get', 'pods', '-o', 'jsonpath={range .items[*]}{.status.phase}{"\\n"}{end}']);
+      expect(pods.stdout).toBe('Running\nRunning\n');
+      expect(await kubectl(['logs', 'deployment/web'])).toMatchObject({ code: 0, stdout: '' });
+    } finally {
+      run.child.kill('SIGTERM');
+      expect(await run.exited).toBe(0);
+    }
+  }, 60_000);
+
+  it('exits 2 for --nodes without --workloads', async () => {
+    const bad = serve(['serve', '--nodes', '3']);
+    expect(await bad.exited).toBe(2);
+    expect(bad.output().stderr).toBe('kubefake: --nodes needs --workloads\n');
+  });
 });
 
 describe('kubefake serve --auth', () => {

@@ -129,3 +129,20 @@ describe('CronTab controller, its RBAC', () => {
     );
   });
 });
+
+describe('CronTab controller on a cluster that runs workloads', () => {
+  // Nodes, a scheduler, a kubelet stand-in and the Deployment and ReplicaSet controllers.
+  test.override({ clusterOptions: { deterministic: true, workloads: true, manifests: CRD } });
+
+  fakeOnly('its Deployment becomes Available once the cluster runs workloads', async ({ cluster }) => {
+    const controller = await startCronTabController(cluster.kubeConfig);
+    await cluster.apply(crontab('hourly', 'default', { image: 'sync:2', replicas: 2 }));
+    await cluster.waitFor({ kind: 'CronTab', name: 'hourly' }, observed(1));
+    await controller.stop();
+    await cluster.settle();
+    const apps = cluster.kubeConfig.makeApiClient(k8s.AppsV1Api);
+    const deployment = await apps.readNamespacedDeployment({ name: 'hourly', namespace: 'default' });
+    expect(deployment.status?.availableReplicas).toBe(2);
+    expect(deployment.status?.conditions?.find((c) => c.type === 'Available')).toMatchObject({ status: 'True', reason: 'MinimumReplicasAvailable' });
+  });
+});

@@ -30,6 +30,7 @@ import { RootCaPublisher } from '../controllers/root-ca-publisher.ts';
 import { KubernetesServiceController } from '../controllers/kubernetes-service.ts';
 import { ServiceAllocationRelease } from '../controllers/service-allocations.ts';
 import { clusterCaCertificate } from '../util/cluster-ca.ts';
+import { Workloads, type KubeletControl } from './workloads.ts';
 import { kubeConfigYaml, makeKubeConfig } from './kubeconfig.ts';
 import type { Manifests } from './manifests.ts';
 import { applyManifests } from './apply-manifests.ts';
@@ -131,6 +132,14 @@ export interface FakeClusterOptions {
    * environment variable `KUBEFAKE_TRANSPORT` sets the default. Clients answer the same either way.
    */
   transport?: ClusterTransport;
+  /**
+   * A simulated control plane on the cluster clock (docs/workloads.md): Ready nodes, a scheduler,
+   * a kubelet stand-in (`cluster.kubelet`) and the workload controllers, so Deployments get
+   * ReplicaSets and pods, pods become Running and Ready, Jobs complete. Default off.
+   */
+  workloads?: boolean;
+  /** With `workloads`: how many Ready nodes the cluster registers (`kubefake-node-1`, ...). Default 1. */
+  nodes?: number;
   /** Webhook calls the cluster makes (CRD conversion). */
   webhooks?: {
     /** Absolute timeout of one call; default 30,000 ms, as the apiserver. */
@@ -242,6 +251,8 @@ export interface FakeCluster extends AsyncDisposable {
   serveWebhook(target: WebhookTarget, handler: WebhookHandler): () => void;
   /** Stops serving; the in-process interception is released with the last open cluster. */
   close(): Promise<void>;
+  /** With `workloads`: programs what the kubelet stand-in does with the pods it runs (docs/workloads.md). */
+  readonly kubelet: KubeletControl;
 }
 
 // The loopback listener (node:http, node:https and its own code) loads with the first listen(); one
@@ -289,6 +300,18 @@ export async function createInProcessCluster(options: FakeClusterOptions = {}): 
   if (auth) ctx.access = { authorize: (q) => auth.authorizer.authorize(q), rulesFor: (user, namespace) => auth.authorizer.rulesFor(user, namespace) as Record<string, unknown>[] };
   // RBAC's escalation checks run where the RBAC storage runs them: before the write, after validation.
   ctx.admission = defaultAdmissionChain({ store, catalog, clock, random, registryFor, whenServiceAccountsSynced }, auth ? [escalationPlugin(auth.authorizer)] : []);
+  const controllers = new ControllerManager();
+  const clusterWrites = new Map<string, string>();
+  const controllerContext: ControllerContext = {
+    store: ctx.store,
+    catalog,
+    clock: ctx.clock,
+    random: ctx.random,
+    registryFor,
+    recordClusterWrite: (type, object) => clusterWrites.set(clusterWriteId(type, object), object.metadata!.resourceVersion!),
+  };
+  if (options.nodes !== undefined && !options.workloads) throw new TypeError('kubefake: nodes needs workloads: true (nodes are registered by the simulated control plane)');
+  const workloads = options.workloads ? new Workloads(controllerContext, clock, { nodes: options.nodes ?? 1 }, controllers.reportError) : undefined;
   const servedWatches = new ServedWatches();
   const handler = new ApiHandler({
     catalog,
@@ -298,8 +321,8 @@ export async function createInProcessCluster(options: FakeClusterOptions = {}): 
     watchTuning: { ...DEFAULT_WATCH_TUNING, ...options.watch },
     servedWatches,
     clock,
+    kubelet: workloads?.kubelet,
   });
-  const clusterWrites = new Map<string, string>();
   const harnessContext = { store: ctx.store, catalog, registryFor, clusterWrites };
   const harness = new Harness(harnessContext, { requestLimit: options.requestLog?.limit, requestBodies: options.requestLog?.bodies, watchBodies: options.requestLog?.watchBodies, historyLimit: options.history?.limit, normalizeSnapshots: !reproducible, endWatches: () => servedWatches.endAll() });
   const player = options.replay === undefined ? undefined : new CassettePlayer(await loadCassette(options.replay));
@@ -311,18 +334,11 @@ export async function createInProcessCluster(options: FakeClusterOptions = {}): 
   await bootstrapSystemPriorityClasses(registryFor(catalog.find('scheduling.k8s.io', 'v1', 'priorityclasses')!));
   if (auth) await installBootstrapRbac(catalog, registryFor);
 
-  const controllers = new ControllerManager();
-  const controllerContext: ControllerContext = {
-    store: ctx.store,
-    catalog,
-    clock: ctx.clock,
-    random: ctx.random,
-    registryFor,
-    recordClusterWrite: (type, object) => clusterWrites.set(clusterWriteId(type, object), object.metadata!.resourceVersion!),
-  };
   controllers.add(new GarbageCollector(controllerContext, controllers.reportError));
   controllers.add(new NamespaceController(controllerContext, controllers.reportError));
-  controllers.add(new PodTermination(controllerContext, controllers.reportError));
+  // With workloads the kubelet stand-in ends graceful deletions, on the clock.
+  if (workloads) await workloads.start(controllers, controllers.reportError);
+  else controllers.add(new PodTermination(controllerContext, controllers.reportError));
   controllers.add(new ClusterRoleAggregationController(controllerContext, controllers.reportError));
   controllers.add(new ValidatingAdmissionPolicyStatusController(controllerContext, controllers.reportError));
   controllers.add(new ResourceQuotaController(controllerContext, controllers.reportError));
@@ -382,7 +398,7 @@ export async function createInProcessCluster(options: FakeClusterOptions = {}): 
     async listen(listenOptions) {
       // kubectl sends no credentials over plain http: it would be system:anonymous there.
       if (auth && !listenOptions?.tls) throw new Error('kubefake: an auth: true cluster serves kubectl over HTTPS only (kubectl sends no credentials over plain http): listen({ tls: true })');
-      const listener = await (await httpListener()).listen(handle, listenOptions, !!auth);
+      const listener = await (await httpListener()).listen(handle, listenOptions, { authenticatedByHandler: !!auth, upgrade: workloads ? (request) => handler.upgrade(request) : undefined });
       // An auth cluster takes the listener's own token as its administrator's, and any identity's.
       if (auth && listener.token) auth.authenticator.register(listener.token, ADMIN_IDENTITY);
       listeners.push(listener);
@@ -407,6 +423,7 @@ export async function createInProcessCluster(options: FakeClusterOptions = {}): 
       if (closed) return;
       closed = true;
       controllers.stop();
+      workloads?.stop();
       servedWatches.close();
       player?.close();
       harness.close();
@@ -416,6 +433,11 @@ export async function createInProcessCluster(options: FakeClusterOptions = {}): 
     },
     [Symbol.asyncDispose]() {
       return cluster.close();
+    },
+    kubelet: workloads?.control ?? {
+      on() {
+        throw new TypeError('kubefake: cluster.kubelet needs createFakeCluster({ workloads: true })');
+      },
     },
   };
   registerInternals(cluster, { store: ctx.store, servedWatches });

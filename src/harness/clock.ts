@@ -63,3 +63,17 @@ function checkedStep(ms: number): number {
   if (!Number.isFinite(ms)) throw new TypeError(`kubefake: clock.advance() needs a finite number of milliseconds, got ${String(ms)}`);
   return ms;
 }
+
+/** Calls `listener` after every advance() and set() of the clock (the cluster's timers poll on it). */
+export function onClockMove(clock: ClusterClock, listener: () => void): void {
+  const { advance, set } = clock;
+  clock.advance = (ms) => {
+    const now = advance(ms);
+    listener();
+    return now;
+  };
+  clock.set = (instant) => {
+    set(instant);
+    listener();
+  };
+}

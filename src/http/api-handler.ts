@@ -1,5 +1,7 @@
 // Translates HTTP requests into registry calls and registry results into HTTP answers. Kubernetes
 // semantics are decided in the registry; this layer only routes, negotiates and serialises.
+import { execUpgrade, type UpgradeAnswer } from './exec-stream.ts';
+import type { KubeletConnection } from '../registry/subresources/pod-connect.ts';
 import { ApiCatalog } from '../apis/catalog.ts';
 import {
   aggregatedDiscovery,
@@ -52,6 +54,8 @@ export interface ApiHandlerDeps {
   servedWatches?: ServedWatches;
   /** The cluster's clock, for the ages Table output prints (default: real time). */
   clock?: Clock;
+  /** The kubelet stand-in of a workloads cluster (pods/log). */
+  kubelet?: KubeletConnection;
 }
 
 export class ApiHandler {
@@ -63,6 +67,12 @@ export class ApiHandler {
 
   private now(): Date {
     return this.deps.clock?.now() ?? new Date();
+  }
+
+  /** A WebSocket upgrade the cluster answers itself (pods/exec with the kubelet stand-in), or undefined. */
+  upgrade(request: Request): UpgradeAnswer | undefined {
+    const { kubelet, catalog, registryFor } = this.deps;
+    return kubelet ? execUpgrade({ catalog, registryFor, kubelet }, request) : undefined;
   }
 
   async handle(request: Request): Promise<Response> {
@@ -141,7 +151,7 @@ export class ApiHandler {
           const other = catalog.find(group, version, resource);
           return other ? registryFor(other) : undefined;
         };
-        return await serveSubresource({ type, info: target, request, query, format, view, registryFor, now: () => this.now(), methodNotAllowed, registryOf });
+        return await serveSubresource({ type, info: target, request, query, format, view, registryFor, now: () => this.now(), methodNotAllowed, registryOf, kubelet: this.deps.kubelet });
       }
       // A collection POST the type serves as another resource's create-only subresource (LegacyBindingREST).
       const createAs = type.createAsSubresource;

@@ -5,14 +5,14 @@
 // create-only and update-only ones) are served by the registry handler it names for each.
 import { isPlainObject, type KubeObject } from '../apis/object.ts';
 import type { PostSubresourceHandler, ResourceType } from '../apis/resource-type.ts';
-import { methodNotSupported, notFound, StatusError, unknownPath } from '../errors/status-error.ts';
+import { badRequest, methodNotSupported, notFound, StatusError, unknownPath } from '../errors/status-error.ts';
 import { PATCH_CONTENT_TYPES } from '../patch/content-types.ts';
 import type { GenericRegistry } from '../registry/generic-registry.ts';
 import { fieldValidationMode } from '../apis/options.ts';
 import { bindPod } from '../registry/subresources/pod-binding.ts';
 import { evictPod } from '../registry/subresources/pod-eviction.ts';
 import { requestToken } from '../registry/subresources/serviceaccount-token.ts';
-import { podConnect, podConnectTarget, type PodConnectSubresource } from '../registry/subresources/pod-connect.ts';
+import { podConnect, podConnectTarget, type KubeletConnection, type PodConnectSubresource, type PodLogOptions } from '../registry/subresources/pod-connect.ts';
 import { ScaleRegistry, scaleTypeOf } from '../registry/subresources/scale.ts';
 import { statusTypeOf, updateSubresourceTypeOf } from '../registry/subresources/status.ts';
 import { bodyTarget, readBody, readWriteRequest } from './body.ts';
@@ -40,6 +40,8 @@ export interface SubresourceRequest {
   methodNotAllowed(): StatusError;
   /** The registry of another served resource, for the subresources that consult one (undefined when not served). */
   registryOf(group: string, version: string, resource: string): GenericRegistry | undefined;
+  /** The kubelet stand-in that answers pods/log for the nodes it runs (workloads clusters). */
+  kubelet?: KubeletConnection;
 }
 
 /** go-restful's answer to a method a subresource has no route for (404 under the watch prefix). */
@@ -141,10 +143,25 @@ async function serveConnect(r: SubresourceRequest, methods: readonly string[]): 
   const subresource = r.info.subresource as PodConnectSubresource;
   const { name, port } = podConnectTarget(subresource, r.info.name);
   const pod = await r.registryFor(r.type).get(r.info.namespace, name, {});
-  const outcome = podConnect({ subresource, pod, container: r.query.get('container') ?? '', port, registryOf: r.registryOf });
+  const logOptions = subresource === 'log' ? podLogOptionsFrom(r.query) : undefined;
+  const outcome = podConnect({ subresource, pod, container: r.query.get('container') ?? '', port, registryOf: r.registryOf, kubelet: r.kubelet, logOptions, command: r.query.getAll('command') });
   // StreamObject: a nil stream is 204 No Content.
   if (outcome.kind === 'no-content') return new Response(null, { status: 204 });
-  throw new Error(`unreachable pod connect outcome ${String(outcome)}`);
+  // An exec the kubelet stand-in would run needs a WebSocket (the listener answers those); a plain
+  // request gets what the kubelet's stream handshake says to one.
+  if (outcome.kind === 'exec') throw badRequest('Upgrade request required');
+  // LogREST streams the kubelet's answer as text/plain.
+  return new Response(outcome.body, { status: 200, headers: { 'content-type': 'text/plain' } });
+}
+
+/** The PodLogOptions query parameters a kubelet stand-in honours (booleans as strconv.ParseBool reads them). */
+function podLogOptionsFrom(query: URLSearchParams): PodLogOptions {
+  const flag = (name: string) => ['1', 't', 'T', 'true', 'TRUE', 'True'].includes(query.get(name) ?? '');
+  const int = (name: string) => {
+    const v = query.get(name);
+    return v === null || !/^\d+$/.test(v) ? undefined : Number(v);
+  };
+  return { previous: flag('previous'), timestamps: flag('timestamps'), tailLines: int('tailLines'), limitBytes: int('limitBytes') };
 }
 
 /** requestInfo.Verb of a request for a named object. */

@@ -18,6 +18,11 @@ import type { ServingCertificates } from './serving-certs.ts';
 import type { TLSSocket } from 'node:tls';
 import type { UserInfo } from '../apis/options.ts';
 import { rememberClientCertificate } from '../http/request-user.ts';
+import { answerPlainly, answerWebSocket } from './websocket-upgrade.ts';
+import type { UpgradeAnswer } from '../http/exec-stream.ts';
+
+/** Answers a WebSocket upgrade the cluster serves itself (pods/exec with a kubelet stand-in), or undefined. */
+export type UpgradeHandlerFn = (request: Request) => UpgradeAnswer | undefined;
 
 /** Where `cluster.listen()` serves. */
 export interface ListenOptions {
@@ -226,8 +231,13 @@ function drained(res: ServerResponse): Promise<void> {
 /**
  * `authenticatedByHandler`: the handler authenticates every request itself (an `auth: true`
  * cluster), so a TLS listener passes any bearer token on instead of requiring its own.
+ * `upgrade`: answers the WebSocket upgrades the cluster serves itself (pods/exec with workloads).
  */
-export async function listen(handler: RequestHandlerFn, options: ListenOptions = {}, authenticatedByHandler = false): Promise<Listener> {
+export async function listen(
+  handler: RequestHandlerFn,
+  options: ListenOptions = {},
+  { authenticatedByHandler = false, upgrade }: { authenticatedByHandler?: boolean; upgrade?: UpgradeHandlerFn } = {},
+): Promise<Listener> {
   const host = options.host ?? '127.0.0.1';
   const tls = options.tls ?? false;
   if (!tls && !isLoopbackHost(host)) {
@@ -307,6 +317,28 @@ export async function listen(handler: RequestHandlerFn, options: ListenOptions =
   const clientAuth = certs && authenticatedByHandler ? { requestCert: true, rejectUnauthorized: false, ca: certs.caCert } : {};
   const server: Server = certs ? createHttpsServer({ ...serverOptions, cert: certs.cert, key: certs.key, ...clientAuth }, onRequest) : createHttpServer(serverOptions, onRequest);
   server.on('clientError', refuseUnparsable);
+  // WebSocket upgrades: the ones the cluster serves are answered here; the rest as plain requests
+  // (without this listener Node hands them to the request handler, as before).
+  if (upgrade) {
+    server.on('upgrade', (req: IncomingMessage, socket: Socket) => {
+      const hostError = hostHeaderError(req);
+      const refused = hostError ? undefined : refusal(req);
+      if (hostError || refused) {
+        void answerPlainly(socket, hostError ? new Response(`400 Bad Request: ${hostError}`, { status: 400, headers: { 'content-type': 'text/plain; charset=utf-8' } }) : errorResponse(refused!));
+        return;
+      }
+      const request = toRequest(req, origin, req.url ?? '/');
+      let answer: UpgradeAnswer | undefined;
+      try {
+        answer = upgrade(request);
+      } catch {
+        answer = undefined;
+      }
+      const key = req.headers['sec-websocket-key'];
+      if (answer && typeof key === 'string') answerWebSocket(socket, key, answer.protocol, answer.messages);
+      else handler(request).then((response) => answerPlainly(socket, response), (err: unknown) => answerPlainly(socket, errorResponse(toStatusError(err))));
+    });
+  }
   // CONNECT never reaches the request handler in Node; net/http would route it to go-restful.
   server.on('connect', (_req: IncomingMessage, socket: Socket) => {
     const body = encodeGoJson(methodNotAllowed().status);

@@ -36,6 +36,8 @@ const FAKE_ONLY_OPTIONS: [keyof FakeClusterOptions, string][] = [
   ['clock', 'a cluster clock (`clock` option)'],
   ['seed', 'seeded uids (`seed` option)'],
   ['replay', 'replay mode'],
+  ['nodes', 'a node count (`nodes` option: a real cluster has its own nodes)'],
+  ['auth', 'auth: true (a real cluster authenticates with its own identities)'],
 ];
 
 export async function createRealCluster(kubeconfig: string, options: FakeClusterOptions): Promise<FakeCluster> {
@@ -135,6 +137,7 @@ export async function createRealCluster(kubeconfig: string, options: FakeCluster
       throw new NotSupportedOnRealCluster('cluster.kubeConfigFor() (identities are the real cluster’s own)');
     },
     permissions: unsupported<FakeCluster['permissions']>('cluster.permissions'),
+    kubelet: unsupported<FakeCluster['kubelet']>('cluster.kubelet (a real cluster runs its own kubelets)'),
     requests: harness.requests,
     history: harness.history,
     snapshot: ((snapshotOptions?: SnapshotOptions & { format?: 'objects' | 'yaml' }) => {

@@ -48,8 +48,32 @@ function validateContainer(container: string, pod: KubeObject): string {
   return container;
 }
 
-/** What answers a connect request: nothing to stream (log of an unscheduled pod: 204), or an error thrown. */
-export type PodConnectOutcome = { kind: 'no-content' };
+/** What answers a connect request: nothing to stream (log of an unscheduled pod: 204), a log's text, or an error thrown. */
+export type PodConnectOutcome = { kind: 'no-content' } | { kind: 'text'; body: string } | { kind: 'exec'; result: ExecResult };
+
+/** What a command run in a container printed and how it exited. */
+export interface ExecResult {
+  stdout?: string;
+  stderr?: string;
+  exitCode?: number;
+}
+
+/** corev1.PodLogOptions, as far as a kubelet stand-in cuts logs by them. */
+export interface PodLogOptions {
+  previous?: boolean;
+  timestamps?: boolean;
+  tailLines?: number;
+  limitBytes?: number;
+}
+
+/** A kubelet the apiserver can reach (the stand-in of `workloads` clusters): the nodes it runs and their containers' logs. */
+export interface KubeletConnection {
+  servesNode(name: string): boolean;
+  /** The container's log as the options cut it; throws a StatusError the way a kubelet refuses. */
+  logs(pod: KubeObject, container: string, options: PodLogOptions): string;
+  /** Runs `command` in the container; throws a StatusError the way a kubelet refuses. */
+  exec(pod: KubeObject, container: string, command: string[]): ExecResult;
+}
 
 export interface PodConnectRequest {
   subresource: PodConnectSubresource;
@@ -60,6 +84,12 @@ export interface PodConnectRequest {
   port?: string;
   /** The registry of a served resource (`nodes`, to look up the node a pod is bound to). */
   registryOf(group: string, version: string, resource: string): GenericRegistry | undefined;
+  /** The kubelet that runs the cluster's nodes, if any. */
+  kubelet?: KubeletConnection;
+  /** For log: the request's PodLogOptions. */
+  logOptions?: PodLogOptions;
+  /** For exec: the command (the `command` query parameters). */
+  command?: string[];
 }
 
 export function podConnect(r: PodConnectRequest): PodConnectOutcome {
@@ -76,6 +106,8 @@ export function podConnect(r: PodConnectRequest): PodConnectOutcome {
   }
   // client.ConnectionInfoGetter looks the node up first.
   if (r.registryOf('', 'v1', 'nodes')?.peek(undefined, nodeName) === undefined) throw notFound({ group: '', resource: 'nodes' }, nodeName);
+  if (r.subresource === 'log' && r.kubelet?.servesNode(nodeName)) return { kind: 'text', body: r.kubelet.logs(pod, container, r.logOptions ?? {}) };
+  if (r.subresource === 'exec' && r.kubelet?.servesNode(nodeName)) return { kind: 'exec', result: r.kubelet.exec(pod, container, r.command ?? []) };
   const path = r.subresource === 'log' ? 'containerLogs' : r.subresource === 'portforward' ? 'portForward' : r.subresource;
   const target = `https://${nodeName}:10250/${path}/${pod.metadata?.namespace}/${name}${container ? `/${container}` : ''}`;
   // A transport error is not an APIStatus: ErrorToAPIStatus makes it a 500 with its text and no reason.

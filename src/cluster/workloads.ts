@@ -1,0 +1,79 @@
+// The opt-in simulated control plane (`createFakeCluster({ workloads: true })`): registered Ready
+// nodes, a scheduler, a kubelet stand-in per node and the workload controllers of
+// kube-controller-manager, all on the cluster clock. Assembled here so that a cluster without
+// workloads builds none of it.
+import { KUBERNETES_VERSION } from '../apis/version.ts';
+import type { ControllerContext } from '../controllers/context.ts';
+import type { ControllerManager } from '../controllers/controller-manager.ts';
+import { DisruptionController } from '../controllers/workloads/disruption.ts';
+import { EndpointsController } from '../controllers/workloads/endpoints.ts';
+import { CronJobController } from '../controllers/workloads/cronjob.ts';
+import { JobController } from '../controllers/workloads/job.ts';
+import { DaemonSetController } from '../controllers/workloads/daemon-set.ts';
+import { DeploymentController } from '../controllers/workloads/deployment.ts';
+import { Kubelet, type KubeletNode } from '../controllers/workloads/kubelet.ts';
+import type { PodBehavior, PodMatch } from '../controllers/workloads/kubelet-behavior.ts';
+import { nodeAddressOf, nodeName, registerNodes } from '../controllers/workloads/nodes.ts';
+import { REPLICA_SET, REPLICATION_CONTROLLER, ReplicaSetController } from '../controllers/workloads/replica-set.ts';
+import { StatefulSetController } from '../controllers/workloads/stateful-set.ts';
+import { Scheduler } from '../controllers/workloads/scheduler.ts';
+import { ClockTimers } from '../controllers/workloads/timers.ts';
+import { onClockMove, type ClusterClock } from '../harness/clock.ts';
+
+export type { PodBehavior, PodMatch } from '../controllers/workloads/kubelet-behavior.ts';
+
+/** `cluster.kubelet`: programs what the kubelet stand-in does with the pods it runs. */
+export interface KubeletControl {
+  /**
+   * Applies `behavior` to the pods `match` selects that the kubelet accepts from now on (the rules
+   * are read when a pod is bound; `logs` and `exec` when asked for, so they apply to running pods
+   * too). Later rules override earlier ones field by field. Answers a function that removes the rule.
+   */
+  on(match: PodMatch, behavior: PodBehavior): () => void;
+}
+
+export interface WorkloadsOptions {
+  nodes: number;
+}
+
+export class Workloads {
+  readonly kubelet: Kubelet;
+  private readonly ctx: ControllerContext;
+  private readonly timers: ClockTimers;
+  private readonly nodeCount: number;
+
+  constructor(ctx: ControllerContext, clock: ClusterClock, options: WorkloadsOptions, reportError: (err: unknown, key: string) => void) {
+    if (!Number.isInteger(options.nodes) || options.nodes < 0) throw new TypeError(`kubefake: nodes must be a whole number of nodes, got ${String(options.nodes)}`);
+    this.ctx = ctx;
+    this.nodeCount = options.nodes;
+    this.timers = new ClockTimers(clock, clock.frozen);
+    onClockMove(clock, () => this.timers.poll());
+    const nodes = new Map<string, KubeletNode>();
+    for (let i = 1; i <= options.nodes; i++) nodes.set(nodeName(i), { hostIP: nodeAddressOf(i), podNet: `10.244.${i - 1}` });
+    this.kubelet = new Kubelet(ctx, reportError, nodes, this.timers);
+  }
+
+  /** Registers the nodes and starts the controllers. */
+  async start(controllers: ControllerManager, reportError: (err: unknown, key: string) => void): Promise<void> {
+    await registerNodes(this.ctx, this.nodeCount, KUBERNETES_VERSION.gitVersion);
+    controllers.add(new Scheduler(this.ctx, reportError));
+    controllers.add(this.kubelet);
+    controllers.add(new ReplicaSetController(this.ctx, reportError, REPLICA_SET, this.timers));
+    controllers.add(new ReplicaSetController(this.ctx, reportError, REPLICATION_CONTROLLER, this.timers));
+    controllers.add(new DeploymentController(this.ctx, reportError, this.timers));
+    controllers.add(new JobController(this.ctx, reportError, this.timers));
+    controllers.add(new CronJobController(this.ctx, reportError, this.timers));
+    controllers.add(new StatefulSetController(this.ctx, reportError));
+    controllers.add(new DaemonSetController(this.ctx, reportError));
+    controllers.add(new EndpointsController(this.ctx, reportError));
+    controllers.add(new DisruptionController(this.ctx, reportError, this.timers));
+  }
+
+  readonly control: KubeletControl = {
+    on: (match, behavior) => this.kubelet.rules.add(match, behavior),
+  };
+
+  stop(): void {
+    this.timers.stop();
+  }
+}

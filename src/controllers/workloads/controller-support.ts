@@ -1,0 +1,103 @@
+// What the workload controllers share: an index of the objects each controller owns (the
+// informers' ownerReference lookups), and writing a status through the status subresource as a
+// controller's UpdateStatus does, retrying on conflicts.
+import type { KubeObject, StoredObject } from '../../apis/object.ts';
+import type { ResourceType } from '../../apis/resource-type.ts';
+import { StatusError } from '../../errors/status-error.ts';
+import { statusTypeOf } from '../../registry/subresources/status.ts';
+import type { StoreEvent } from '../../storage/versioned-store.ts';
+import type { ControllerContext } from '../context.ts';
+import { controllerRefOf, stableJson } from './objects.ts';
+
+/** The field manager the controllers of kube-controller-manager write as. */
+export const CONTROLLER_MANAGER = 'kube-controller-manager';
+
+/** Keys of one bucket's objects by the uid of their controller owner, kept current from store events. */
+export class OwnedIndex {
+  private readonly byOwner = new Map<string, Set<string>>();
+  private readonly ownerOf = new Map<string, string>();
+  readonly bucket: string;
+
+  constructor(bucket: string) {
+    this.bucket = bucket;
+  }
+
+  /** Updates the index for an event of its bucket; answers the controller reference before and after the change. */
+  observe(event: StoreEvent): void {
+    if (event.bucket !== this.bucket) return;
+    const before = this.ownerOf.get(event.key);
+    const after = event.type === 'DELETED' ? undefined : controllerRefOf(event.object)?.uid;
+    if (before === after) return;
+    if (before) this.byOwner.get(before)?.delete(event.key);
+    if (after) {
+      let keys = this.byOwner.get(after);
+      if (!keys) this.byOwner.set(after, (keys = new Set()));
+      keys.add(event.key);
+      this.ownerOf.set(event.key, after);
+    } else this.ownerOf.delete(event.key);
+  }
+
+  /** Keys of the objects the owner controls, in the order they appeared. */
+  keysOf(ownerUid: string): string[] {
+    return [...(this.byOwner.get(ownerUid) ?? [])];
+  }
+}
+
+/**
+ * Writes the object's status as UpdateStatus would: `mutate` edits a copy of the stored object
+ * (its status, and the annotations a status strategy lets through); nothing is written when
+ * neither changed; conflicts read again and retry. Answers the
+ * stored object after the write (or as it was).
+ */
+export async function updateStatus(
+  ctx: ControllerContext,
+  type: ResourceType,
+  namespace: string | undefined,
+  name: string,
+  uid: string,
+  mutate: (obj: KubeObject) => void,
+): Promise<StoredObject | undefined> {
+  const registry = ctx.registryFor(statusTypeOf(type)!);
+  for (let attempt = 0; attempt < 10; attempt++) {
+    const stored = registry.peek(namespace, name);
+    if (!stored || stored.metadata.uid !== uid) return undefined;
+    const copy = structuredClone(stored) as KubeObject;
+    copy.status = structuredClone(stored.status ?? {});
+    mutate(copy);
+    if (stableJson(copy.status) === stableJson(stored.status ?? {}) && stableJson(copy.metadata?.annotations) === stableJson(stored.metadata.annotations)) return stored;
+    try {
+      return (await registry.update(namespace, name, copy, { fieldManager: CONTROLLER_MANAGER })).object as StoredObject;
+    } catch (err) {
+      if (err instanceof StatusError && err.code === 409) continue;
+      if (err instanceof StatusError && err.code === 404) return undefined;
+      throw err;
+    }
+  }
+  throw new Error(`kubefake: status of ${name} kept conflicting`);
+}
+
+/** Updates the whole object (spec, metadata) as a controller's Update does, retrying conflicts. */
+export async function updateObject(
+  ctx: ControllerContext,
+  type: ResourceType,
+  namespace: string | undefined,
+  name: string,
+  uid: string,
+  mutate: (obj: KubeObject) => boolean,
+): Promise<StoredObject | undefined> {
+  const registry = ctx.registryFor(type);
+  for (let attempt = 0; attempt < 10; attempt++) {
+    const stored = registry.peek(namespace, name);
+    if (!stored || stored.metadata.uid !== uid) return undefined;
+    const copy = structuredClone(stored) as KubeObject;
+    if (!mutate(copy)) return stored;
+    try {
+      return (await registry.update(namespace, name, copy, { fieldManager: CONTROLLER_MANAGER })).object as StoredObject;
+    } catch (err) {
+      if (err instanceof StatusError && err.code === 409) continue;
+      if (err instanceof StatusError && err.code === 404) return undefined;
+      throw err;
+    }
+  }
+  throw new Error(`kubefake: ${name} kept conflicting`);
+}

@@ -1,0 +1,209 @@
+// The DaemonSet controller (pkg/controller/daemon), reduced: one pod per node the template may run
+// on (nodeSelector, required affinity and taints, with the tolerations every daemon pod gets),
+// pinned to its node by required node affinity on metadata.name and left to the scheduler; pods on
+// nodes they should not run on are deleted; a RollingUpdate replaces pods of an old template at most
+// maxUnavailable at a time (OnDelete waits for the user). ControllerRevisions name the templates.
+// Status: desired, current, misscheduled, ready, updated, available and unavailable counts.
+import type { KubeObject, StoredObject } from '../../apis/object.ts';
+import type { ResourceType } from '../../apis/resource-type.ts';
+import { StatusError } from '../../errors/status-error.ts';
+import type { StoreEvent } from '../../storage/versioned-store.ts';
+import type { ControllerContext } from '../context.ts';
+import { QueueController } from '../queue-controller.ts';
+import { CONTROLLER_MANAGER, OwnedIndex, updateStatus } from './controller-support.ts';
+import { computeHash, controllerRefOf, isPodAvailable, isPodReady, isTerminal, newControllerRef, numberOr, specOf, type Json } from './objects.ts';
+import { placementFailure } from './scheduler.ts';
+
+const SETS = 'apps/daemonsets';
+const PODS = '/pods';
+const NODES = '/nodes';
+const REVISIONS = 'apps/controllerrevisions';
+const REVISION_LABEL = 'controller-revision-hash';
+const GENERATION_LABEL = 'pod-template-generation';
+
+/** util.AddOrUpdateDaemonPodTolerations: what every daemon pod tolerates. */
+function daemonTolerations(podSpec: Json): Json[] {
+  const added: Json[] = [
+    { key: 'node.kubernetes.io/not-ready', operator: 'Exists', effect: 'NoExecute' },
+    { key: 'node.kubernetes.io/unreachable', operator: 'Exists', effect: 'NoExecute' },
+    { key: 'node.kubernetes.io/disk-pressure', operator: 'Exists', effect: 'NoSchedule' },
+    { key: 'node.kubernetes.io/memory-pressure', operator: 'Exists', effect: 'NoSchedule' },
+    { key: 'node.kubernetes.io/pid-pressure', operator: 'Exists', effect: 'NoSchedule' },
+    { key: 'node.kubernetes.io/unschedulable', operator: 'Exists', effect: 'NoSchedule' },
+    ...(podSpec.hostNetwork === true ? [{ key: 'node.kubernetes.io/network-unavailable', operator: 'Exists', effect: 'NoSchedule' }] : []),
+  ];
+  const existing = (podSpec.tolerations as Json[] | undefined) ?? [];
+  return [...existing, ...added.filter((t) => !existing.some((e) => e.key === t.key && e.effect === t.effect))];
+}
+
+/** The node a daemon pod is pinned to (its required matchFields metadata.name term). */
+function pinnedNode(pod: KubeObject): string | undefined {
+  if (specOf(pod).nodeName) return specOf(pod).nodeName as string;
+  const terms = ((((specOf(pod).affinity as Json | undefined)?.nodeAffinity as Json | undefined)?.requiredDuringSchedulingIgnoredDuringExecution as Json | undefined)?.nodeSelectorTerms ?? []) as Json[];
+  for (const term of terms) for (const f of (term.matchFields as Json[] | undefined) ?? []) if (f.key === 'metadata.name' && f.operator === 'In') return (f.values as string[])[0];
+  return undefined;
+}
+
+export class DaemonSetController extends QueueController {
+  readonly name = 'daemonset';
+  private readonly pods = new OwnedIndex(PODS);
+  private readonly revisions = new OwnedIndex(REVISIONS);
+
+  constructor(ctx: ControllerContext, onError: (err: unknown, key: string) => void) {
+    super(ctx, onError);
+  }
+
+  private type(group: string, resource: string): ResourceType {
+    return this.ctx.catalog.find(group, 'v1', resource)!;
+  }
+
+  protected observe(event: StoreEvent): void {
+    if (event.bucket === SETS) this.queue.add(event.key);
+    else if (event.bucket === REVISIONS) this.revisions.observe(event);
+    else if (event.bucket === NODES) for (const { key } of this.ctx.store.list(SETS, '')) this.queue.add(key);
+    else if (event.bucket === PODS) {
+      this.pods.observe(event);
+      const ref = controllerRefOf(event.object);
+      if (ref?.kind === 'DaemonSet') this.queue.add(`${event.object.metadata.namespace}/${ref.name}`);
+    }
+  }
+
+  protected async sync(key: string): Promise<void> {
+    const ds = this.ctx.store.get(SETS, key);
+    if (!ds || ds.metadata.deletionTimestamp) return;
+    const spec = specOf(ds);
+    const namespace = ds.metadata.namespace!;
+    const template = (spec.template ?? {}) as Json;
+    const templateSpec = (template.spec ?? {}) as Json;
+    const revision = await this.ensureRevision(ds);
+    const hash = revision.split('-').pop()!;
+    const nodes = this.ctx.store.list(NODES, '').map((e) => e.object);
+    const wants = (node: KubeObject) => placementFailure({ ...templateSpec, tolerations: daemonTolerations(templateSpec) }, node) === undefined;
+    const pods = this.pods
+      .keysOf(ds.metadata.uid!)
+      .map((k) => this.ctx.store.get(PODS, k))
+      .filter((p): p is StoredObject => p !== undefined);
+    const byNode = new Map<string, StoredObject[]>();
+    for (const pod of pods) {
+      const node = pinnedNode(pod);
+      if (!node) continue;
+      byNode.set(node, [...(byNode.get(node) ?? []), pod]);
+    }
+    const podRegistry = this.ctx.registryFor(this.type('', 'pods'));
+    const deletePod = async (pod: StoredObject) => {
+      try {
+        await podRegistry.delete(namespace, pod.metadata.name!, { preconditions: { uid: pod.metadata.uid! } });
+      } catch (err) {
+        if (!(err instanceof StatusError && (err.code === 404 || err.code === 409))) throw err;
+      }
+    };
+    const now = this.ctx.clock.now();
+    const minReadySeconds = numberOr(spec.minReadySeconds, 0);
+    const isUpdated = (p: KubeObject) => p.metadata?.labels?.[REVISION_LABEL] === hash;
+    const desiredNodes = nodes.filter(wants);
+    for (const node of nodes) {
+      const name = node.metadata.name!;
+      const live = (byNode.get(name) ?? []).filter((p) => !p.metadata.deletionTimestamp);
+      if (!wants(node)) {
+        for (const pod of live) await deletePod(pod);
+        continue;
+      }
+      // Failed daemon pods are replaced; extra pods on a node are deleted, keeping the oldest.
+      for (const pod of live.filter(isTerminal)) await deletePod(pod);
+      const running = live.filter((p) => !isTerminal(p));
+      for (const extra of running.slice(1)) await deletePod(extra);
+      if (running.length === 0 && (byNode.get(name) ?? []).every((p) => !p.metadata.deletionTimestamp || isTerminal(p))) await this.createPod(ds, name, hash);
+    }
+    // RollingUpdate: old pods go while fewer than maxUnavailable daemon pods are unavailable.
+    const strategy = (spec.updateStrategy ?? {}) as Json;
+    if ((strategy.type ?? 'RollingUpdate') === 'RollingUpdate') {
+      const maxUnavailableRaw = (strategy.rollingUpdate as Json | undefined)?.maxUnavailable ?? 1;
+      const maxUnavailable =
+        typeof maxUnavailableRaw === 'string' && maxUnavailableRaw.endsWith('%') ? Math.max(1, Math.floor((Number(maxUnavailableRaw.slice(0, -1)) * desiredNodes.length) / 100)) : Number(maxUnavailableRaw) || 1;
+      const current = desiredNodes.map((n) => (byNode.get(n.metadata.name!) ?? []).find((p) => !p.metadata.deletionTimestamp && !isTerminal(p)));
+      let unavailable = current.filter((p) => !p || !isPodAvailable(p, minReadySeconds, now)).length;
+      for (const pod of current) {
+        if (!pod || isUpdated(pod)) continue;
+        const available = isPodAvailable(pod, minReadySeconds, now);
+        if (!available) {
+          await deletePod(pod);
+          continue;
+        }
+        if (unavailable >= maxUnavailable) break;
+        await deletePod(pod);
+        unavailable++;
+      }
+    }
+
+    const fresh = this.pods
+      .keysOf(ds.metadata.uid!)
+      .map((k) => this.ctx.store.get(PODS, k))
+      .filter((p): p is StoredObject => p !== undefined && !p.metadata.deletionTimestamp && !isTerminal(p));
+    const desiredNames = new Set(desiredNodes.map((n) => n.metadata.name!));
+    const scheduled = fresh.filter((p) => desiredNames.has(pinnedNode(p) ?? ''));
+    const misscheduled = fresh.filter((p) => !desiredNames.has(pinnedNode(p) ?? ''));
+    const available = scheduled.filter((p) => isPodAvailable(p, minReadySeconds, now)).length;
+    await updateStatus(this.ctx, this.type('apps', 'daemonsets'), namespace, ds.metadata.name!, ds.metadata.uid!, (obj) => {
+      const omitZero = (field: string, n: number) => (n ? { [field]: n } : {});
+      obj.status = {
+        currentNumberScheduled: new Set(scheduled.map(pinnedNode)).size,
+        numberMisscheduled: misscheduled.length,
+        desiredNumberScheduled: desiredNodes.length,
+        numberReady: scheduled.filter(isPodReady).length,
+        observedGeneration: obj.metadata?.generation,
+        ...omitZero('updatedNumberScheduled', scheduled.filter(isUpdated).length),
+        ...omitZero('numberAvailable', available),
+        ...omitZero('numberUnavailable', desiredNodes.length - available),
+      };
+    });
+  }
+
+  private async ensureRevision(ds: StoredObject): Promise<string> {
+    const template = specOf(ds).template;
+    const name = `${ds.metadata.name}-${computeHash(template)}`;
+    const namespace = ds.metadata.namespace!;
+    if (this.ctx.store.get(REVISIONS, `${namespace}/${name}`)) return name;
+    const revisions = this.revisions.keysOf(ds.metadata.uid!).map((k) => this.ctx.store.get(REVISIONS, k));
+    const matchLabels = ((specOf(ds).selector as Json | undefined)?.matchLabels ?? {}) as Record<string, string>;
+    try {
+      await this.ctx.registryFor(this.type('apps', 'controllerrevisions')).create(
+        namespace,
+        {
+          apiVersion: 'apps/v1',
+          kind: 'ControllerRevision',
+          metadata: { name, namespace, labels: { ...matchLabels, [REVISION_LABEL]: name.split('-').pop()! }, ownerReferences: [newControllerRef(ds, 'apps/v1', 'DaemonSet')] },
+          data: { spec: { template: { ...(structuredClone(template) as Json), $patch: 'replace' } } },
+          revision: Math.max(0, ...revisions.map((r) => numberOr(r?.revision, 0))) + 1,
+        } as KubeObject,
+        { fieldManager: CONTROLLER_MANAGER },
+      );
+    } catch (err) {
+      if (!(err instanceof StatusError && err.status.reason === 'AlreadyExists')) throw err;
+    }
+    return name;
+  }
+
+  /** A daemon pod for one node: the template with the daemon tolerations and affinity pinning it there. */
+  private async createPod(ds: StoredObject, node: string, hash: string): Promise<void> {
+    const template = (specOf(ds).template ?? {}) as Json;
+    const meta = (template.metadata ?? {}) as Json;
+    const podSpec = structuredClone((template.spec ?? {}) as Json);
+    podSpec.tolerations = daemonTolerations(podSpec);
+    const affinity = (podSpec.affinity ??= {}) as Json;
+    const nodeAffinity = (affinity.nodeAffinity ??= {}) as Json;
+    nodeAffinity.requiredDuringSchedulingIgnoredDuringExecution = { nodeSelectorTerms: [{ matchFields: [{ key: 'metadata.name', operator: 'In', values: [node] }] }] };
+    const pod: KubeObject = {
+      apiVersion: 'v1',
+      kind: 'Pod',
+      metadata: {
+        generateName: `${ds.metadata.name}-`,
+        namespace: ds.metadata.namespace,
+        labels: { ...((meta.labels as Record<string, string> | undefined) ?? {}), [REVISION_LABEL]: hash, [GENERATION_LABEL]: String(ds.metadata.generation ?? 1) },
+        ...(meta.annotations ? { annotations: structuredClone(meta.annotations) as Record<string, string> } : {}),
+        ownerReferences: [newControllerRef(ds, 'apps/v1', 'DaemonSet')],
+      },
+      spec: podSpec,
+    };
+    await this.ctx.registryFor(this.type('', 'pods')).create(ds.metadata.namespace, pod, { fieldManager: CONTROLLER_MANAGER });
+  }
+}

@@ -1,0 +1,109 @@
+// The Nodes a workloads cluster starts with: what a kubelet registers (labels, podCIDR) and then
+// reports as its status (conditions, capacity/allocatable, addresses, nodeInfo, daemonEndpoints),
+// with the texts of pkg/kubelet/nodestatus/setters.go. Every node is alike and Ready.
+import type { KubeObject } from '../../apis/object.ts';
+import { formatTimestamp } from '../../go/time.ts';
+import type { ControllerContext } from '../context.ts';
+import { stableJson } from './objects.ts';
+
+/** The name of the i-th node (1-based). */
+export const nodeName = (i: number): string => `kubefake-node-${i}`;
+
+/** What each node offers: 8 CPUs, 32 GiB, 110 pods (the kubelet's default maxPods). */
+export const NODE_CAPACITY = { cpu: '8', 'ephemeral-storage': '102625208Ki', 'hugepages-1Gi': '0', 'hugepages-2Mi': '0', memory: '32877324Ki', pods: '110' };
+
+/** The pod address range of the i-th node; pod IPs are taken from it in order. */
+export const podCidrOf = (i: number): string => `10.244.${i - 1}.0/24`;
+export const nodeAddressOf = (i: number): string => `172.18.0.${i + 1}`;
+
+/** A deterministic hex string of the given length from a seed text (machine ids, container ids). */
+export function hexId(seed: string, length: number): string {
+  let out = '';
+  let h = 0x811c9dc5;
+  for (let round = 0; out.length < length; round++) {
+    const text = `${seed}#${round}`;
+    for (let i = 0; i < text.length; i++) {
+      h ^= text.charCodeAt(i);
+      h = Math.imul(h, 0x01000193) >>> 0;
+    }
+    out += h.toString(16).padStart(8, '0');
+  }
+  return out.slice(0, length);
+}
+
+const uuidFrom = (seed: string): string => {
+  const h = hexId(seed, 32);
+  return `${h.slice(0, 8)}-${h.slice(8, 12)}-${h.slice(12, 16)}-${h.slice(16, 20)}-${h.slice(20)}`;
+};
+
+function nodeObject(i: number): KubeObject {
+  const name = nodeName(i);
+  return {
+    apiVersion: 'v1',
+    kind: 'Node',
+    metadata: {
+      name,
+      labels: {
+        'beta.kubernetes.io/arch': 'amd64',
+        'beta.kubernetes.io/os': 'linux',
+        'kubernetes.io/arch': 'amd64',
+        'kubernetes.io/hostname': name,
+        'kubernetes.io/os': 'linux',
+      },
+      // What kubeadm-style kubelets annotate at registration.
+      annotations: { 'node.alpha.kubernetes.io/ttl': '0', 'volumes.kubernetes.io/controller-managed-attach-detach': 'true' },
+    },
+    spec: { podCIDR: podCidrOf(i), podCIDRs: [podCidrOf(i)], providerID: `kubefake://${name}` },
+  };
+}
+
+/** The status a Ready kubelet posts (setters.go: MachineInfo, NodeAddress, ReadyCondition and the pressure conditions). */
+function nodeStatus(i: number, kubeletVersion: string, now: Date): Record<string, unknown> {
+  const at = formatTimestamp(now);
+  const condition = (type: string, status: string, reason: string, message: string) => ({ type, status, lastHeartbeatTime: at, lastTransitionTime: at, reason, message });
+  return {
+    capacity: { ...NODE_CAPACITY },
+    allocatable: { ...NODE_CAPACITY },
+    conditions: [
+      condition('MemoryPressure', 'False', 'KubeletHasSufficientMemory', 'kubelet has sufficient memory available'),
+      condition('DiskPressure', 'False', 'KubeletHasNoDiskPressure', 'kubelet has no disk pressure'),
+      condition('PIDPressure', 'False', 'KubeletHasSufficientPID', 'kubelet has sufficient PID available'),
+      condition('Ready', 'True', 'KubeletReady', 'kubelet is posting ready status'),
+    ],
+    addresses: [
+      { type: 'InternalIP', address: nodeAddressOf(i) },
+      { type: 'Hostname', address: nodeName(i) },
+    ],
+    daemonEndpoints: { kubeletEndpoint: { Port: 10250 } },
+    nodeInfo: {
+      machineID: hexId(`machine-${i}`, 32),
+      systemUUID: uuidFrom(`system-${i}`),
+      bootID: uuidFrom(`boot-${i}`),
+      kernelVersion: '6.8.0-kubefake',
+      osImage: 'Debian GNU/Linux 12 (bookworm)',
+      containerRuntimeVersion: 'containerd://2.1.4',
+      kubeletVersion,
+      operatingSystem: 'linux',
+      architecture: 'amd64',
+      swap: {},
+    },
+    images: [],
+    runtimeHandlers: [{ name: 'runc', features: { recursiveReadOnlyMounts: true, userNamespaces: true } }, { name: '', features: { recursiveReadOnlyMounts: true, userNamespaces: true } }],
+    features: { supplementalGroupsPolicy: true },
+  };
+}
+
+/** Registers `count` Ready nodes through the registry (create, then the kubelet's status), as kubelets do at startup. */
+export async function registerNodes(ctx: ControllerContext, count: number, kubeletVersion: string): Promise<void> {
+  const type = ctx.catalog.find('', 'v1', 'nodes')!;
+  const registry = ctx.registryFor(type);
+  for (let i = 1; i <= count; i++) {
+    await registry.create(undefined, nodeObject(i), { fieldManager: 'kubelet' });
+    const status = nodeStatus(i, kubeletVersion, ctx.clock.now());
+    registry.systemUpdate(undefined, nodeName(i), (node) => {
+      if (stableJson(node.status) === stableJson(status)) return false;
+      node.status = status;
+      return true;
+    });
+  }
+}

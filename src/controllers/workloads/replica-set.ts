@@ -1,0 +1,220 @@
+// The ReplicaSet and ReplicationController controller (pkg/controller/replicaset, which runs RCs
+// too): keeps spec.replicas active pods from the template, owned through a controller reference;
+// deletes the least valuable pods first when there are too many (controller.ActivePodsWithRanks);
+// reports replicas, fullyLabeledReplicas, readyReplicas, availableReplicas and observedGeneration,
+// and a ReplicaFailure condition when pods cannot be created.
+import type { KubeObject, StoredObject } from '../../apis/object.ts';
+import type { ResourceType } from '../../apis/resource-type.ts';
+import { StatusError } from '../../errors/status-error.ts';
+import type { LabelSelector } from '../../selectors/label-selector.ts';
+import { parseLabelSelector } from '../../selectors/label-selector.ts';
+import type { StoreEvent } from '../../storage/versioned-store.ts';
+import type { ControllerContext } from '../context.ts';
+import { QueueController } from '../queue-controller.ts';
+import { CONTROLLER_MANAGER, OwnedIndex, updateStatus } from './controller-support.ts';
+import {
+  availableAt,
+  controllerRefOf,
+  findCondition,
+  isPodActive,
+  isPodAvailable,
+  isPodReady,
+  labelsOf,
+  newControllerRef,
+  numberOr,
+  selectorOf,
+  setCondition,
+  specOf,
+  statusOf,
+  type Condition,
+  type Json,
+} from './objects.ts';
+import type { ClockTimers } from './timers.ts';
+
+const PODS = '/pods';
+/** replicaset.BurstReplicas: the most pods one sync creates or deletes. */
+const BURST_REPLICAS = 500;
+
+interface Kind {
+  kind: 'ReplicaSet' | 'ReplicationController';
+  apiVersion: string;
+  group: string;
+  version: string;
+  plural: string;
+  /** An RC's selector is a plain label map. */
+  selectorOf(obj: KubeObject): LabelSelector | undefined;
+}
+
+export const REPLICA_SET: Kind = { kind: 'ReplicaSet', apiVersion: 'apps/v1', group: 'apps', version: 'v1', plural: 'replicasets', selectorOf: (rs) => selectorOf(specOf(rs).selector) };
+export const REPLICATION_CONTROLLER: Kind = {
+  kind: 'ReplicationController',
+  apiVersion: 'v1',
+  group: '',
+  version: 'v1',
+  plural: 'replicationcontrollers',
+  selectorOf: (rc) => {
+    const labels = (specOf(rc).selector ?? {}) as Record<string, string>;
+    const text = Object.entries(labels).map(([k, v]) => `${k}=${v}`).join(',');
+    try {
+      return text ? parseLabelSelector(text) : undefined;
+    } catch {
+      return undefined;
+    }
+  },
+};
+
+/** controller.ActivePodsWithRanks' order: the pods to delete first come first. */
+function deletionOrder(a: KubeObject, b: KubeObject): number {
+  const assigned = (p: KubeObject) => (specOf(p).nodeName ? 1 : 0);
+  const phaseRank = (p: KubeObject) => ({ Pending: 0, Unknown: 1, Running: 2 })[statusOf(p).phase as string] ?? 0;
+  const ready = (p: KubeObject) => (isPodReady(p) ? 1 : 0);
+  const restarts = (p: KubeObject) => Math.max(0, ...((statusOf(p).containerStatuses as Json[] | undefined) ?? []).map((c) => numberOr(c.restartCount, 0)));
+  const readySince = (p: KubeObject) => Date.parse(findCondition(p, 'Ready')?.lastTransitionTime ?? '') || 0;
+  const created = (p: KubeObject) => Date.parse(p.metadata?.creationTimestamp ?? '') || 0;
+  return (
+    assigned(a) - assigned(b) ||
+    phaseRank(a) - phaseRank(b) ||
+    ready(a) - ready(b) ||
+    // Ready for less time, more restarts, newer: deleted first.
+    (ready(a) && ready(b) ? readySince(b) - readySince(a) : 0) ||
+    restarts(b) - restarts(a) ||
+    created(b) - created(a) ||
+    (a.metadata!.name! < b.metadata!.name! ? 1 : -1)
+  );
+}
+
+export class ReplicaSetController extends QueueController {
+  readonly name: string;
+  private readonly kind: Kind;
+  private readonly bucket: string;
+  private readonly pods = new OwnedIndex(PODS);
+  private readonly timers: ClockTimers;
+  /** Wake-ups already scheduled, as `key@time`. */
+  private readonly wakeups = new Set<string>();
+
+  constructor(ctx: ControllerContext, onError: (err: unknown, key: string) => void, kind: Kind, timers: ClockTimers) {
+    super(ctx, onError);
+    this.kind = kind;
+    this.name = kind.kind === 'ReplicaSet' ? 'replicaset' : 'replicationcontroller';
+    this.bucket = `${kind.group}/${kind.plural}`;
+    this.timers = timers;
+  }
+
+  private type(): ResourceType {
+    return this.ctx.catalog.find(this.kind.group, this.kind.version, this.kind.plural)!;
+  }
+
+  protected observe(event: StoreEvent): void {
+    if (event.bucket === this.bucket) {
+      this.queue.add(event.key);
+      return;
+    }
+    if (event.bucket !== PODS) return;
+    this.pods.observe(event);
+    this.queueOwner(event.object);
+    if (event.previous && event.previous.metadata.ownerReferences !== event.object.metadata.ownerReferences) this.queueOwner(event.previous);
+  }
+
+  /** Queues the pod's controller when it is one of this controller's kind. */
+  private queueOwner(pod: StoredObject): void {
+    const ref = controllerRefOf(pod);
+    if (ref?.kind === this.kind.kind && ref.apiVersion === this.kind.apiVersion) this.queue.add(`${pod.metadata.namespace}/${ref.name}`);
+  }
+
+  protected async sync(key: string): Promise<void> {
+    const owner = this.ctx.store.get(this.bucket, key);
+    if (!owner) return;
+    const uid = owner.metadata.uid!;
+    const namespace = owner.metadata.namespace!;
+    const now = this.ctx.clock.now();
+    const owned = this.pods
+      .keysOf(uid)
+      .map((k) => this.ctx.store.get(PODS, k))
+      .filter((p): p is StoredObject => p !== undefined);
+    const active = owned.filter(isPodActive);
+    let failure: string | undefined;
+    if (!owner.metadata.deletionTimestamp) failure = await this.manage(owner, active);
+    const current = this.pods
+      .keysOf(uid)
+      .map((k) => this.ctx.store.get(PODS, k))
+      .filter((p): p is StoredObject => p !== undefined && isPodActive(p));
+    const spec = specOf(owner);
+    const minReadySeconds = numberOr(spec.minReadySeconds, 0);
+    const templateLabels = ((spec.template as Json | undefined)?.metadata as Json | undefined)?.labels as Record<string, string> | undefined;
+    const matchesTemplate = (p: KubeObject) => Object.entries(templateLabels ?? {}).every(([k, v]) => labelsOf(p)[k] === v);
+    const ready = current.filter(isPodReady);
+    const available = ready.filter((p) => isPodAvailable(p, minReadySeconds, now));
+    // Pods ready but not yet available for minReadySeconds: look again when they are.
+    for (const p of ready) {
+      const at = availableAt(p, minReadySeconds);
+      if (at === undefined || at <= now.getTime() || this.wakeups.has(`${key}@${at}`)) continue;
+      this.wakeups.add(`${key}@${at}`);
+      this.timers.at(at, () => {
+        this.wakeups.delete(`${key}@${at}`);
+        this.queue.add(key);
+      });
+    }
+    await updateStatus(this.ctx, this.type(), namespace, owner.metadata.name!, uid, (obj) => {
+      const old = (obj.status ?? {}) as Json;
+      const conditions = ((old.conditions as Condition[] | undefined) ?? []).slice();
+      if (failure) setCondition(conditions, { type: 'ReplicaFailure', status: 'True', reason: 'FailedCreate', message: failure }, now);
+      else if (conditions.some((c) => c.type === 'ReplicaFailure')) conditions.splice(conditions.findIndex((c) => c.type === 'ReplicaFailure'), 1);
+      // ReplicaSetStatus in Go's field order; the counts but replicas are omitempty.
+      const omitZero = (field: string, n: number) => (n ? { [field]: n } : {});
+      obj.status = {
+        replicas: current.length,
+        ...omitZero('fullyLabeledReplicas', current.filter(matchesTemplate).length),
+        ...omitZero('readyReplicas', ready.length),
+        ...omitZero('availableReplicas', available.length),
+        ...omitZero('observedGeneration', obj.metadata?.generation ?? 0),
+        ...(conditions.length ? { conditions } : {}),
+      };
+    });
+  }
+
+  /** manageReplicas: creates or deletes the difference; answers the create error's text when one failed. */
+  private async manage(owner: StoredObject, active: StoredObject[]): Promise<string | undefined> {
+    const spec = specOf(owner);
+    const replicas = numberOr(spec.replicas, 1);
+    const diff = active.length - replicas;
+    const podType = this.ctx.catalog.find('', 'v1', 'pods')!;
+    const pods = this.ctx.registryFor(podType);
+    const namespace = owner.metadata.namespace!;
+    if (diff < 0) {
+      const template = (spec.template ?? {}) as Json;
+      const templateMeta = (template.metadata ?? {}) as Json;
+      for (let i = 0; i < Math.min(-diff, BURST_REPLICAS); i++) {
+        // controller.GetPodFromTemplate: the template's labels, annotations and finalizers, a generated name, the owner.
+        const pod: KubeObject = {
+          apiVersion: 'v1',
+          kind: 'Pod',
+          metadata: {
+            generateName: `${owner.metadata.name}-`,
+            namespace,
+            ...(templateMeta.labels ? { labels: structuredClone(templateMeta.labels) as Record<string, string> } : {}),
+            ...(templateMeta.annotations ? { annotations: structuredClone(templateMeta.annotations) as Record<string, string> } : {}),
+            ...(templateMeta.finalizers ? { finalizers: structuredClone(templateMeta.finalizers) as string[] } : {}),
+            ownerReferences: [newControllerRef(owner, this.kind.apiVersion, this.kind.kind)],
+          },
+          spec: structuredClone(template.spec ?? {}) as Json,
+        };
+        try {
+          await pods.create(namespace, pod, { fieldManager: CONTROLLER_MANAGER });
+        } catch (err) {
+          if (err instanceof StatusError) return err.message;
+          throw err;
+        }
+      }
+    } else if (diff > 0) {
+      const victims = [...active].sort(deletionOrder).slice(0, Math.min(diff, BURST_REPLICAS));
+      for (const pod of victims) {
+        try {
+          await pods.delete(namespace, pod.metadata.name!, { preconditions: { uid: pod.metadata.uid! } });
+        } catch (err) {
+          if (!(err instanceof StatusError && (err.code === 404 || err.code === 409))) throw err;
+        }
+      }
+    }
+    return undefined;
+  }
+}

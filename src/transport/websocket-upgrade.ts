@@ -1,0 +1,48 @@
+// The server side of a WebSocket upgrade (RFC 6455) for answers that are known in full: the
+// handshake naming the chosen subprotocol, each message as one unmasked binary frame, then a
+// normal close. What the client sends is read and dropped. Used for pods/exec of the kubelet
+// stand-in, whose command has already run.
+import { createHash } from 'node:crypto';
+import { STATUS_CODES } from 'node:http';
+import type { Socket } from 'node:net';
+import type { Duplex } from 'node:stream';
+
+const WEBSOCKET_GUID = '258EAFA5-E914-47DA-95CA-C5AB0DC85B11';
+
+function frame(opcode: number, payload: Uint8Array): Buffer {
+  const length = payload.byteLength;
+  const head = length < 126 ? Buffer.from([0x80 | opcode, length]) : length < 65536 ? Buffer.alloc(4) : Buffer.alloc(10);
+  if (length >= 126 && length < 65536) {
+    head[0] = 0x80 | opcode;
+    head[1] = 126;
+    head.writeUInt16BE(length, 2);
+  } else if (length >= 65536) {
+    head[0] = 0x80 | opcode;
+    head[1] = 127;
+    head.writeBigUInt64BE(BigInt(length), 2);
+  }
+  return Buffer.concat([head, payload]);
+}
+
+/** Completes the handshake for `key` (Sec-WebSocket-Key), sends the messages and closes. */
+export function answerWebSocket(socket: Duplex, key: string, protocol: string, messages: readonly Uint8Array[]): void {
+  const accept = createHash('sha1').update(key + WEBSOCKET_GUID).digest('base64');
+  socket.on('data', () => undefined);
+  socket.on('error', () => undefined);
+  socket.write(`HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Accept: ${accept}\r\nSec-WebSocket-Protocol: ${protocol}\r\n\r\n`);
+  for (const m of messages) socket.write(frame(0x2, m));
+  // Close with 1000 (normal closure); the client answers and the connection ends.
+  socket.end(frame(0x8, Uint8Array.from([0x03, 0xe8])));
+}
+
+/** Writes a whole HTTP response on a socket that asked for an upgrade the server does not make. */
+export async function answerPlainly(socket: Duplex | Socket, response: Response): Promise<void> {
+  const body = Buffer.from(await response.arrayBuffer());
+  let head = `HTTP/1.1 ${response.status} ${STATUS_CODES[response.status] ?? ''}\r\n`;
+  response.headers.forEach((value, name) => {
+    if (name !== 'content-length' && name !== 'transfer-encoding' && name !== 'connection') head += `${name}: ${value}\r\n`;
+  });
+  head += `Content-Length: ${body.length}\r\nConnection: close\r\n\r\n`;
+  socket.on('error', () => undefined);
+  socket.end(Buffer.concat([Buffer.from(head, 'latin1'), body]));
+}
