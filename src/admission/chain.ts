@@ -14,10 +14,17 @@
 // A plugin kubefake implements is listed below at its place in that order.
 import { admissionChain, type AdmissionChain, type AdmissionPlugin } from '../registry/admission.ts';
 import type { AdmissionServices } from './services.ts';
+import { mutatingAdmissionWebhook } from './webhooks/mutating.ts';
+import { validatingAdmissionWebhook } from './webhooks/validating.ts';
 
 /** The default plugins, in the real chain's order. */
-export function defaultAdmissionPlugins(_services: AdmissionServices): AdmissionPlugin[] {
-  return [];
+export function defaultAdmissionPlugins(services: AdmissionServices): AdmissionPlugin[] {
+  return [
+    // MutatingAdmissionPolicy
+    mutatingAdmissionWebhook(services),
+    // ValidatingAdmissionPolicy
+    validatingAdmissionWebhook(services),
+  ];
 }
 
 export function defaultAdmissionChain(services: AdmissionServices): AdmissionChain {

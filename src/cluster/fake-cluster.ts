@@ -224,7 +224,7 @@ export async function createFakeCluster(options: FakeClusterOptions = {}): Promi
     if (!registry) registries.set(type, (registry = new GenericRegistry(type, ctx)));
     return registry;
   };
-  ctx.admission = defaultAdmissionChain({ store, catalog, clock, random, registryFor });
+  ctx.admission = defaultAdmissionChain({ store, catalog, clock, random, registryFor, webhooks });
   const servedWatches = new ServedWatches();
   const handler = new ApiHandler({
     catalog,

@@ -1,0 +1,144 @@
+// The MutatingAdmissionWebhook plugin (mutating/plugin.go, dispatcher.go, reinvocationcontext.go):
+// webhooks in order, each one's JSONPatch applied before the next is called, failurePolicy on
+// call failures, and one reinvocation round for IfNeeded webhooks when a later one changed the
+// object. The patched object is defaulted again and goes on to validation and the validating
+// webhooks as any other object would.
+import { isPlainObject, type KubeObject } from '../../apis/object.ts';
+import { goJsonTypeError, VERSION_KIND_ERROR_PREFIX } from '../../go/json.ts';
+import { internalError } from '../../errors/status-error.ts';
+import { deepEqual } from '../../util/deep-equal.ts';
+import type { AdmissionAttributes, AdmissionPlugin } from '../../registry/admission.ts';
+import type { AdmissionServices } from '../services.ts';
+import { webhooksOf, type WebhookAccessor } from './accessor.ts';
+import { callHook, CallingWebhookError, type CallContext } from './call.ts';
+import { isExemptFromWebhooks } from './exempt.ts';
+import { shouldCallHook } from './matching.ts';
+import { applyPatch, decodePatch } from './patch.ts';
+import { reviewObject, webhookRequestOf, type WebhookRequest } from './request.ts';
+import type { AdmissionResponse } from './response.ts';
+
+export const MUTATING_WEBHOOK_PLUGIN = 'MutatingAdmissionWebhook';
+
+/** webhookReinvokeContext: who was called with IfNeeded, and who must be called again. */
+class ReinvokeState {
+  private previouslyInvoked = new Set<string>();
+  readonly toReinvoke = new Set<string>();
+  shouldReinvoke = false;
+  requireReinvokingPreviouslyInvoked(): void {
+    for (const uid of this.previouslyInvoked) this.toReinvoke.add(uid);
+    this.previouslyInvoked = new Set();
+  }
+  addReinvocable(uid: string): void {
+    this.previouslyInvoked.add(uid);
+  }
+}
+
+export function mutatingAdmissionWebhook(services: AdmissionServices): AdmissionPlugin {
+  const ctx: CallContext = { webhooks: services.webhooks, random: services.random };
+  return {
+    name: MUTATING_WEBHOOK_PLUGIN,
+    async admit(attributes) {
+      if (isExemptFromWebhooks(attributes.type)) return;
+      const hooks = webhooksOf(services.store, 'mutatingwebhookconfigurations');
+      if (hooks.length === 0) return;
+      const state = new ReinvokeState();
+      await dispatch(services, ctx, hooks, attributes, state, 0);
+      // admission.reinvoker: a second round when a webhook changed the object.
+      if (state.shouldReinvoke && state.toReinvoke.size > 0) await dispatch(services, ctx, hooks, attributes, state, 1);
+    },
+  };
+}
+
+async function dispatch(services: AdmissionServices, ctx: CallContext, hooks: WebhookAccessor[], attributes: AdmissionAttributes, state: ReinvokeState, round: 0 | 1): Promise<void> {
+  for (const [index, hook] of hooks.entries()) {
+    const r = webhookRequestOf(attributes);
+    if (!shouldCallHook(services.store, hook, r)) continue;
+    if (round === 1 && !state.toReinvoke.has(hook.uid)) continue;
+    let changed = false;
+    let error: unknown;
+    try {
+      const response = await callHook(ctx, hook, r, true);
+      changed = applyResponse(hook, r, response, round, index);
+    } catch (err) {
+      error = err;
+    }
+    addAnnotation(attributes, `mutation.webhook.admission.k8s.io/round_${round}_index_${index}`, JSON.stringify({ configuration: hook.configurationName, webhook: hook.spec.name, mutated: changed }));
+    if (changed) {
+      state.requireReinvokingPreviouslyInvoked();
+      state.shouldReinvoke = true;
+    }
+    if (hook.spec.reinvocationPolicy === 'IfNeeded') state.addReinvocable(hook.uid);
+    if (error === undefined) continue;
+    if (error instanceof CallingWebhookError) {
+      if (hook.spec.failurePolicy === 'Ignore') {
+        addAnnotation(attributes, `failed-open.mutation.webhook.admission.k8s.io/round_${round}_index_${index}`, hook.spec.name);
+        continue;
+      }
+      throw error.toStatusError();
+    }
+    throw error;
+  }
+}
+
+function addAnnotation(attributes: AdmissionAttributes, key: string, value: string): void {
+  if (!(key in attributes.auditAnnotations)) attributes.auditAnnotations[key] = value;
+}
+
+/** The patch of an allowed answer applied to the request's object; answers whether it changed. */
+function applyResponse(hook: WebhookAccessor, r: WebhookRequest, response: AdmissionResponse, round: number, index: number): boolean {
+  const name = hook.spec.name;
+  if (!response.patch?.length) return false;
+  const decoded = decodePatch(response.patch);
+  if (!decoded.ok) throw new CallingWebhookError(name, `received undecodable patch in webhook response: ${decoded.error}`);
+  if (decoded.operations.length === 0) return false;
+  const obj = r.attributes.object;
+  if (!obj) throw internalError(`admission webhook ${JSON.stringify(name)} attempted to modify the object, which is not supported for this operation`);
+  if (response.patchType !== 'JSONPatch') throw new CallingWebhookError(name, `unsupported patch type ${JSON.stringify(response.patchType)}`);
+  const sent = reviewObject(r, true)!;
+  const patched = applyPatch(decoded, sent);
+  if (!patched.ok) throw internalError(patched.error);
+  if (!isPlainObject(patched.value)) throw internalError(`${VERSION_KIND_ERROR_PREFIX}${goJsonTypeError(patched.value) ?? 'unexpected end of JSON input'}`);
+  const next = patched.value as KubeObject;
+  const changed = !deepEqual(sent, next);
+  addPatchAnnotation(r.attributes, hook, decoded, response, round, index);
+  replaceInPlace(obj, next, r);
+  return changed;
+}
+
+function addPatchAnnotation(attributes: AdmissionAttributes, hook: WebhookAccessor, _decoded: unknown, response: AdmissionResponse, round: number, index: number): void {
+  let patch: unknown;
+  try {
+    patch = JSON.parse(new TextDecoder().decode(response.patch));
+  } catch {
+    return;
+  }
+  addAnnotation(attributes, `patch.webhook.admission.k8s.io/round_${round}_index_${index}`, JSON.stringify({ configuration: hook.configurationName, webhook: hook.spec.name, patch, patchType: 'JSONPatch' }));
+}
+
+/**
+ * The registry's object becomes the patched one. What the real handler does to the object after
+ * mutating admission runs again: a create's system fields (rest.BeforeCreate) and the strategy's
+ * PrepareForCreate/PrepareForUpdate with the defaulting kubefake does there; a custom resource's
+ * schema pruning and defaulting (what the CR codec does to a webhook's additions).
+ */
+function replaceInPlace(obj: KubeObject, next: KubeObject, r: WebhookRequest): void {
+  const before = obj.metadata ?? {};
+  const keep = { uid: before.uid, creationTimestamp: before.creationTimestamp, generation: before.generation };
+  for (const key of Object.keys(obj)) delete (obj as Record<string, unknown>)[key];
+  Object.assign(obj, structuredClone(next));
+  const { type } = r.attributes;
+  if (r.operation === 'CREATE') {
+    const meta = (obj.metadata ??= {});
+    for (const [k, v] of Object.entries(keep)) {
+      if (v === undefined) delete (meta as Record<string, unknown>)[k];
+      else (meta as Record<string, unknown>)[k] = v;
+    }
+  }
+  if (type.decodeBody) {
+    const outcome = type.decodeBody(obj);
+    if (outcome.error) throw internalError(outcome.error);
+  }
+  if (r.operation === 'CREATE') type.strategy.prepareForCreate?.(obj);
+  else if (r.operation === 'UPDATE' && r.oldObject) type.strategy.prepareForUpdate?.(obj, r.oldObject);
+}
+
