@@ -120,3 +120,211 @@ describe('validating webhooks', () => {
     expect(reviews[2]!.request.oldObject.data).toEqual({ a: '2' });
   });
 });
+
+describe('failurePolicy and call failures', () => {
+  it('a handler that throws fails closed with the Internal error the dispatcher gives, or is ignored with failurePolicy Ignore', async () => {
+    await validatingConfig('v', hook('boom.example.com', URL_VALIDATE));
+    cluster.serveWebhook(URL_VALIDATE, () => {
+      throw new Error('boom');
+    });
+    await expectStatus(core.createNamespacedConfigMap({ namespace: 'default', body: configMap('a') }), {
+      code: 500,
+      reason: 'InternalError',
+      message: 'Internal error occurred: failed calling webhook "boom.example.com": failed to call webhook: an error on the server ("boom") has prevented the request from succeeding',
+      details: { causes: [{ message: 'failed calling webhook "boom.example.com": failed to call webhook: an error on the server ("boom") has prevented the request from succeeding' }] },
+    });
+    await validatingConfig('v', hook('boom.example.com', URL_VALIDATE, { failurePolicy: 'Ignore' }));
+    await core.createNamespacedConfigMap({ namespace: 'default', body: configMap('a') });
+    expect(cluster.get({ kind: 'ConfigMap', namespace: 'default', name: 'a' })).toBeDefined();
+  });
+
+  it('a webhook slower than timeoutSeconds fails with context deadline exceeded (real time, not the fake clock)', async () => {
+    await mutatingConfig('m', hook('slow.example.com', URL_MUTATE, { timeoutSeconds: 1 }));
+    cluster.serveWebhook(URL_MUTATE, () => new Promise(() => undefined));
+    await expectStatus(core.createNamespacedConfigMap({ namespace: 'default', body: configMap('a') }), {
+      code: 500,
+      reason: 'InternalError',
+      message: 'Internal error occurred: failed calling webhook "slow.example.com": failed to call webhook: Post "https://hooks.example.com/mutate?timeout=1s": context deadline exceeded',
+    });
+    await mutatingConfig('m', hook('slow.example.com', URL_MUTATE, { timeoutSeconds: 1, failurePolicy: 'Ignore' }));
+    await core.createNamespacedConfigMap({ namespace: 'default', body: configMap('a') });
+  });
+
+  it('a service reference nobody serves fails as the service resolver does', async () => {
+    await validatingConfig('v', { ...hook('svc.example.com', ''), clientConfig: { service: { namespace: 'hooks', name: 'webhook', path: '/validate' } } });
+    await expectStatus(core.createNamespacedConfigMap({ namespace: 'default', body: configMap('a') }), {
+      code: 500,
+      message: 'Internal error occurred: failed calling webhook "svc.example.com": failed to call webhook: Post "https://webhook.hooks.svc:443/validate?timeout=10s": services "webhook" not found',
+    });
+    cluster.serveWebhook({ namespace: 'hooks', name: 'webhook', path: '/validate' }, (review: Review) => answer(review, false, { status: { message: 'served' } }));
+    await expectStatus(core.createNamespacedConfigMap({ namespace: 'default', body: configMap('a') }), {
+      code: 400,
+      message: 'admission webhook "svc.example.com" denied the request: served',
+    });
+  });
+
+  it('answers that are not a valid review fail the call with VerifyAdmissionResponse texts', async () => {
+    await validatingConfig('v', hook('bad.example.com', URL_VALIDATE));
+    const cases: Array<[(review: Review) => unknown, string]> = [
+      [(review) => ({ ...answer(review, true), response: undefined }), 'received invalid webhook response: webhook response was absent'],
+      [(review) => ({ ...answer(review, true), response: { uid: 'nope', allowed: true } }), `received invalid webhook response: expected response.uid=UID, got "nope"`],
+      [(review) => answer(review, true, { patch: jsonPatch([]) }), 'received invalid webhook response: validating webhook may not return response.patch'],
+      [(review) => answer(review, true, { patchType: 'JSONPatch' }), 'received invalid webhook response: validating webhook may not return response.patchType'],
+      [(review) => ({ ...answer(review, true), apiVersion: 'admission.k8s.io/v1beta1' }), 'failed to call webhook: converting (v1beta1.AdmissionReview) to (v1.AdmissionReview): unknown conversion'],
+      [(review) => ({ ...answer(review, true), kind: 'ConversionReview' }), 'failed to call webhook: no kind "ConversionReview" is registered for version "admission.k8s.io/v1" in scheme "k8s.io/apiserver/pkg/util/webhook/client.go:71"'],
+      [() => new Response(null, { status: 200 }), 'failed to call webhook: 0-length response with status code: 200 and content type: application/json'],
+    ];
+    for (const [reply, reason] of cases) {
+      let uid = '';
+      cluster.serveWebhook(URL_VALIDATE, (review: Review) => {
+        uid = review.request.uid;
+        return reply(review);
+      });
+      const status = await expectStatus(core.createNamespacedConfigMap({ namespace: 'default', body: configMap('a') }), { code: 500, reason: 'InternalError' });
+      expect(status.message).toBe(`Internal error occurred: failed calling webhook "bad.example.com": ${reason.replace('UID', JSON.stringify(uid))}`);
+    }
+  });
+
+  it('a handler answering what JSON cannot carry is a failing webhook, not a crash', async () => {
+    await validatingConfig('v', hook('bigint.example.com', URL_VALIDATE));
+    cluster.serveWebhook(URL_VALIDATE, () => ({ n: 1n }));
+    const status = await expectStatus(core.createNamespacedConfigMap({ namespace: 'default', body: configMap('a') }), { code: 500 });
+    expect(status.message).toMatch(/^Internal error occurred: failed calling webhook "bigint.example.com": failed to call webhook: an error on the server \(".*BigInt.*"\) has prevented the request from succeeding$/);
+    expect((await core.listNamespacedConfigMap({ namespace: 'default' })).items).toHaveLength(0);
+  });
+});
+
+describe('mutating webhooks', () => {
+  it('applies a JSONPatch answer; the webhook sees the create before the system fields are set', async () => {
+    await mutatingConfig('m', hook('label.example.com', URL_MUTATE));
+    const reviews: Review[] = [];
+    cluster.serveWebhook(URL_MUTATE, (review: Review) => {
+      reviews.push(review);
+      return answer(review, true, { patchType: 'JSONPatch', patch: jsonPatch([{ op: 'add', path: '/metadata/labels', value: { mutated: 'yes' } }]) });
+    });
+    const created = await core.createNamespacedConfigMap({ namespace: 'default', body: configMap('a') });
+    expect(created.metadata!.labels).toEqual({ mutated: 'yes' });
+    expect(created.metadata!.uid).toMatch(/^[0-9a-f-]{36}$/);
+    expect(created.metadata!.creationTimestamp).toBeDefined();
+    expect(cluster.get({ kind: 'ConfigMap', namespace: 'default', name: 'a' })!.metadata!.labels).toEqual({ mutated: 'yes' });
+    const sent = reviews[0]!.request.object.metadata;
+    expect(sent.uid).toBeUndefined();
+    expect(sent.creationTimestamp).toBeUndefined();
+    expect(sent.name).toBe('a');
+  });
+
+  it('mutating webhooks run before validation and validating webhooks, which see the patched object', async () => {
+    await mutatingConfig('m', hook('bad-patch.example.com', URL_MUTATE));
+    await validatingConfig('v', hook('check.example.com', URL_VALIDATE));
+    cluster.serveWebhook(URL_MUTATE, (review: Review) => answer(review, true, { patchType: 'JSONPatch', patch: jsonPatch([{ op: 'add', path: '/metadata/labels', value: { 'bad key!': 'x' } }]) }));
+    const validated: Review[] = [];
+    cluster.serveWebhook(URL_VALIDATE, (review: Review) => {
+      validated.push(review);
+      return answer(review, true);
+    });
+    await expectStatus(core.createNamespacedConfigMap({ namespace: 'default', body: configMap('a') }), { code: 422, reason: 'Invalid' });
+    expect(validated).toHaveLength(0);
+    cluster.serveWebhook(URL_MUTATE, (review: Review) => answer(review, true, { patchType: 'JSONPatch', patch: jsonPatch([{ op: 'replace', path: '/data/a', value: 'patched' }]) }));
+    await core.createNamespacedConfigMap({ namespace: 'default', body: configMap('a') });
+    expect(validated[0]!.request.object.data).toEqual({ a: 'patched' });
+  });
+
+  it('patch answers the dispatcher refuses: no patchType, a patch that is no JSON patch, a DELETE patch', async () => {
+    await mutatingConfig('m', hook('p.example.com', URL_MUTATE, { rules: configMapRules(['CREATE', 'DELETE']) }));
+    cluster.serveWebhook(URL_MUTATE, (review: Review) => answer(review, true, { patch: jsonPatch([]) }));
+    await expectStatus(core.createNamespacedConfigMap({ namespace: 'default', body: configMap('a') }), {
+      code: 500,
+      message: 'Internal error occurred: failed calling webhook "p.example.com": received invalid webhook response: webhook returned response.patch but not response.patchType',
+    });
+    cluster.serveWebhook(URL_MUTATE, (review: Review) => answer(review, true, { patchType: 'JSONPatch', patch: Buffer.from('{"op":"add"}').toString('base64') }));
+    await expectStatus(core.createNamespacedConfigMap({ namespace: 'default', body: configMap('a') }), {
+      code: 500,
+      message: 'Internal error occurred: failed calling webhook "p.example.com": received undecodable patch in webhook response: json: cannot unmarshal object into Go value of type jsonpatch.Patch',
+    });
+    cluster.serveWebhook(URL_MUTATE, (review: Review) => answer(review, true));
+    await core.createNamespacedConfigMap({ namespace: 'default', body: configMap('a') });
+    cluster.serveWebhook(URL_MUTATE, (review: Review) => answer(review, true, { patchType: 'JSONPatch', patch: jsonPatch([{ op: 'add', path: '/metadata/labels', value: {} }]) }));
+    await expectStatus(core.deleteNamespacedConfigMap({ namespace: 'default', name: 'a' }), {
+      code: 500,
+      message: 'Internal error occurred: admission webhook "p.example.com" attempted to modify the object, which is not supported for this operation',
+    });
+  });
+
+  it('reinvocationPolicy IfNeeded calls a webhook again when a later one changed the object', async () => {
+    const calls: string[] = [];
+    await mutatingConfig(
+      'm',
+      hook('first.example.com', 'https://hooks.example.com/first', { reinvocationPolicy: 'IfNeeded' }),
+      hook('second.example.com', 'https://hooks.example.com/second'),
+    );
+    cluster.serveWebhook('https://hooks.example.com/first', (review: Review) => {
+      calls.push(`first:${Object.keys(review.request.object.metadata.labels ?? {}).join(',')}`);
+      return answer(review, true);
+    });
+    cluster.serveWebhook('https://hooks.example.com/second', (review: Review) => {
+      calls.push('second');
+      const labels = review.request.object.metadata.labels ?? {};
+      if (labels.second) return answer(review, true);
+      return answer(review, true, { patchType: 'JSONPatch', patch: jsonPatch([{ op: 'add', path: '/metadata/labels', value: { ...labels, second: 'done' } }]) });
+    });
+    await core.createNamespacedConfigMap({ namespace: 'default', body: configMap('a') });
+    expect(calls).toEqual(['first:', 'second', 'first:second']);
+    calls.length = 0;
+    await mutatingConfig('m', hook('first.example.com', 'https://hooks.example.com/first'), hook('second.example.com', 'https://hooks.example.com/second'));
+    await core.createNamespacedConfigMap({ namespace: 'default', body: configMap('b') });
+    expect(calls).toEqual(['first:', 'second']);
+  });
+
+  it('configurations run in name order, their webhooks in listed order', async () => {
+    const calls: string[] = [];
+    for (const name of ['b', 'a', 'c']) {
+      const url = `https://hooks.example.com/${name}`;
+      cluster.serveWebhook(url, (review: Review) => {
+        calls.push(name);
+        return answer(review, true);
+      });
+    }
+    await mutatingConfig('zz', hook('c.example.com', 'https://hooks.example.com/c'));
+    await mutatingConfig('aa', hook('b.example.com', 'https://hooks.example.com/b'), hook('a.example.com', 'https://hooks.example.com/a'));
+    await core.createNamespacedConfigMap({ namespace: 'default', body: configMap('a') });
+    expect(calls).toEqual(['b', 'a', 'c']);
+  });
+});
+
+describe('dryRun, warnings and review versions', () => {
+  it('a NoneOnDryRun webhook is called for a dry run, with dryRun true and the options sent', async () => {
+    // (v1 accepts only None and NoneOnDryRun: the refusal of a webhook with side effects is in call.test.ts.)
+    const reviews: Review[] = [];
+    await validatingConfig('v', hook('fx.example.com', URL_VALIDATE, { sideEffects: 'NoneOnDryRun' }));
+    cluster.serveWebhook(URL_VALIDATE, (review: Review) => {
+      reviews.push(review);
+      return answer(review, true);
+    });
+    await core.createNamespacedConfigMap({ namespace: 'default', body: configMap('a'), dryRun: 'All' });
+    expect(reviews[0]!.request.dryRun).toBe(true);
+    expect(reviews[0]!.request.options).toEqual({ kind: 'CreateOptions', apiVersion: 'meta.k8s.io/v1', dryRun: ['All'] });
+    expect(cluster.get({ kind: 'ConfigMap', namespace: 'default', name: 'a' })).toBeUndefined();
+  });
+
+  it('warnings of mutating and validating webhooks come back as Warning headers, in order', async () => {
+    await mutatingConfig('m', hook('m.example.com', URL_MUTATE));
+    await validatingConfig('v', hook('v.example.com', URL_VALIDATE));
+    cluster.serveWebhook(URL_MUTATE, (review: Review) => answer(review, true, { warnings: ['from the mutating webhook'] }));
+    cluster.serveWebhook(URL_VALIDATE, (review: Review) => answer(review, true, { warnings: ['from the validating webhook'] }));
+    const capture = captureWarnings();
+    await core.createNamespacedConfigMap({ namespace: 'default', body: configMap('a') }, capture.options);
+    expect(capture.warnings()).toEqual(['from the mutating webhook', 'from the validating webhook']);
+  });
+
+  it('admissionReviewVersions [v1beta1] gets a v1beta1 review, whose answer needs no uid or patchType', async () => {
+    await mutatingConfig('m', hook('beta.example.com', URL_MUTATE, { admissionReviewVersions: ['v1beta1'] }));
+    const versions: string[] = [];
+    cluster.serveWebhook(URL_MUTATE, (review: Review) => {
+      versions.push(review.apiVersion);
+      return { apiVersion: 'admission.k8s.io/v1beta1', kind: 'AdmissionReview', response: { allowed: true, patch: jsonPatch([{ op: 'add', path: '/data/b', value: '2' }]) } };
+    });
+    const created = await core.createNamespacedConfigMap({ namespace: 'default', body: configMap('a') });
+    expect(versions).toEqual(['admission.k8s.io/v1beta1']);
+    expect(created.data).toEqual({ a: '1', b: '2' });
+  });
+});

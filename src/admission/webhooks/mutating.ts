@@ -124,8 +124,15 @@ function addPatchAnnotation(attributes: AdmissionAttributes, hook: WebhookAccess
 function replaceInPlace(obj: KubeObject, next: KubeObject, r: WebhookRequest): void {
   const before = obj.metadata ?? {};
   const keep = { uid: before.uid, creationTimestamp: before.creationTimestamp, generation: before.generation };
+  const copy = structuredClone(next);
+  // The registry holds on to the object and to its metadata: both are changed in place.
+  const meta = obj.metadata;
   for (const key of Object.keys(obj)) delete (obj as Record<string, unknown>)[key];
-  Object.assign(obj, structuredClone(next));
+  Object.assign(obj, copy);
+  if (meta && isPlainObject(copy.metadata)) {
+    for (const key of Object.keys(meta)) delete (meta as Record<string, unknown>)[key];
+    obj.metadata = Object.assign(meta, copy.metadata);
+  }
   const { type } = r.attributes;
   if (r.operation === 'CREATE') {
     const meta = (obj.metadata ??= {});
