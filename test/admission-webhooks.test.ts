@@ -2,8 +2,12 @@
 // MutatingWebhookConfiguration objects whose webhooks are answered in-process
 // (cluster.serveWebhook), with the texts of apiserver/pkg/admission/plugin/webhook at v1.36.
 import * as k8s from '@kubernetes/client-node';
+import { readFileSync } from 'node:fs';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { createServer, type Server } from 'node:https';
+import type { AddressInfo } from 'node:net';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createFakeCluster, type FakeCluster, type KubeObject } from '../src/index.ts';
+import { admissionWebhook, createFakeCluster, nodeWebhook, type FakeCluster } from '../src/index.ts';
 import { expectStatus } from './support/status.ts';
 import { captureWarnings } from './support/warnings.ts';
 
@@ -326,5 +330,213 @@ describe('dryRun, warnings and review versions', () => {
     const created = await core.createNamespacedConfigMap({ namespace: 'default', body: configMap('a') });
     expect(versions).toEqual(['admission.k8s.io/v1beta1']);
     expect(created.data).toEqual({ a: '1', b: '2' });
+  });
+});
+
+describe('matching', () => {
+  /** Records which requests reach a validating webhook at URL_VALIDATE, allowing them all. */
+  function recorder() {
+    const seen: Review[] = [];
+    cluster.serveWebhook(URL_VALIDATE, (review: Review) => {
+      seen.push(review);
+      return answer(review, true);
+    });
+    return seen;
+  }
+
+  it('namespaceSelector matches the labels of the object\'s namespace, and of a namespace itself', async () => {
+    const seen = recorder();
+    const selector = { matchExpressions: [{ key: 'webhooks', operator: 'In', values: ['on'] }] };
+    await validatingConfig('v', hook('ns.example.com', URL_VALIDATE, {
+      namespaceSelector: selector,
+      rules: [...configMapRules(), { operations: ['CREATE', 'UPDATE'], apiGroups: [''], apiVersions: ['v1'], resources: ['namespaces'] }],
+    }));
+    await core.createNamespace({ body: { metadata: { name: 'on', labels: { webhooks: 'on' } } } });
+    await core.createNamespace({ body: { metadata: { name: 'off' } } });
+    await core.createNamespacedConfigMap({ namespace: 'on', body: configMap('a') });
+    await core.createNamespacedConfigMap({ namespace: 'off', body: configMap('a') });
+    expect(seen.map((r) => `${r.request.resource.resource}:${r.request.namespace ?? ''}/${r.request.name}`)).toEqual(['namespaces:/on', 'configmaps:on/a']);
+  });
+
+  it('a namespaced request in a namespace that does not exist fails with its NotFound when the rules match', async () => {
+    recorder();
+    await validatingConfig('v', hook('ns.example.com', URL_VALIDATE, { namespaceSelector: { matchLabels: { a: 'b' } } }));
+    await expectStatus(core.createNamespacedConfigMap({ namespace: 'nowhere', body: configMap('a') }), {
+      code: 404,
+      reason: 'NotFound',
+      message: 'namespaces "nowhere" not found',
+    });
+  });
+
+  it('objectSelector matches the new or the old object\'s labels', async () => {
+    const seen = recorder();
+    await validatingConfig('v', hook('obj.example.com', URL_VALIDATE, { objectSelector: { matchLabels: { watched: 'true' } }, rules: configMapRules(['CREATE', 'UPDATE']) }));
+    await core.createNamespacedConfigMap({ namespace: 'default', body: configMap('plain') });
+    const watched = await core.createNamespacedConfigMap({ namespace: 'default', body: configMap('watched', { a: '1' }, { watched: 'true' }) });
+    // Removing the label: the old object still matches.
+    await core.replaceNamespacedConfigMap({ namespace: 'default', name: 'watched', body: { ...watched, metadata: { ...watched.metadata, labels: {} } } });
+    expect(seen.map((r) => `${r.request.operation} ${r.request.name}`)).toEqual(['CREATE watched', 'UPDATE watched']);
+  });
+
+  it('rules: operations, groups, versions, resources with subresources and wildcards, scope', async () => {
+    const seen = recorder();
+    const rule = (r: Record<string, unknown>) => ({ operations: ['*'], apiGroups: ['*'], apiVersions: ['*'], ...r });
+    await validatingConfig('v',
+      hook('status.example.com', URL_VALIDATE, { rules: [rule({ resources: ['pods/status'] })] }),
+    );
+    const pod = await core.createNamespacedPod({ namespace: 'default', body: { metadata: { name: 'p' }, spec: { containers: [{ name: 'c', image: 'nginx' }] } } });
+    await core.replaceNamespacedPodStatus({ namespace: 'default', name: 'p', body: { ...pod, status: { phase: 'Running' } } });
+    expect(seen.map((r) => `${r.request.resource.resource}/${r.request.subResource ?? ''} ${r.request.requestSubResource ?? ''}`)).toEqual(['pods/status status']);
+    seen.length = 0;
+    await validatingConfig('v', hook('all.example.com', URL_VALIDATE, { rules: [rule({ resources: ['*/*'], scope: 'Cluster' })] }));
+    await core.createNamespacedConfigMap({ namespace: 'default', body: configMap('a') });
+    await core.createNamespace({ body: { metadata: { name: 'n' } } });
+    expect(seen.map((r) => r.request.resource.resource)).toEqual(['namespaces']);
+    seen.length = 0;
+    await validatingConfig('v', hook('ns.example.com', URL_VALIDATE, { rules: [rule({ resources: ['*'], scope: 'Namespaced' })] }));
+    await core.createNamespacedConfigMap({ namespace: 'default', body: configMap('b') });
+    await core.createNamespace({ body: { metadata: { name: 'm' } } });
+    await core.patchNamespacedConfigMap({ namespace: 'default', name: 'b', body: [{ op: 'add', path: '/data/c', value: '3' }] }, k8s.setHeaderOptions('Content-Type', k8s.PatchStrategy.JsonPatch));
+    expect(seen.map((r) => `${r.request.operation} ${r.request.resource.resource}`)).toEqual(['CREATE configmaps', 'UPDATE configmaps']);
+    expect(seen[1]!.request.options).toEqual({ kind: 'UpdateOptions', apiVersion: 'meta.k8s.io/v1' });
+  });
+
+  it('webhooks are not called for webhook configurations and admission policies', async () => {
+    cluster.serveWebhook(URL_VALIDATE, (review: Review) => answer(review, false));
+    await validatingConfig('v', hook('everything.example.com', URL_VALIDATE, { rules: [{ operations: ['*'], apiGroups: ['*'], apiVersions: ['*'], resources: ['*/*'] }] }));
+    await expectStatus(core.createNamespacedConfigMap({ namespace: 'default', body: configMap('a') }), { code: 400 });
+    const admission = cluster.kubeConfig.makeApiClient(k8s.AdmissionregistrationV1Api);
+    await admission.deleteValidatingWebhookConfiguration({ name: 'v' });
+    await core.createNamespacedConfigMap({ namespace: 'default', body: configMap('a') });
+  });
+
+  it('matchConditions: a false condition skips the webhook; an error fails closed as Forbidden, or skips it with failurePolicy Ignore', async () => {
+    const seen = recorder();
+    const conditions = [
+      { name: 'not-excluded', expression: "!has(object.metadata.labels) || !('skip' in object.metadata.labels)" },
+      { name: 'by-admin', expression: "request.userInfo.username == 'system:admin'" },
+    ];
+    await validatingConfig('v', hook('cond.example.com', URL_VALIDATE, { matchConditions: conditions }));
+    await core.createNamespacedConfigMap({ namespace: 'default', body: configMap('a') });
+    await core.createNamespacedConfigMap({ namespace: 'default', body: configMap('b', { a: '1' }, { skip: 'yes' }) });
+    expect(seen.map((r) => r.request.name)).toEqual(['a']);
+
+    await validatingConfig('v', hook('cond.example.com', URL_VALIDATE, { matchConditions: [{ name: 'broken', expression: 'object.data.missing == "x"' }] }));
+    await expectStatus(core.createNamespacedConfigMap({ namespace: 'default', body: configMap('c') }), {
+      code: 403,
+      reason: 'Forbidden',
+      message: 'configmaps "c" is forbidden: expression \'object.data.missing == "x"\' resulted in error: no such key: missing',
+      details: { name: 'c', kind: 'configmaps' },
+    });
+    await validatingConfig('v', hook('cond.example.com', URL_VALIDATE, { failurePolicy: 'Ignore', matchConditions: [{ name: 'broken', expression: 'object.data.missing == "x"' }] }));
+    await core.createNamespacedConfigMap({ namespace: 'default', body: configMap('c') });
+    expect(seen.map((r) => r.request.name)).toEqual(['a']);
+  });
+
+  it('of several refusing validating webhooks, the first answer is the error', async () => {
+    await validatingConfig('v', hook('slow.example.com', 'https://hooks.example.com/slow'), hook('fast.example.com', 'https://hooks.example.com/fast'));
+    cluster.serveWebhook('https://hooks.example.com/slow', async (review: Review) => {
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      return answer(review, false, { status: { message: 'slow' } });
+    });
+    cluster.serveWebhook('https://hooks.example.com/fast', (review: Review) => answer(review, false, { status: { message: 'fast' } }));
+    await expectStatus(core.createNamespacedConfigMap({ namespace: 'default', body: configMap('a') }), {
+      code: 400,
+      message: 'admission webhook "fast.example.com" denied the request: fast',
+    });
+  });
+});
+
+describe('helpers for webhooks written in TypeScript', () => {
+  it('admissionWebhook: a function from the AdmissionRequest to a decision, its patch encoded', async () => {
+    await mutatingConfig('m', hook('default.example.com', URL_MUTATE));
+    await validatingConfig('v', hook('validate.example.com', URL_VALIDATE));
+    cluster.serveWebhook(
+      URL_MUTATE,
+      admissionWebhook((request) => ({ allowed: true, patch: (request.object?.data as Record<string, string> | undefined)?.owner ? [] : [{ op: 'add', path: '/data/owner', value: 'team-a' }] })),
+    );
+    cluster.serveWebhook(
+      URL_VALIDATE,
+      admissionWebhook(async (request) => {
+        const owner = (request.object?.data as Record<string, string>).owner;
+        return owner === 'nobody' ? { allowed: false, status: { code: 422, reason: 'Invalid', message: 'owner "nobody" is not a team' } } : { allowed: true, warnings: [`owned by ${owner}`] };
+      }),
+    );
+    const capture = captureWarnings();
+    const created = await core.createNamespacedConfigMap({ namespace: 'default', body: configMap('a') }, capture.options);
+    expect(created.data).toEqual({ a: '1', owner: 'team-a' });
+    expect(capture.warnings()).toEqual(['owned by team-a']);
+    await expectStatus(core.createNamespacedConfigMap({ namespace: 'default', body: configMap('b', { owner: 'nobody' }) }), {
+      code: 422,
+      reason: 'Invalid',
+      message: 'admission webhook "validate.example.com" denied the request: owner "nobody" is not a team',
+    });
+  });
+
+  it('nodeWebhook: an Express-style (req, res) listener gets the POST with its path and query, and its answer is the webhook\'s', async () => {
+    await validatingConfig('v', hook('node.example.com', URL_VALIDATE));
+    const seen: string[] = [];
+    const listener = (req: IncomingMessage, res: ServerResponse) => {
+      let body = '';
+      req.on('data', (c: Buffer) => (body += c.toString()));
+      req.on('end', () => {
+        seen.push(`${req.method} ${req.url} ${req.headers['content-type']}`);
+        const review = JSON.parse(body) as Review;
+        res.setHeader('content-type', 'application/json');
+        res.end(JSON.stringify(answer(review, review.request.name !== 'denied', { status: { message: 'denied by name' } })));
+      });
+    };
+    const handler = nodeWebhook(listener);
+    try {
+      cluster.serveWebhook(URL_VALIDATE, handler);
+      await core.createNamespacedConfigMap({ namespace: 'default', body: configMap('a') });
+      await expectStatus(core.createNamespacedConfigMap({ namespace: 'default', body: configMap('denied') }), {
+        code: 400,
+        message: 'admission webhook "node.example.com" denied the request: denied by name',
+      });
+      expect(seen).toEqual(['POST /validate?timeout=10s application/json', 'POST /validate?timeout=10s application/json']);
+      // A listener that throws is a failing server (500), never a crashed cluster.
+      cluster.serveWebhook(URL_VALIDATE, nodeWebhook(() => {
+        throw new Error('listener bug');
+      }));
+      await expectStatus(core.createNamespacedConfigMap({ namespace: 'default', body: configMap('b') }), {
+        code: 500,
+        message: 'Internal error occurred: failed calling webhook "node.example.com": failed to call webhook: an error on the server ("listener bug") has prevented the request from succeeding',
+      });
+    } finally {
+      await handler.close();
+    }
+  });
+});
+
+describe('over real HTTPS', () => {
+  let server: Server | undefined;
+  afterEach(async () => {
+    await new Promise<void>((resolve) => (server ? server.close(() => resolve()) : resolve()));
+    server = undefined;
+  });
+  const tls = (file: string) => readFileSync(new URL(`./support/webhook-tls/${file}`, import.meta.url));
+
+  it('posts to a clientConfig.url no handler serves, trusting its caBundle, and applies its patch', async () => {
+    server = createServer({ key: tls('key.pem'), cert: tls('cert.pem') }, (req, res) => {
+      let body = '';
+      req.on('data', (c: Buffer) => (body += c.toString()));
+      req.on('end', () => {
+        const review = JSON.parse(body) as Review;
+        res.writeHead(200, { 'content-type': 'application/json' });
+        res.end(JSON.stringify(answer(review, true, { patchType: 'JSONPatch', patch: jsonPatch([{ op: 'add', path: '/data/tls', value: 'yes' }]) })));
+      });
+    });
+    await new Promise<void>((resolve) => server!.listen(0, '127.0.0.1', resolve));
+    const { port } = server.address() as AddressInfo;
+    await mutatingConfig('m', { ...hook('tls.example.com', ''), clientConfig: { url: `https://127.0.0.1:${port}/mutate`, caBundle: tls('cert.pem').toString('base64') } });
+    const created = await core.createNamespacedConfigMap({ namespace: 'default', body: configMap('a') });
+    expect(created.data).toEqual({ a: '1', tls: 'yes' });
+    // Without the CA bundle the serving certificate is not trusted.
+    await mutatingConfig('m', { ...hook('tls.example.com', ''), clientConfig: { url: `https://127.0.0.1:${port}/mutate` } });
+    await expectStatus(core.createNamespacedConfigMap({ namespace: 'default', body: configMap('b') }), {
+      code: 500,
+      message: `Internal error occurred: failed calling webhook "tls.example.com": failed to call webhook: Post "https://127.0.0.1:${port}/mutate?timeout=10s": tls: failed to verify certificate: x509: certificate signed by unknown authority`,
+    });
   });
 });
