@@ -358,16 +358,6 @@ describe('matching', () => {
     expect(seen.map((r) => `${r.request.resource.resource}:${r.request.namespace ?? ''}/${r.request.name}`)).toEqual(['namespaces:/on', 'configmaps:on/a']);
   });
 
-  it('a namespaced request in a namespace that does not exist fails with its NotFound when the rules match', async () => {
-    recorder();
-    await validatingConfig('v', hook('ns.example.com', URL_VALIDATE, { namespaceSelector: { matchLabels: { a: 'b' } } }));
-    await expectStatus(core.createNamespacedConfigMap({ namespace: 'nowhere', body: configMap('a') }), {
-      code: 404,
-      reason: 'NotFound',
-      message: 'namespaces "nowhere" not found',
-    });
-  });
-
   it('objectSelector matches the new or the old object\'s labels', async () => {
     const seen = recorder();
     await validatingConfig('v', hook('obj.example.com', URL_VALIDATE, { objectSelector: { matchLabels: { watched: 'true' } }, rules: configMapRules(['CREATE', 'UPDATE']) }));
