@@ -530,3 +530,68 @@ describe('over real HTTPS', () => {
     });
   });
 });
+
+describe('matchPolicy', () => {
+  const crd = {
+    apiVersion: 'apiextensions.k8s.io/v1',
+    kind: 'CustomResourceDefinition',
+    metadata: { name: 'widgets.example.com' },
+    spec: {
+      group: 'example.com',
+      scope: 'Namespaced',
+      names: { plural: 'widgets', singular: 'widget', kind: 'Widget' },
+      versions: ['v1', 'v2'].map((name) => ({
+        name,
+        served: true,
+        storage: name === 'v1',
+        schema: { openAPIV3Schema: { type: 'object', properties: { spec: { type: 'object', properties: { size: { type: 'string' }, color: { type: 'string' } } } } } },
+      })),
+    },
+  };
+  const widgetRule = [{ operations: ['CREATE'], apiGroups: ['example.com'], apiVersions: ['v1'], resources: ['widgets'] }];
+
+  it('Equivalent: a webhook for v1 also sees a v2 request, converted to v1, and its patch comes back to v2', async () => {
+    await cluster.apply([crd]);
+    await cluster.settle();
+    const reviews: Review[] = [];
+    await mutatingConfig('m', hook('widgets.example.com', URL_MUTATE, { rules: widgetRule }));
+    cluster.serveWebhook(URL_MUTATE, (review: Review) => {
+      reviews.push(review);
+      return answer(review, true, { patchType: 'JSONPatch', patch: jsonPatch([{ op: 'add', path: '/spec/color', value: 'blue' }]) });
+    });
+    const custom = cluster.kubeConfig.makeApiClient(k8s.CustomObjectsApi);
+    const created = (await custom.createNamespacedCustomObject({
+      group: 'example.com',
+      version: 'v2',
+      namespace: 'default',
+      plural: 'widgets',
+      body: { apiVersion: 'example.com/v2', kind: 'Widget', metadata: { name: 'w' }, spec: { size: 'L' } },
+    })) as { apiVersion: string; spec: Record<string, string> };
+    expect(created.apiVersion).toBe('example.com/v2');
+    expect(created.spec).toEqual({ size: 'L', color: 'blue' });
+    expect(reviews[0]!.request).toMatchObject({
+      kind: { group: 'example.com', version: 'v1', kind: 'Widget' },
+      resource: { group: 'example.com', version: 'v1', resource: 'widgets' },
+      requestKind: { group: 'example.com', version: 'v2', kind: 'Widget' },
+      requestResource: { group: 'example.com', version: 'v2', resource: 'widgets' },
+    });
+    expect(reviews[0]!.request.object.apiVersion).toBe('example.com/v1');
+  });
+
+  it('Exact: a webhook for v1 does not see a v2 request', async () => {
+    await cluster.apply([crd]);
+    await cluster.settle();
+    const reviews: Review[] = [];
+    await mutatingConfig('m', hook('widgets.example.com', URL_MUTATE, { rules: widgetRule, matchPolicy: 'Exact' }));
+    cluster.serveWebhook(URL_MUTATE, (review: Review) => {
+      reviews.push(review);
+      return answer(review, true);
+    });
+    const custom = cluster.kubeConfig.makeApiClient(k8s.CustomObjectsApi);
+    const body = (version: string, name: string) => ({ apiVersion: `example.com/${version}`, kind: 'Widget', metadata: { name }, spec: { size: 'L' } });
+    await custom.createNamespacedCustomObject({ group: 'example.com', version: 'v2', namespace: 'default', plural: 'widgets', body: body('v2', 'a') });
+    expect(reviews).toHaveLength(0);
+    await custom.createNamespacedCustomObject({ group: 'example.com', version: 'v1', namespace: 'default', plural: 'widgets', body: body('v1', 'b') });
+    expect(reviews.map((r) => r.request.name)).toEqual(['b']);
+  });
+});

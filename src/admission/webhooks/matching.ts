@@ -7,6 +7,8 @@ import { forbidden, internalError, notFound, StatusError } from '../../errors/st
 import type { RuleWithOperations, WebhookAccessor } from './accessor.ts';
 import { evaluateMatchConditions } from './match-conditions.ts';
 import type { WebhookRequest } from './request.ts';
+import type { AdmissionServices } from '../services.ts';
+import { equivalentTypes, requestAs } from './equivalent.ts';
 
 function exactOrWildcard(items: readonly string[] | undefined, requested: string): boolean {
   return (items ?? []).some((item) => item === '*' || item === requested);
@@ -66,22 +68,36 @@ function matchObjectSelector(hook: WebhookAccessor, r: WebhookRequest): [boolean
 }
 
 /**
- * ShouldCallHook: true to call the webhook, false to skip it; throws the StatusError that fails
- * the request (a selector error, a missing namespace, match conditions failing closed).
+ * ShouldCallHook: the request as the webhook is to be called with it (converted for an
+ * equivalent match), or undefined to skip it; throws the StatusError that fails the request (a
+ * selector error, a missing namespace, match conditions failing closed, a failed conversion).
  */
-export function shouldCallHook(store: VersionedStore, hook: WebhookAccessor, r: WebhookRequest): boolean {
-  const [nsMatches, nsError] = matchNamespaceSelector(store, hook, r);
-  if (!nsMatches && !nsError) return false;
+export async function shouldCallHook(services: AdmissionServices, hook: WebhookAccessor, r: WebhookRequest): Promise<WebhookRequest | undefined> {
+  const [nsMatches, nsError] = matchNamespaceSelector(services.store, hook, r);
+  if (!nsMatches && !nsError) return undefined;
   const [objMatches, objError] = matchObjectSelector(hook, r);
-  if (!objMatches && !objError) return false;
-  // matchPolicy Equivalent would also try the rules on the resource's other versions; kubefake
-  // matches the version the request was made in (see docs/admission-webhooks.md).
-  if (!(hook.spec.rules ?? []).some((rule) => ruleMatches(rule, r))) return false;
+  if (!objMatches && !objError) return undefined;
+  const rules = hook.spec.rules ?? [];
+  let invocation: WebhookRequest | undefined;
+  if (rules.some((rule) => ruleMatches(rule, r))) invocation = r;
+  // The kinds of other subresources (scale's Scale) are not the resource's: only these convert.
+  else if (hook.spec.matchPolicy === 'Equivalent' && (r.subresource === '' || r.subresource === 'status')) {
+    outer: for (const rule of rules) {
+      for (const equivalent of equivalentTypes(services.catalog, r.attributes.type)) {
+        const resource = { group: equivalent.group, version: equivalent.version, resource: equivalent.plural };
+        if (ruleMatches(rule, { ...r, resource })) {
+          invocation = await requestAs(r, equivalent, services);
+          break outer;
+        }
+      }
+    }
+  }
+  if (!invocation) return undefined;
   if (nsError) throw nsError;
   if (objError) throw objError;
   const conditions = hook.spec.matchConditions ?? [];
-  if (conditions.length === 0) return true;
-  const result = evaluateMatchConditions(hook, r);
+  if (conditions.length === 0) return invocation;
+  const result = evaluateMatchConditions(hook, invocation);
   if (result.error !== undefined) throw forbidden({ group: r.resource.group, resource: r.resource.resource }, r.name, result.error);
-  return result.matches;
+  return result.matches ? invocation : undefined;
 }

@@ -15,6 +15,8 @@ import { isExemptFromWebhooks } from './exempt.ts';
 import { shouldCallHook } from './matching.ts';
 import { applyPatch, decodePatch } from './patch.ts';
 import { reviewObject, webhookRequestOf, type WebhookRequest } from './request.ts';
+import { convertObject } from './equivalent.ts';
+import type { ResourceType } from '../../apis/resource-type.ts';
 import type { AdmissionResponse } from './response.ts';
 
 export const MUTATING_WEBHOOK_PLUGIN = 'MutatingAdmissionWebhook';
@@ -51,14 +53,14 @@ export function mutatingAdmissionWebhook(services: AdmissionServices): Admission
 
 async function dispatch(services: AdmissionServices, ctx: CallContext, hooks: WebhookAccessor[], attributes: AdmissionAttributes, state: ReinvokeState, round: 0 | 1): Promise<void> {
   for (const [index, hook] of hooks.entries()) {
-    const r = webhookRequestOf(attributes);
-    if (!shouldCallHook(services.store, hook, r)) continue;
+    const r = await shouldCallHook(services, hook, webhookRequestOf(attributes));
+    if (!r) continue;
     if (round === 1 && !state.toReinvoke.has(hook.uid)) continue;
     let changed = false;
     let error: unknown;
     try {
       const response = await callHook(ctx, hook, r, true);
-      changed = applyResponse(hook, r, response, round, index);
+      changed = await applyResponse(services, hook, r, response, round, index);
     } catch (err) {
       error = err;
     }
@@ -85,7 +87,7 @@ function addAnnotation(attributes: AdmissionAttributes, key: string, value: stri
 }
 
 /** The patch of an allowed answer applied to the request's object; answers whether it changed. */
-function applyResponse(hook: WebhookAccessor, r: WebhookRequest, response: AdmissionResponse, round: number, index: number): boolean {
+async function applyResponse(services: AdmissionServices, hook: WebhookAccessor, r: WebhookRequest, response: AdmissionResponse, round: number, index: number): Promise<boolean> {
   const name = hook.spec.name;
   if (!response.patch?.length) return false;
   const decoded = decodePatch(response.patch);
@@ -101,7 +103,9 @@ function applyResponse(hook: WebhookAccessor, r: WebhookRequest, response: Admis
   const next = patched.value as KubeObject;
   const changed = !deepEqual(sent, next);
   addPatchAnnotation(r.attributes, hook, decoded, response, round, index);
-  replaceInPlace(obj, next, r);
+  // An equivalent version's object goes back to the version of the request (dispatcher.go's final Convert).
+  const target = equivalentTypeOf(services, r);
+  replaceInPlace(obj, target ? await convertBack(next, target, r, services) : next, r);
   return changed;
 }
 
@@ -149,3 +153,17 @@ function replaceInPlace(obj: KubeObject, next: KubeObject, r: WebhookRequest): v
   else if (r.operation === 'UPDATE' && r.oldObject) type.strategy.prepareForUpdate?.(obj, r.oldObject);
 }
 
+
+/** The type of the version a webhook was called in, when not the request's. */
+function equivalentTypeOf(services: AdmissionServices, r: WebhookRequest): ResourceType | undefined {
+  if (r.kind.version === r.requestKind.version && r.kind.group === r.requestKind.group) return undefined;
+  return services.catalog.find(r.resource.group, r.resource.version, r.resource.resource);
+}
+
+async function convertBack(obj: KubeObject, from: ResourceType, r: WebhookRequest, services: AdmissionServices): Promise<KubeObject> {
+  try {
+    return await convertObject(obj, from, r.attributes.type, services);
+  } catch (err) {
+    throw internalError(err instanceof Error ? err.message : String(err));
+  }
+}

@@ -21,9 +21,13 @@ export interface GroupVersionKind {
 export interface WebhookRequest {
   attributes: AdmissionAttributes;
   operation: AdmissionOperation;
+  /** The resource and kind the webhook is asked about (an equivalent one for matchPolicy Equivalent). */
   resource: GroupVersionResource;
   subresource: string;
   kind: GroupVersionKind;
+  /** The resource and kind the client's request was made in. */
+  requestResource: GroupVersionResource;
+  requestKind: GroupVersionKind;
   /** '' for a cluster-scoped object (a namespace's own name for its update and delete, as RequestInfo has it). */
   namespace: string;
   name: string;
@@ -36,12 +40,16 @@ export function webhookRequestOf(attributes: AdmissionAttributes): WebhookReques
   const isNamespace = type.group === '' && type.plural === 'namespaces';
   // RequestInfo takes /namespaces/{name}'s name as the request's namespace too.
   const namespace = attributes.namespace ?? (isNamespace && attributes.operation !== 'CREATE' ? attributes.name : '');
+  const resource = { group: type.group, version: type.version, resource: type.plural };
+  const kind = { group: type.group, version: type.version, kind: type.kind };
   return {
     attributes,
     operation: attributes.operation,
-    resource: { group: type.group, version: type.version, resource: type.plural },
+    resource,
     subresource: attributes.subresource,
-    kind: { group: type.group, version: type.version, kind: type.kind },
+    kind,
+    requestResource: resource,
+    requestKind: kind,
     namespace,
     name: attributes.name,
     object: attributes.object,
@@ -96,8 +104,8 @@ function reviewUserInfo(user: UserInfo | undefined): Record<string, unknown> {
 export function admissionRequest(uid: string, r: WebhookRequest, mutating: boolean): Record<string, unknown> {
   const request: Record<string, unknown> = { uid, kind: r.kind, resource: r.resource };
   if (r.subresource) request.subResource = r.subresource;
-  request.requestKind = r.kind;
-  request.requestResource = r.resource;
+  request.requestKind = r.requestKind;
+  request.requestResource = r.requestResource;
   if (r.subresource) request.requestSubResource = r.subresource;
   if (r.name) request.name = r.name;
   if (r.namespace) request.namespace = r.namespace;

@@ -20,13 +20,17 @@ export function validatingAdmissionWebhook(services: AdmissionServices): Admissi
       const hooks = webhooksOf(services.store, 'validatingwebhookconfigurations');
       if (hooks.length === 0) return;
       const r = webhookRequestOf(attributes);
-      const relevant = hooks.filter((hook) => shouldCallHook(services.store, hook, r));
+      const relevant: Array<{ hook: (typeof hooks)[number]; request: NonNullable<Awaited<ReturnType<typeof shouldCallHook>>> }> = [];
+      for (const hook of hooks) {
+        const request = await shouldCallHook(services, hook, r);
+        if (request) relevant.push({ hook, request });
+      }
       if (relevant.length === 0) return;
       const errors: unknown[] = [];
       await Promise.all(
-        relevant.map(async (hook, index) => {
+        relevant.map(async ({ hook, request }, index) => {
           try {
-            await callHook(ctx, hook, r, false);
+            await callHook(ctx, hook, request, false);
           } catch (err) {
             if (err instanceof CallingWebhookError) {
               if (hook.spec.failurePolicy === 'Ignore') {
