@@ -322,7 +322,7 @@ export async function createFakeCluster(options: FakeClusterOptions = {}): Promi
       return cluster.close();
     },
   };
-  registerInternals(cluster, { store: ctx.store, servedWatches });
+  registerInternals(cluster, { store: ctx.store, servedWatches, registryContext: ctx });
   try {
     if (options.manifests) await apply(options.manifests);
   } catch (err) {

@@ -90,10 +90,29 @@ function accessorsOf(configuration: StoredObject): WebhookAccessor[] {
 
 export type ConfigurationKind = 'mutatingwebhookconfigurations' | 'validatingwebhookconfigurations';
 
-/** Every webhook of every configuration of `kind`, configurations by name. */
-export function webhooksOf(store: VersionedStore, kind: ConfigurationKind): WebhookAccessor[] {
-  const entries = store.list(`admissionregistration.k8s.io/${kind}`, '');
-  if (entries.length === 0) return [];
-  const configurations = entries.map((e) => e.object).sort((a, b) => compareGoStrings(a.metadata.name, b.metadata.name));
-  return configurations.flatMap(accessorsOf);
+/**
+ * Every webhook of every configuration of one kind, configurations by name: what the real
+ * plugin's configuration manager keeps from its informer. Rebuilt only after a write to those
+ * configurations, so a request no webhook matches pays no listing.
+ */
+export class WebhookSource {
+  private readonly store: VersionedStore;
+  private readonly bucket: string;
+  private cached: WebhookAccessor[] | undefined;
+  constructor(store: VersionedStore, kind: ConfigurationKind) {
+    this.store = store;
+    this.bucket = `admissionregistration.k8s.io/${kind}`;
+    store.subscribe((event) => {
+      if (event.bucket === this.bucket) this.cached = undefined;
+    });
+  }
+
+  webhooks(): WebhookAccessor[] {
+    if (!this.cached) {
+      const configurations = this.store.list(this.bucket, '').map((e) => e.object);
+      configurations.sort((a, b) => compareGoStrings(a.metadata.name, b.metadata.name));
+      this.cached = configurations.flatMap(accessorsOf);
+    }
+    return this.cached;
+  }
 }

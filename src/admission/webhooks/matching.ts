@@ -18,13 +18,22 @@ const isNamespaceResource = (r: WebhookRequest) => r.resource.group === '' && r.
 
 /** rules.Matcher.Matches. */
 export function ruleMatches(rule: RuleWithOperations, r: WebhookRequest): boolean {
+  if (!exactOrWildcard(rule.apiGroups, r.resource.group)) return false;
+  if (!exactOrWildcard(rule.apiVersions, r.resource.version)) return false;
+  return ruleMatchesAnyVersion(rule, r);
+}
+
+/**
+ * The rule's scope, operations and resources, whatever its groups and versions: what every
+ * version of a resource has in common (equivalent resources share their name), so a webhook none
+ * of whose rules pass this is never called for the request, and the plugins stop there.
+ */
+function ruleMatchesAnyVersion(rule: RuleWithOperations, r: WebhookRequest): boolean {
   const scope = rule.scope ?? '*';
   if (scope === 'Namespaced' && (isNamespaceResource(r) || !r.namespace)) return false;
   if (scope === 'Cluster' && !(isNamespaceResource(r) || !r.namespace)) return false;
   if (scope !== '*' && scope !== 'Namespaced' && scope !== 'Cluster') return false;
   if (!(rule.operations ?? []).some((op) => op === '*' || op === r.operation)) return false;
-  if (!exactOrWildcard(rule.apiGroups, r.resource.group)) return false;
-  if (!exactOrWildcard(rule.apiVersions, r.resource.version)) return false;
   return (rule.resources ?? []).some((entry) => {
     const slash = entry.indexOf('/');
     const res = slash < 0 ? entry : entry.slice(0, slash);
@@ -67,34 +76,50 @@ function matchObjectSelector(hook: WebhookAccessor, r: WebhookRequest): [boolean
   return [matchObject(r.object, selector.matches) || matchObject(r.oldObject, selector.matches), undefined];
 }
 
+/** False when no rule of the webhook can match the request in any version (the cheap first filter). */
+export function mayCallHook(hook: WebhookAccessor, r: WebhookRequest): boolean {
+  return (hook.spec.rules ?? []).some((rule) => ruleMatchesAnyVersion(rule, r));
+}
+
 /**
  * ShouldCallHook: the request as the webhook is to be called with it (converted for an
- * equivalent match), or undefined to skip it; throws the StatusError that fails the request (a
+ * equivalent match, which makes the answer a promise), or undefined to skip it; throws the StatusError that fails the request (a
  * selector error, a missing namespace, match conditions failing closed, a failed conversion).
  */
-export async function shouldCallHook(services: AdmissionServices, hook: WebhookAccessor, r: WebhookRequest): Promise<WebhookRequest | undefined> {
+export function shouldCallHook(
+  services: AdmissionServices,
+  hook: WebhookAccessor,
+  r: WebhookRequest,
+  /** Only whether it matches: an equivalent match answers `r` unconverted, without its match conditions. */
+  probe = false,
+): WebhookRequest | undefined | Promise<WebhookRequest | undefined> {
   const [nsMatches, nsError] = matchNamespaceSelector(services.store, hook, r);
   if (!nsMatches && !nsError) return undefined;
   const [objMatches, objError] = matchObjectSelector(hook, r);
   if (!objMatches && !objError) return undefined;
   const rules = hook.spec.rules ?? [];
-  let invocation: WebhookRequest | undefined;
-  if (rules.some((rule) => ruleMatches(rule, r))) invocation = r;
+  if (rules.some((rule) => ruleMatches(rule, r))) return matchConditions(hook, r, nsError ?? objError);
   // The kinds of other subresources (scale's Scale) are not the resource's: only these convert.
-  else if (hook.spec.matchPolicy === 'Equivalent' && (r.subresource === '' || r.subresource === 'status')) {
-    outer: for (const rule of rules) {
+  if (hook.spec.matchPolicy === 'Equivalent' && (r.subresource === '' || r.subresource === 'status')) {
+    for (const rule of rules) {
       for (const equivalent of equivalentTypes(services.catalog, r.attributes.type)) {
         const resource = { group: equivalent.group, version: equivalent.version, resource: equivalent.plural };
         if (ruleMatches(rule, { ...r, resource })) {
-          invocation = await requestAs(r, equivalent, services);
-          break outer;
+          const deferred = nsError ?? objError;
+          if (deferred) throw deferred;
+          if (probe) return r;
+          return requestAs(r, equivalent, services).then((invocation) => matchConditions(hook, invocation, undefined));
         }
       }
     }
   }
-  if (!invocation) return undefined;
-  if (nsError) throw nsError;
-  if (objError) throw objError;
+  return undefined;
+}
+
+/** The deferred selector error, then the match conditions on the (versioned) request. */
+function matchConditions(hook: WebhookAccessor, invocation: WebhookRequest, deferred: StatusError | undefined): WebhookRequest | undefined {
+  if (deferred) throw deferred;
+  const r = invocation;
   const conditions = hook.spec.matchConditions ?? [];
   if (conditions.length === 0) return invocation;
   const result = evaluateMatchConditions(hook, invocation);

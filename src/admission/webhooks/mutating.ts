@@ -9,10 +9,10 @@ import { internalError } from '../../errors/status-error.ts';
 import { deepEqual } from '../../util/deep-equal.ts';
 import type { AdmissionAttributes, AdmissionPlugin } from '../../registry/admission.ts';
 import type { AdmissionServices } from '../services.ts';
-import { webhooksOf, type WebhookAccessor } from './accessor.ts';
+import { WebhookSource, type WebhookAccessor } from './accessor.ts';
 import { callHook, CallingWebhookError, type CallContext } from './call.ts';
 import { isExemptFromWebhooks } from './exempt.ts';
-import { shouldCallHook } from './matching.ts';
+import { mayCallHook, shouldCallHook } from './matching.ts';
 import { applyPatch, decodePatch } from './patch.ts';
 import { reviewObject, webhookRequestOf, type WebhookRequest } from './request.ts';
 import { convertObject } from './equivalent.ts';
@@ -37,23 +37,48 @@ class ReinvokeState {
 
 export function mutatingAdmissionWebhook(services: AdmissionServices): AdmissionPlugin {
   const ctx: CallContext = { webhooks: services.webhooks, random: services.random };
+  const source = new WebhookSource(services.store, 'mutatingwebhookconfigurations');
   return {
     name: MUTATING_WEBHOOK_PLUGIN,
-    async admit(attributes) {
+    admit(attributes) {
       if (isExemptFromWebhooks(attributes.type)) return;
-      const hooks = webhooksOf(services.store, 'mutatingwebhookconfigurations');
-      if (hooks.length === 0) return;
-      const state = new ReinvokeState();
-      await dispatch(services, ctx, hooks, attributes, state, 0);
-      // admission.reinvoker: a second round when a webhook changed the object.
-      if (state.shouldReinvoke && state.toReinvoke.size > 0) await dispatch(services, ctx, hooks, attributes, state, 1);
+      const all = source.webhooks();
+      if (all.length === 0) return;
+      // The request's object is changed in place by each patch: one request serves every webhook.
+      const r = webhookRequestOf(attributes);
+      const hooks = all.filter((hook) => mayCallHook(hook, r));
+      if (hooks.length === 0 || !anyMayBeCalled(services, hooks, r)) return;
+      return admitWith(services, ctx, hooks, all, r);
     },
   };
 }
 
-async function dispatch(services: AdmissionServices, ctx: CallContext, hooks: WebhookAccessor[], attributes: AdmissionAttributes, state: ReinvokeState, round: 0 | 1): Promise<void> {
-  for (const [index, hook] of hooks.entries()) {
-    const r = await shouldCallHook(services, hook, webhookRequestOf(attributes));
+/**
+ * Whether any webhook matches the request as it is now (without calling anything). When none
+ * does, none is called: only a called webhook's patch could make a later one match. Anything
+ * that is not a plain no (a conversion, an error to report) goes the full way.
+ */
+function anyMayBeCalled(services: AdmissionServices, hooks: readonly WebhookAccessor[], r: WebhookRequest): boolean {
+  try {
+    return hooks.some((hook) => shouldCallHook(services, hook, r, true) !== undefined);
+  } catch {
+    return true;
+  }
+}
+
+async function admitWith(services: AdmissionServices, ctx: CallContext, hooks: WebhookAccessor[], all: WebhookAccessor[], r: WebhookRequest): Promise<void> {
+  const state = new ReinvokeState();
+  await dispatch(services, ctx, hooks, all, r, state, 0);
+  // admission.reinvoker: a second round when a webhook changed the object.
+  if (state.shouldReinvoke && state.toReinvoke.size > 0) await dispatch(services, ctx, hooks, all, r, state, 1);
+}
+
+/** One round over the webhooks that may match; `index` is a webhook's place among all (audit keys). */
+async function dispatch(services: AdmissionServices, ctx: CallContext, hooks: WebhookAccessor[], all: WebhookAccessor[], request: WebhookRequest, state: ReinvokeState, round: 0 | 1): Promise<void> {
+  const attributes = request.attributes;
+  for (const hook of hooks) {
+    const index = all.indexOf(hook);
+    const r = await shouldCallHook(services, hook, request);
     if (!r) continue;
     if (round === 1 && !state.toReinvoke.has(hook.uid)) continue;
     let changed = false;
