@@ -443,12 +443,12 @@ describe('helpers for webhooks written in TypeScript', () => {
     await validatingConfig('v', hook('validate.example.com', URL_VALIDATE));
     cluster.serveWebhook(
       URL_MUTATE,
-      admissionWebhook((request) => ({ allowed: true, patch: (request.object?.data as Record<string, string> | undefined)?.owner ? [] : [{ op: 'add', path: '/data/owner', value: 'team-a' }] })),
+      admissionWebhook((request) => ({ allowed: true, patch: request.object?.data?.owner ? [] : [{ op: 'add', path: '/data/owner', value: 'team-a' }] })),
     );
     cluster.serveWebhook(
       URL_VALIDATE,
       admissionWebhook(async (request) => {
-        const owner = (request.object?.data as Record<string, string>).owner;
+        const owner = request.object?.data.owner;
         return owner === 'nobody' ? { allowed: false, status: { code: 422, reason: 'Invalid', message: 'owner "nobody" is not a team' } } : { allowed: true, warnings: [`owned by ${owner}`] };
       }),
     );

@@ -9,6 +9,10 @@ import type { KubeObject } from '../apis/object.ts';
 import type { Status } from '../errors/status-error.ts';
 import type { WebhookHandler } from './types.ts';
 
+/** An object in a review: its own fields are `any`, to read as a webhook does (`object.spec.replicas`). */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export type AdmissionObject = KubeObject & Record<string, any>;
+
 /** admission/v1 AdmissionRequest, as the apiserver sends it. */
 export interface AdmissionRequest {
   uid: string;
@@ -22,8 +26,8 @@ export interface AdmissionRequest {
   namespace?: string;
   operation: 'CREATE' | 'UPDATE' | 'DELETE' | 'CONNECT';
   userInfo: { username?: string; uid?: string; groups?: string[]; extra?: Record<string, string[]> };
-  object: KubeObject | null;
-  oldObject: KubeObject | null;
+  object: AdmissionObject | null;
+  oldObject: AdmissionObject | null;
   dryRun?: boolean;
   options: Record<string, unknown> | null;
 }
