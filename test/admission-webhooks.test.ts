@@ -217,6 +217,28 @@ describe('mutating webhooks', () => {
     expect(sent.name).toBe('a');
   });
 
+  it('a generateName create is reviewed without a name (generated after mutating admission); validating webhooks see the name', async () => {
+    await mutatingConfig('m', hook('m.example.com', URL_MUTATE));
+    await validatingConfig('v', hook('v.example.com', URL_VALIDATE));
+    const mutating: Review[] = [];
+    const validating: Review[] = [];
+    cluster.serveWebhook(URL_MUTATE, (review: Review) => {
+      mutating.push(review);
+      return answer(review, true, { patchType: 'JSONPatch', patch: jsonPatch([{ op: 'add', path: '/data/b', value: '2' }]) });
+    });
+    cluster.serveWebhook(URL_VALIDATE, (review: Review) => {
+      validating.push(review);
+      return answer(review, true);
+    });
+    const created = await core.createNamespacedConfigMap({ namespace: 'default', body: { metadata: { generateName: 'gen-' }, data: { a: '1' } } });
+    expect(created.metadata!.name).toMatch(/^gen-[a-z0-9]{5}$/);
+    expect(created.data).toEqual({ a: '1', b: '2' });
+    expect(mutating[0]!.request.name).toBeUndefined();
+    expect(mutating[0]!.request.object.metadata).toEqual({ generateName: 'gen-', namespace: 'default', managedFields: expect.any(Array) });
+    expect(validating[0]!.request.name).toBeUndefined();
+    expect(validating[0]!.request.object.metadata.name).toBe(created.metadata!.name);
+  });
+
   it('mutating webhooks run before validation and validating webhooks, which see the patched object', async () => {
     await mutatingConfig('m', hook('bad-patch.example.com', URL_MUTATE));
     await validatingConfig('v', hook('check.example.com', URL_VALIDATE));
@@ -355,7 +377,7 @@ describe('matching', () => {
     await core.createNamespace({ body: { metadata: { name: 'off' } } });
     await core.createNamespacedConfigMap({ namespace: 'on', body: configMap('a') });
     await core.createNamespacedConfigMap({ namespace: 'off', body: configMap('a') });
-    expect(seen.map((r) => `${r.request.resource.resource}:${r.request.namespace ?? ''}/${r.request.name}`)).toEqual(['namespaces:/on', 'configmaps:on/a']);
+    expect(seen.map((r) => `${r.request.resource.resource}:${r.request.namespace ?? ''}/${r.request.name}`)).toEqual(['namespaces:on/on', 'configmaps:on/a']);
   });
 
   it('objectSelector matches the new or the old object\'s labels', async () => {

@@ -235,7 +235,7 @@ export class GenericRegistry {
     for (let attempt = 1; ; attempt++) {
       if (generated) meta.name = generateName(meta.generateName!, this.ctx.random);
       try {
-        return withWarnings(await this.createOnce(obj, options), decodeWarnings);
+        return withWarnings(await this.createOnce(obj, options, false, generated), decodeWarnings);
       } catch (err) {
         if (generated && err instanceof KeyExistsError) {
           if (attempt < GENERATE_NAME_ATTEMPTS) continue;
@@ -250,7 +250,7 @@ export class GenericRegistry {
     }
   }
 
-  private async createOnce(input: KubeObject, options: WriteOptions, applied = false): Promise<WriteResult> {
+  private async createOnce(input: KubeObject, options: WriteOptions, applied = false, generatedName = false): Promise<WriteResult> {
     await loadCelFor(this.type, input); // the validation below may compile CEL rules, loaded on first use
     const obj = deepCopy(input);
     const meta = obj.metadata!;
@@ -269,6 +269,8 @@ export class GenericRegistry {
     // attributed to the request's manager (create.go). Here it also sees the system fields and
     // PrepareForCreate's changes, which the real chain applies after it.
     const admission = this.admissionAttributes('CREATE', obj, undefined, options);
+    // create.go takes the name from the object before rest.BeforeCreate generates one.
+    if (admission && generatedName) admission.name = '';
     if (admission) await this.ctx.admission!.admit(admission);
     const typeErrors = this.type.strategy.validateTypeMeta?.(obj) ?? [];
     const errors = typeErrors.length ? typeErrors : [...validateObjectMeta(meta, this.metaRules()), ...(this.type.strategy.validate?.(obj) ?? [])];

@@ -38,8 +38,9 @@ export interface WebhookRequest {
 export function webhookRequestOf(attributes: AdmissionAttributes): WebhookRequest {
   const { type } = attributes;
   const isNamespace = type.group === '' && type.plural === 'namespaces';
-  // RequestInfo takes /namespaces/{name}'s name as the request's namespace too.
-  const namespace = attributes.namespace ?? (isNamespace && attributes.operation !== 'CREATE' ? attributes.name : '');
+  // A namespace's own requests have its name as their namespace (RequestInfo for
+  // /namespaces/{name}; create.go sets it for a namespace's create).
+  const namespace = attributes.namespace ?? (isNamespace ? attributes.name : '');
   const resource = { group: type.group, version: type.version, resource: type.plural };
   const kind = { group: type.group, version: type.version, kind: type.kind };
   return {
@@ -60,13 +61,15 @@ export function webhookRequestOf(attributes: AdmissionAttributes): WebhookReques
 /**
  * The object as the webhook receives it. Mutating admission of a create runs before
  * rest.BeforeCreate in the real handler (create.go), so it has no uid, creationTimestamp or
- * generation yet; kubefake's registry sets them first (see createOnce) and they are left out here.
+ * generation yet, nor the name a generateName create gets there; kubefake's registry sets them
+ * first (see createOnce) and they are left out here.
  */
 export function reviewObject(r: WebhookRequest, mutating: boolean): KubeObject | null {
   const obj = r.object;
   if (!obj) return null;
   if (!(mutating && r.operation === 'CREATE' && obj.metadata)) return obj;
   const { uid: _uid, creationTimestamp: _created, generation: _generation, ...metadata } = obj.metadata;
+  if (r.name === '' && metadata.generateName) delete metadata.name;
   return { ...obj, metadata };
 }
 
