@@ -5,7 +5,7 @@ import type { KubeObject } from '../../apis/object.ts';
 import type { VersionedStore } from '../../storage/versioned-store.ts';
 import { forbidden, internalError, notFound, StatusError } from '../../errors/status-error.ts';
 import type { RuleWithOperations, WebhookAccessor } from './accessor.ts';
-import { evaluateMatchConditions } from './match-conditions.ts';
+import type { MatchResult } from './match-conditions.ts';
 import type { WebhookRequest } from './request.ts';
 import type { AdmissionServices } from '../services.ts';
 import { equivalentTypes, requestAs } from './equivalent.ts';
@@ -98,7 +98,7 @@ export function shouldCallHook(
   const [objMatches, objError] = matchObjectSelector(hook, r);
   if (!objMatches && !objError) return undefined;
   const rules = hook.spec.rules ?? [];
-  if (rules.some((rule) => ruleMatches(rule, r))) return matchConditions(hook, r, nsError ?? objError);
+  if (rules.some((rule) => ruleMatches(rule, r))) return matchConditions(hook, r, nsError ?? objError, probe);
   // The kinds of other subresources (scale's Scale) are not the resource's: only these convert.
   if (hook.spec.matchPolicy === 'Equivalent' && (r.subresource === '' || r.subresource === 'status')) {
     for (const rule of rules) {
@@ -108,7 +108,7 @@ export function shouldCallHook(
           const deferred = nsError ?? objError;
           if (deferred) throw deferred;
           if (probe) return r;
-          return requestAs(r, equivalent, services).then((invocation) => matchConditions(hook, invocation, undefined));
+          return requestAs(r, equivalent, services).then((invocation) => matchConditions(hook, invocation, undefined, false));
         }
       }
     }
@@ -117,12 +117,22 @@ export function shouldCallHook(
 }
 
 /** The deferred selector error, then the match conditions on the (versioned) request. */
-function matchConditions(hook: WebhookAccessor, invocation: WebhookRequest, deferred: StatusError | undefined): WebhookRequest | undefined {
+function matchConditions(hook: WebhookAccessor, invocation: WebhookRequest, deferred: StatusError | undefined, probe: boolean): WebhookRequest | undefined | Promise<WebhookRequest | undefined> {
   if (deferred) throw deferred;
-  const r = invocation;
-  const conditions = hook.spec.matchConditions ?? [];
-  if (conditions.length === 0) return invocation;
-  const result = evaluateMatchConditions(hook, invocation);
-  if (result.error !== undefined) throw forbidden({ group: r.resource.group, resource: r.resource.resource }, r.name, result.error);
-  return result.matches ? invocation : undefined;
+  if (probe || (hook.spec.matchConditions ?? []).length === 0) return invocation;
+  const decide = (result: MatchResult) => {
+    const r = invocation;
+    if (result.error !== undefined) throw forbidden({ group: r.requestResource.group, resource: r.requestResource.resource }, r.name, result.error);
+    return result.matches ? invocation : undefined;
+  };
+  if (conditionModule) return decide(conditionModule.evaluateMatchConditions(hook, invocation));
+  return loadMatchConditions().then((m) => decide(m.evaluateMatchConditions(hook, invocation)));
+}
+
+// The CEL engine loads on first use (cel/lazy.ts): only a webhook with match conditions needs it.
+type MatchConditionModule = typeof import('./match-conditions.ts');
+let conditionModule: MatchConditionModule | undefined;
+let loadingConditions: Promise<MatchConditionModule> | undefined;
+function loadMatchConditions(): Promise<MatchConditionModule> {
+  return (loadingConditions ??= import('./match-conditions.ts').then((m) => (conditionModule = m)));
 }
