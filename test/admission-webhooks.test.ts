@@ -276,6 +276,20 @@ describe('mutating webhooks', () => {
     });
   });
 
+  it('a patched object is decoded into the kind as Go does: a wrong type is an Internal error, an unknown field is dropped', async () => {
+    await mutatingConfig('m', hook('typed.example.com', URL_MUTATE));
+    cluster.serveWebhook(URL_MUTATE, (review: Review) => answer(review, true, { patchType: 'JSONPatch', patch: jsonPatch([{ op: 'replace', path: '/data', value: 5 }]) }));
+    await expectStatus(core.createNamespacedConfigMap({ namespace: 'default', body: configMap('a') }), {
+      code: 500,
+      reason: 'InternalError',
+      message: 'Internal error occurred: json: cannot unmarshal number into Go struct field ConfigMap.data of type map[string]string',
+    });
+    cluster.serveWebhook(URL_MUTATE, (review: Review) => answer(review, true, { patchType: 'JSONPatch', patch: jsonPatch([{ op: 'add', path: '/extra', value: 'x' }]) }));
+    const created = await core.createNamespacedConfigMap({ namespace: 'default', body: configMap('a') });
+    expect(cluster.get({ kind: 'ConfigMap', namespace: 'default', name: 'a' })).not.toHaveProperty('extra');
+    expect(created).not.toHaveProperty('extra');
+  });
+
   it('reinvocationPolicy IfNeeded calls a webhook again when a later one changed the object', async () => {
     const calls: string[] = [];
     await mutatingConfig(
@@ -598,6 +612,26 @@ describe('matchPolicy', () => {
       requestResource: { group: 'example.com', version: 'v2', resource: 'widgets' },
     });
     expect(reviews[0]!.request.object.apiVersion).toBe('example.com/v1');
+  });
+
+  it('a custom resource a webhook patched is pruned and defaulted by its schema', async () => {
+    const withDefault = structuredClone(crd);
+    (withDefault.spec.versions[0]!.schema.openAPIV3Schema.properties.spec.properties as Record<string, unknown>).color = { type: 'string', default: 'red' };
+    await cluster.apply([withDefault]);
+    await cluster.settle();
+    await mutatingConfig('m', hook('widgets.example.com', URL_MUTATE, { rules: widgetRule }));
+    cluster.serveWebhook(URL_MUTATE, (review: Review) =>
+      answer(review, true, { patchType: 'JSONPatch', patch: jsonPatch([{ op: 'add', path: '/spec', value: { size: 'XL', unknown: 'dropped' } }]) }),
+    );
+    const custom = cluster.kubeConfig.makeApiClient(k8s.CustomObjectsApi);
+    const created = (await custom.createNamespacedCustomObject({
+      group: 'example.com',
+      version: 'v1',
+      namespace: 'default',
+      plural: 'widgets',
+      body: { apiVersion: 'example.com/v1', kind: 'Widget', metadata: { name: 'w' }, spec: { size: 'L', color: 'green' } },
+    })) as { spec: Record<string, string> };
+    expect(created.spec).toEqual({ size: 'XL', color: 'red' });
   });
 
   it('Exact: a webhook for v1 does not see a v2 request', async () => {

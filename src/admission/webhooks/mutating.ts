@@ -7,6 +7,7 @@ import { isPlainObject, type KubeObject } from '../../apis/object.ts';
 import { goJsonTypeError, VERSION_KIND_ERROR_PREFIX } from '../../go/json.ts';
 import { internalError } from '../../errors/status-error.ts';
 import { deepEqual } from '../../util/deep-equal.ts';
+import { decodeBuiltin, hasTypedDecoding } from '../../decoding/builtin-decoder.ts';
 import type { AdmissionAttributes, AdmissionPlugin } from '../../registry/admission.ts';
 import type { AdmissionServices } from '../services.ts';
 import { WebhookSource, type WebhookAccessor } from './accessor.ts';
@@ -125,7 +126,7 @@ async function applyResponse(services: AdmissionServices, hook: WebhookAccessor,
   const patched = applyPatch(decoded, sent);
   if (!patched.ok) throw internalError(patched.error);
   if (!isPlainObject(patched.value)) throw internalError(`${VERSION_KIND_ERROR_PREFIX}${goJsonTypeError(patched.value) ?? 'unexpected end of JSON input'}`);
-  const next = patched.value as KubeObject;
+  const next = decodePatched(patched.value, r);
   const changed = !deepEqual(sent, next);
   addPatchAnnotation(r.attributes, hook, decoded, response, round, index);
   // An equivalent version's object goes back to the version of the request (dispatcher.go's final Convert).
@@ -178,6 +179,19 @@ function replaceInPlace(obj: KubeObject, next: KubeObject, r: WebhookRequest): v
   else if (r.operation === 'UPDATE' && r.oldObject) type.strategy.prepareForUpdate?.(obj, r.oldObject);
 }
 
+
+/**
+ * jsonSerializer.Decode of the patched JSON into the kind's Go struct (not strict: unknown fields
+ * are dropped); what Go cannot decode is an Internal error. Custom resources stay unstructured.
+ */
+function decodePatched(value: Record<string, unknown>, r: WebhookRequest): KubeObject {
+  const { group, version, kind } = r.kind;
+  if (r.attributes.type.unstructured || !hasTypedDecoding(group, version, kind)) return value as KubeObject;
+  const outcome = decodeBuiltin({ group, version, kind, object: value, strict: false });
+  if (outcome.ok === 'skipped') return value as KubeObject;
+  if (!outcome.ok) throw internalError(outcome.error);
+  return outcome.object;
+}
 
 /** The type of the version a webhook was called in, when not the request's. */
 function equivalentTypeOf(services: AdmissionServices, r: WebhookRequest): ResourceType | undefined {
