@@ -94,7 +94,7 @@ export interface FakeClusterOptions {
    * environment variable `KUBEFAKE_TRANSPORT` sets the default. Clients answer the same either way.
    */
   transport?: ClusterTransport;
-  /** Webhook calls the cluster makes (CRD conversion). */
+  /** Webhook calls the cluster makes (CRD conversion; an admission webhook call is bounded by its timeoutSeconds). */
   webhooks?: {
     /** Absolute timeout of one call; default 30,000 ms, as the apiserver. */
     timeoutMs?: number;
