@@ -459,6 +459,18 @@ describe('matching', () => {
     expect(seen.map((r) => r.request.name)).toEqual(['a']);
   });
 
+  it('matchConditions run under the per-call cost limit', async () => {
+    recorder();
+    const expression = "object.data.s.split(',').all(x, object.data.s.split(',').all(y, x != y || true))";
+    await validatingConfig('v', hook('costly.example.com', URL_VALIDATE, { matchConditions: [{ name: 'costly', expression }] }));
+    const s = Array.from({ length: 1000 }, (_, i) => String(i)).join(',');
+    await expectStatus(core.createNamespacedConfigMap({ namespace: 'default', body: configMap('a', { s }) }), {
+      code: 403,
+      reason: 'Forbidden',
+      message: `configmaps "a" is forbidden: expression '${expression}' resulted in error: operation cancelled: actual cost limit exceeded`,
+    });
+  });
+
   it('of several refusing validating webhooks, the first answer is the error', async () => {
     await validatingConfig('v', hook('slow.example.com', 'https://hooks.example.com/slow'), hook('fast.example.com', 'https://hooks.example.com/fast'));
     cluster.serveWebhook('https://hooks.example.com/slow', async (review: Review) => {
