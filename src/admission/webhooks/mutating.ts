@@ -128,14 +128,14 @@ async function applyResponse(services: AdmissionServices, hook: WebhookAccessor,
   if (!isPlainObject(patched.value)) throw internalError(`${VERSION_KIND_ERROR_PREFIX}${goJsonTypeError(patched.value) ?? 'unexpected end of JSON input'}`);
   const next = decodePatched(patched.value, r);
   const changed = !deepEqual(sent, next);
-  addPatchAnnotation(r.attributes, hook, decoded, response, round, index);
+  addPatchAnnotation(r.attributes, hook, response, round, index);
   // An equivalent version's object goes back to the version of the request (dispatcher.go's final Convert).
   const target = equivalentTypeOf(services, r);
   replaceInPlace(obj, target ? await convertBack(next, target, r, services) : next, r);
   return changed;
 }
 
-function addPatchAnnotation(attributes: AdmissionAttributes, hook: WebhookAccessor, _decoded: unknown, response: AdmissionResponse, round: number, index: number): void {
+function addPatchAnnotation(attributes: AdmissionAttributes, hook: WebhookAccessor, response: AdmissionResponse, round: number, index: number): void {
   let patch: unknown;
   try {
     patch = JSON.parse(new TextDecoder().decode(response.patch));
@@ -147,28 +147,29 @@ function addPatchAnnotation(attributes: AdmissionAttributes, hook: WebhookAccess
 
 /**
  * The registry's object becomes the patched one. What the real handler does to the object after
- * mutating admission runs again: a create's system fields and generated name (rest.BeforeCreate) and the strategy's
- * PrepareForCreate/PrepareForUpdate with the defaulting kubefake does there; a custom resource's
- * schema pruning and defaulting (what the CR codec does to a webhook's additions).
+ * mutating admission runs again: a create's system fields and generated name (rest.BeforeCreate)
+ * and the strategy's PrepareForCreate/PrepareForUpdate with the defaulting kubefake does there;
+ * a custom resource's schema pruning and defaulting (what the CR codec does to a webhook's
+ * additions).
  */
 function replaceInPlace(obj: KubeObject, next: KubeObject, r: WebhookRequest): void {
   const before = obj.metadata ?? {};
-  const keep = { uid: before.uid, creationTimestamp: before.creationTimestamp, generation: before.generation, ...(r.name === '' ? { name: before.name } : {}) };
+  const systemFields = { uid: before.uid, creationTimestamp: before.creationTimestamp, generation: before.generation, ...(r.name === '' ? { name: before.name } : {}) };
   const copy = structuredClone(next);
   // The registry holds on to the object and to its metadata: both are changed in place.
-  const meta = obj.metadata;
+  const heldMetadata = obj.metadata;
   for (const key of Object.keys(obj)) delete (obj as Record<string, unknown>)[key];
   Object.assign(obj, copy);
-  if (meta && isPlainObject(copy.metadata)) {
-    for (const key of Object.keys(meta)) delete (meta as Record<string, unknown>)[key];
-    obj.metadata = Object.assign(meta, copy.metadata);
+  if (heldMetadata && isPlainObject(copy.metadata)) {
+    for (const key of Object.keys(heldMetadata)) delete (heldMetadata as Record<string, unknown>)[key];
+    obj.metadata = Object.assign(heldMetadata, copy.metadata);
   }
   const { type } = r.attributes;
   if (r.operation === 'CREATE') {
-    const meta = (obj.metadata ??= {});
-    for (const [k, v] of Object.entries(keep)) {
-      if (v === undefined) delete (meta as Record<string, unknown>)[k];
-      else (meta as Record<string, unknown>)[k] = v;
+    const meta = (obj.metadata ??= {}) as Record<string, unknown>;
+    for (const [k, v] of Object.entries(systemFields)) {
+      if (v === undefined) delete meta[k];
+      else meta[k] = v;
     }
   }
   if (type.decodeBody) {
@@ -178,7 +179,6 @@ function replaceInPlace(obj: KubeObject, next: KubeObject, r: WebhookRequest): v
   if (r.operation === 'CREATE') type.strategy.prepareForCreate?.(obj);
   else if (r.operation === 'UPDATE' && r.oldObject) type.strategy.prepareForUpdate?.(obj, r.oldObject);
 }
-
 
 /**
  * jsonSerializer.Decode of the patched JSON into the kind's Go struct (not strict: unknown fields
