@@ -646,6 +646,26 @@ describe('matchPolicy', () => {
     expect(created.spec).toEqual({ size: 'XL', color: 'red' });
   });
 
+  it('Equivalent for built-ins: an autoscaling/v2 webhook sees an autoscaling/v1 HorizontalPodAutoscaler in v2', async () => {
+    const reviews: Review[] = [];
+    await validatingConfig('v', hook('hpa.example.com', URL_VALIDATE, { rules: [{ operations: ['CREATE'], apiGroups: ['autoscaling'], apiVersions: ['v2'], resources: ['horizontalpodautoscalers'] }] }));
+    cluster.serveWebhook(URL_VALIDATE, (review: Review) => {
+      reviews.push(review);
+      return answer(review, true);
+    });
+    const autoscaling = cluster.kubeConfig.makeApiClient(k8s.AutoscalingV1Api);
+    await autoscaling.createNamespacedHorizontalPodAutoscaler({
+      namespace: 'default',
+      body: { metadata: { name: 'web' }, spec: { scaleTargetRef: { apiVersion: 'apps/v1', kind: 'Deployment', name: 'web' }, maxReplicas: 5, targetCPUUtilizationPercentage: 70 } },
+    });
+    expect(reviews[0]!.request).toMatchObject({
+      kind: { group: 'autoscaling', version: 'v2', kind: 'HorizontalPodAutoscaler' },
+      requestKind: { group: 'autoscaling', version: 'v1', kind: 'HorizontalPodAutoscaler' },
+    });
+    expect(reviews[0]!.request.object.apiVersion).toBe('autoscaling/v2');
+    expect(reviews[0]!.request.object.spec.metrics).toEqual([{ type: 'Resource', resource: { name: 'cpu', target: { type: 'Utilization', averageUtilization: 70 } } }]);
+  });
+
   it('Exact: a webhook for v1 does not see a v2 request', async () => {
     await cluster.apply([crd]);
     await cluster.settle();
