@@ -57,6 +57,7 @@ export default defineConfig({
             'test/cel-values.test.ts',
             'test/go-format.test.ts',
             'test/cli.test.ts',
+            'test/admission-webhooks-serve.test.ts',
             'test/cel-cost-estimation.test.ts',
             'test/architecture.test.ts',
             'test/builtin-catalogue-generator.test.ts',

@@ -10,6 +10,7 @@ import { celSection } from './cel.ts';
 import { watchSection } from './watch.ts';
 import { harnessBench } from './harness.ts';
 import { conversionSection } from './conversion.ts';
+import { admissionSection } from './admission.ts';
 import { typedDecodingSection } from './typed-decoding.ts';
 import { managedFieldsSection } from './managed-fields.ts';
 import { overhead, roundTrips } from './round-trip.ts';
@@ -42,6 +43,7 @@ const starts = await startup(200);
 const watch = await watchSection();
 const cel = await withLoad(() => celSection());
 const conversion = await conversionSection();
+const admission = await admissionSection();
 const typedDecoding = await typedDecodingSection();
 const managedFields = await managedFieldsSection();
 const lists = await listsSection();
@@ -92,6 +94,8 @@ ${workloadsBench}
 ${harnessSection}
 
 ${conversion}
+
+${admission}
 
 ${managedFields}
 ${lists}

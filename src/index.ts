@@ -7,6 +7,8 @@ export type { ClusterTransport, FakeCluster, FakeClusterOptions, Identity, Liste
 export type { KubeObject, ObjectMeta, OwnerReference, KubeList } from './apis/object.ts';
 export type { WebhookHandler, WebhookServiceReference, WebhookTarget } from './webhooks/types.ts';
 export type { KubeletControl, PodBehavior, PodMatch } from './cluster/workloads.ts';
+export { admissionWebhook, nodeWebhook } from './webhooks/admission-webhook.ts';
+export type { AdmissionDecision, AdmissionObject, AdmissionRequest, AdmissionReview, JsonPatchOperation, NodeRequestListener, NodeWebhookHandler } from './webhooks/admission-webhook.ts';
 export { StatusError } from './errors/status-error.ts';
 export type { Status, StatusCause, StatusDetails, StatusReason } from './errors/status-error.ts';
 // The test harness: clock, snapshots and diffs, request log and change history, faults, waits, reads, matchers.

@@ -26,6 +26,8 @@ import { runtimeClass } from './runtime-class.ts';
 import { defaultIngressClass } from './default-ingress-class.ts';
 import { resourceQuota } from './resource-quota.ts';
 import { serviceAccountPlugin } from './service-account.ts';
+import { mutatingAdmissionWebhook } from './webhooks/mutating.ts';
+import { validatingAdmissionWebhook } from './webhooks/validating.ts';
 
 /** The default plugins, in the real chain's order. */
 export function defaultAdmissionPlugins(services: AdmissionServices): AdmissionPlugin[] {
@@ -40,7 +42,9 @@ export function defaultAdmissionPlugins(services: AdmissionServices): AdmissionP
     runtimeClass(services), // RuntimeClass
     defaultIngressClass(services), // DefaultIngressClass
     mutatingAdmissionPolicyPlugin(services), // MutatingAdmissionPolicy
+    mutatingAdmissionWebhook(services), // MutatingAdmissionWebhook
     validatingAdmissionPolicyPlugin(services), // ValidatingAdmissionPolicy
+    validatingAdmissionWebhook(services), // ValidatingAdmissionWebhook
     resourceQuota(services), // ResourceQuota
   ];
 }

@@ -5,6 +5,7 @@ import type { ResourceType } from '../apis/resource-type.ts';
 import type { GenericRegistry } from '../registry/generic-registry.ts';
 import type { VersionedStore } from '../storage/versioned-store.ts';
 import type { Clock, RandomSource } from '../util/clock-and-random.ts';
+import type { WebhookCaller } from '../webhooks/types.ts';
 
 export interface AdmissionServices {
   store: VersionedStore;
@@ -18,4 +19,6 @@ export interface AdmissionServices {
    * where no ServiceAccount controller runs.
    */
   whenServiceAccountsSynced?(): Promise<void>;
+  /** How admission webhooks are called (in-process handlers, then HTTPS); none fails every call. */
+  webhooks?: WebhookCaller;
 }

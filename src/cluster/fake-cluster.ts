@@ -140,7 +140,7 @@ export interface FakeClusterOptions {
   workloads?: boolean;
   /** With `workloads`: how many Ready nodes the cluster registers (`kubefake-node-1`, ...). Default 1. */
   nodes?: number;
-  /** Webhook calls the cluster makes (CRD conversion). */
+  /** Webhook calls the cluster makes (CRD conversion; an admission webhook call is bounded by its timeoutSeconds). */
   webhooks?: {
     /** Absolute timeout of one call; default 30,000 ms, as the apiserver. */
     timeoutMs?: number;
@@ -299,7 +299,7 @@ export async function createInProcessCluster(options: FakeClusterOptions = {}): 
   const auth = options.auth ? clusterAuth(store, () => registryFor(catalog.find('', 'v1', 'serviceaccounts')!), clock) : undefined;
   if (auth) ctx.access = { authorize: (q) => auth.authorizer.authorize(q), rulesFor: (user, namespace) => auth.authorizer.rulesFor(user, namespace) as Record<string, unknown>[] };
   // RBAC's escalation checks run where the RBAC storage runs them: before the write, after validation.
-  ctx.admission = defaultAdmissionChain({ store, catalog, clock, random, registryFor, whenServiceAccountsSynced }, auth ? [escalationPlugin(auth.authorizer)] : []);
+  ctx.admission = defaultAdmissionChain({ store, catalog, clock, random, registryFor, whenServiceAccountsSynced, webhooks }, auth ? [escalationPlugin(auth.authorizer)] : []);
   const controllers = new ControllerManager();
   const clusterWrites = new Map<string, string>();
   const controllerContext: ControllerContext = {
@@ -440,7 +440,7 @@ export async function createInProcessCluster(options: FakeClusterOptions = {}): 
       },
     },
   };
-  registerInternals(cluster, { store: ctx.store, servedWatches });
+  registerInternals(cluster, { store: ctx.store, servedWatches, registryContext: ctx });
   try {
     if (options.manifests) await apply(options.manifests, options.manifestOptions);
   } catch (err) {

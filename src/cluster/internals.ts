@@ -2,10 +2,13 @@
 // the store, and the watch streams being served.
 import type { ServedWatches } from '../http/served-watches.ts';
 import type { VersionedStore } from '../storage/versioned-store.ts';
+import type { RegistryContext } from '../registry/context.ts';
 
 export interface ClusterInternals {
   store: VersionedStore;
   servedWatches: ServedWatches;
+  /** What every registry runs with (the benchmarks take the admission chain out of it). */
+  registryContext: RegistryContext;
 }
 
 const byCluster = new WeakMap<object, ClusterInternals>();

@@ -249,7 +249,7 @@ export class GenericRegistry {
     for (let attempt = 1; ; attempt++) {
       if (generated) meta.name = generateName(meta.generateName!, this.ctx.random);
       try {
-        return withWarnings(await this.createOnce(obj, options), decodeWarnings);
+        return withWarnings(await this.createOnce(obj, options, false, generated), decodeWarnings);
       } catch (err) {
         if (generated && err instanceof KeyExistsError) {
           if (attempt < GENERATE_NAME_ATTEMPTS) continue;
@@ -264,7 +264,7 @@ export class GenericRegistry {
     }
   }
 
-  private async createOnce(input: KubeObject, options: WriteOptions, applied = false): Promise<WriteResult> {
+  private async createOnce(input: KubeObject, options: WriteOptions, applied = false, generatedName = false): Promise<WriteResult> {
     await loadCelFor(this.type, input); // the validation below may compile CEL rules, loaded on first use
     const obj = deepCopy(input);
     const meta = obj.metadata!;
@@ -283,6 +283,8 @@ export class GenericRegistry {
     // attributed to the request's manager (create.go). Here it also sees the system fields and
     // PrepareForCreate's changes, which the real chain applies after it.
     const admission = this.admissionAttributes('CREATE', obj, undefined, options);
+    // create.go takes the name from the object before rest.BeforeCreate generates one.
+    if (admission && generatedName) admission.name = '';
     if (admission) await this.ctx.admission!.admit(admission);
     const mutatingWarnings = admission?.warnings.length ?? 0;
     const typeErrors = this.type.strategy.validateTypeMeta?.(obj) ?? [];

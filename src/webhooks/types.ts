@@ -47,7 +47,13 @@ export interface WebhookReply {
  * service).
  */
 export interface WebhookCaller {
-  post(config: WebhookClientConfig, body: unknown): Promise<WebhookReply>;
+  post(config: WebhookClientConfig, body: unknown, options?: WebhookCallOptions): Promise<WebhookReply>;
+}
+
+/** Per-call settings: admission webhooks carry their own `timeoutSeconds`. */
+export interface WebhookCallOptions {
+  /** Absolute timeout of this call (the `?timeout=` query too); the caller's default without it. */
+  timeoutMs?: number;
 }
 
 /** No HTTP answer at all; the message is Go's `*url.Error` text (`Post "<url>": <reason>`). */

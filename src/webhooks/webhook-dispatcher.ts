@@ -5,7 +5,7 @@
 // `?timeout=` query and absolute timeout (30 s).
 import type { KubeObject } from '../apis/object.ts';
 import { httpsPost } from './https-post.ts';
-import { WebhookTransportError, type WebhookCaller, type WebhookClientConfig, type WebhookHandler, type WebhookReply, type WebhookTarget } from './types.ts';
+import { WebhookTransportError, type WebhookCallOptions, type WebhookCaller, type WebhookClientConfig, type WebhookHandler, type WebhookReply, type WebhookTarget } from './types.ts';
 
 /** The apiserver's webhook client timeout (apiserver/pkg/util/webhook authentication.go). */
 export const DEFAULT_WEBHOOK_TIMEOUT_MS = 30_000;
@@ -56,14 +56,15 @@ export class WebhookDispatcher implements WebhookCaller {
     };
   }
 
-  async post(config: WebhookClientConfig, body: unknown): Promise<WebhookReply> {
+  async post(config: WebhookClientConfig, body: unknown, options: WebhookCallOptions = {}): Promise<WebhookReply> {
     const { url, handler } = this.resolve(config);
-    const target = `${url}?timeout=${goDuration(this.timeoutMs)}`;
+    const timeoutMs = options.timeoutMs ?? this.timeoutMs;
+    const target = `${url}?timeout=${goDuration(timeoutMs)}`;
     const text = JSON.stringify(body);
     const headers = { 'content-type': 'application/json', accept: 'application/json, */*', 'user-agent': 'kube-apiserver-admission' };
-    if (handler) return this.callHandler(handler, new Request(target, { method: 'POST', headers, body: text }), body, target);
+    if (handler) return this.callHandler(handler, new Request(target, { method: 'POST', headers, body: text }), body, target, timeoutMs);
     if (config.service) throw new WebhookTransportError(`Post ${JSON.stringify(target)}: ${this.unservedServiceReason(config.service, url)}`);
-    return httpsPost(target, text, { headers, caBundle: config.caBundle, timeoutMs: this.timeoutMs });
+    return httpsPost(target, text, { headers, caBundle: config.caBundle, timeoutMs });
   }
 
   private keyOf(target: WebhookTarget): [Map<string, WebhookHandler>, string] {
@@ -109,10 +110,10 @@ export class WebhookDispatcher implements WebhookCaller {
     return `dial tcp ${ip}:${port}: connect: connection refused`;
   }
 
-  private async callHandler(handler: WebhookHandler, request: Request, body: unknown, target: string): Promise<WebhookReply> {
+  private async callHandler(handler: WebhookHandler, request: Request, body: unknown, target: string, timeoutMs: number): Promise<WebhookReply> {
     let timer: ReturnType<typeof setTimeout> | undefined;
     const deadline = new Promise<never>((_, reject) => {
-      timer = setTimeout(() => reject(new WebhookTransportError(`Post ${JSON.stringify(target)}: context deadline exceeded`)), this.timeoutMs);
+      timer = setTimeout(() => reject(new WebhookTransportError(`Post ${JSON.stringify(target)}: context deadline exceeded`)), timeoutMs);
     });
     try {
       return await Promise.race([answer(handler, request, structuredClone(body)), deadline]);
@@ -135,5 +136,10 @@ async function answer(handler: WebhookHandler, request: Request, body: unknown):
   }
   // A handler that writes nothing: Go's ResponseWriter answers 200 with an empty body.
   if (result === undefined) return { status: 200, contentType: undefined, body: '' };
-  return { status: 200, contentType: 'application/json', body: JSON.stringify(result) };
+  try {
+    return { status: 200, contentType: 'application/json', body: JSON.stringify(result) };
+  } catch (err) {
+    // What the handler answered cannot be written as JSON (a BigInt, a cycle): a failing server.
+    return { status: 500, contentType: 'text/plain; charset=utf-8', body: err instanceof Error ? err.message : String(err) };
+  }
 }

@@ -67,17 +67,28 @@ function failureStatusMessage(body: string): string | undefined {
 }
 
 /**
- * The webhook's answer decoded into the ConversionReview of `version` and checked; answers the
- * converted objects. Throws the Go error text for anything a real apiserver refuses.
+ * What client-go's Result.Into reports for an answer that is not a 2xx body (a Status message or
+ * NewGenericServerResponse's text), or an empty one; undefined for a body to decode. Admission
+ * webhooks read their answers the same way.
  */
-export function convertedObjectsFromReply(reply: WebhookReply, version: ReviewVersion, expectedUid: string): unknown[] {
+export function replyFailure(reply: WebhookReply): string | undefined {
   const contentType = reply.contentType || 'application/json';
   if (reply.status < 200 || reply.status > 206) {
     const isText = !reply.contentType || mediaTypeOf(reply.contentType).startsWith('text/');
     const serverMessage = isText ? reply.body.slice(0, 1024).trim() : 'unknown';
-    throw new Error(failureStatusMessage(reply.body) ?? unexpectedStatusMessage(reply.status, serverMessage));
+    return failureStatusMessage(reply.body) ?? unexpectedStatusMessage(reply.status, serverMessage);
   }
-  if (reply.body.length === 0) throw new Error(`0-length response with status code: ${reply.status} and content type: ${contentType}`);
+  if (reply.body.length === 0) return `0-length response with status code: ${reply.status} and content type: ${contentType}`;
+  return undefined;
+}
+
+/**
+ * The webhook's answer decoded into the ConversionReview of `version` and checked; answers the
+ * converted objects. Throws the Go error text for anything a real apiserver refuses.
+ */
+export function convertedObjectsFromReply(reply: WebhookReply, version: ReviewVersion, expectedUid: string): unknown[] {
+  const failure = replyFailure(reply);
+  if (failure !== undefined) throw new Error(failure);
   // meta.go Interpret: encoding/json syntax and type errors, prefixed; `null` decodes as an empty review.
   const decoded = parseGoJson(reply.body);
   if (!decoded.ok) throw new Error(`${VERSION_KIND_ERROR_PREFIX}${decoded.error}`);

@@ -1,0 +1,138 @@
+// Whether a webhook is called for a request (generic/webhook.go ShouldCallHook): the namespace
+// and object selectors, the rules (predicates/rules/rules.go), then the match conditions.
+// Selector errors count only once a rule matched, as the real one defers them.
+import type { KubeObject } from '../../apis/object.ts';
+import type { VersionedStore } from '../../storage/versioned-store.ts';
+import { forbidden, internalError, notFound, StatusError } from '../../errors/status-error.ts';
+import type { RuleWithOperations, WebhookAccessor } from './accessor.ts';
+import type { MatchResult } from './match-conditions.ts';
+import type { WebhookRequest } from './request.ts';
+import type { AdmissionServices } from '../services.ts';
+import { equivalentTypes, requestAs } from './equivalent.ts';
+
+function exactOrWildcard(items: readonly string[] | undefined, requested: string): boolean {
+  return (items ?? []).some((item) => item === '*' || item === requested);
+}
+
+const isNamespaceResource = (r: WebhookRequest) => r.resource.group === '' && r.resource.version === 'v1' && r.resource.resource === 'namespaces';
+
+/** rules.Matcher.Matches. */
+export function ruleMatches(rule: RuleWithOperations, r: WebhookRequest): boolean {
+  if (!exactOrWildcard(rule.apiGroups, r.resource.group)) return false;
+  if (!exactOrWildcard(rule.apiVersions, r.resource.version)) return false;
+  return ruleMatchesAnyVersion(rule, r);
+}
+
+/**
+ * The rule's scope, operations and resources, whatever its groups and versions: what every
+ * version of a resource has in common (equivalent resources share their name), so a webhook none
+ * of whose rules pass this is never called for the request, and the plugins stop there.
+ */
+function ruleMatchesAnyVersion(rule: RuleWithOperations, r: WebhookRequest): boolean {
+  const scope = rule.scope ?? '*';
+  if (scope === 'Namespaced' && (isNamespaceResource(r) || !r.namespace)) return false;
+  if (scope === 'Cluster' && !(isNamespaceResource(r) || !r.namespace)) return false;
+  if (scope !== '*' && scope !== 'Namespaced' && scope !== 'Cluster') return false;
+  if (!(rule.operations ?? []).some((op) => op === '*' || op === r.operation)) return false;
+  return (rule.resources ?? []).some((entry) => {
+    const slash = entry.indexOf('/');
+    const res = slash < 0 ? entry : entry.slice(0, slash);
+    const sub = slash < 0 ? '' : entry.slice(slash + 1);
+    return (res === '*' || res === r.resource.resource) && (sub === '*' || sub === r.subresource);
+  });
+}
+
+/** namespace.Matcher.GetNamespaceLabels: the namespace's own labels for its create and update. */
+function namespaceLabels(store: VersionedStore, r: WebhookRequest): Record<string, string> | undefined {
+  if (r.resource.resource === 'namespaces' && r.subresource === '' && (r.operation === 'CREATE' || r.operation === 'UPDATE')) {
+    return r.object?.metadata?.labels;
+  }
+  const namespace = store.get('/namespaces', r.namespace);
+  if (!namespace) throw notFound({ group: '', resource: 'namespaces' }, r.namespace);
+  return namespace.metadata.labels;
+}
+
+/** namespace.Matcher.MatchNamespaceSelector: [matches, deferred error]. */
+function matchNamespaceSelector(store: VersionedStore, hook: WebhookAccessor, r: WebhookRequest): [boolean, StatusError | undefined] {
+  if (!r.namespace && r.resource.resource !== 'namespaces') return [true, undefined];
+  const selector = hook.namespaceSelector;
+  if (selector instanceof Error) return [false, internalError(selector.message)];
+  if (selector.empty) return [true, undefined];
+  try {
+    return [selector.matches(namespaceLabels(store, r)), undefined];
+  } catch (err) {
+    if (err instanceof StatusError) return [false, err];
+    throw err;
+  }
+}
+
+const matchObject = (obj: KubeObject | undefined, matches: (labels: Record<string, string> | undefined) => boolean) => obj !== undefined && matches(obj.metadata?.labels);
+
+/** object.Matcher.MatchObjectSelector: the new or the old object. */
+function matchObjectSelector(hook: WebhookAccessor, r: WebhookRequest): [boolean, StatusError | undefined] {
+  const selector = hook.objectSelector;
+  if (selector instanceof Error) return [false, internalError(selector.message)];
+  if (selector.empty) return [true, undefined];
+  return [matchObject(r.object, selector.matches) || matchObject(r.oldObject, selector.matches), undefined];
+}
+
+/** False when no rule of the webhook can match the request in any version (the cheap first filter). */
+export function mayCallHook(hook: WebhookAccessor, r: WebhookRequest): boolean {
+  return (hook.spec.rules ?? []).some((rule) => ruleMatchesAnyVersion(rule, r));
+}
+
+/**
+ * ShouldCallHook: the request as the webhook is to be called with it (converted for an
+ * equivalent match, which makes the answer a promise), or undefined to skip it; throws the StatusError that fails the request (a
+ * selector error, a missing namespace, match conditions failing closed, a failed conversion).
+ */
+export function shouldCallHook(
+  services: AdmissionServices,
+  hook: WebhookAccessor,
+  r: WebhookRequest,
+  /** Only whether it matches: an equivalent match answers `r` unconverted, without its match conditions. */
+  probe = false,
+): WebhookRequest | undefined | Promise<WebhookRequest | undefined> {
+  const [nsMatches, nsError] = matchNamespaceSelector(services.store, hook, r);
+  if (!nsMatches && !nsError) return undefined;
+  const [objMatches, objError] = matchObjectSelector(hook, r);
+  if (!objMatches && !objError) return undefined;
+  const rules = hook.spec.rules ?? [];
+  if (rules.some((rule) => ruleMatches(rule, r))) return matchConditions(hook, r, nsError ?? objError, probe);
+  // The kinds of other subresources (scale's Scale) are not the resource's: only these convert.
+  if (hook.spec.matchPolicy === 'Equivalent' && (r.subresource === '' || r.subresource === 'status')) {
+    for (const rule of rules) {
+      for (const equivalent of equivalentTypes(services.catalog, r.attributes.type)) {
+        const resource = { group: equivalent.group, version: equivalent.version, resource: equivalent.plural };
+        if (ruleMatches(rule, { ...r, resource })) {
+          const deferred = nsError ?? objError;
+          if (deferred) throw deferred;
+          if (probe) return r;
+          return requestAs(r, equivalent, services).then((invocation) => matchConditions(hook, invocation, undefined, false));
+        }
+      }
+    }
+  }
+  return undefined;
+}
+
+/** The deferred selector error, then the match conditions on the (versioned) request. */
+function matchConditions(hook: WebhookAccessor, invocation: WebhookRequest, deferred: StatusError | undefined, probe: boolean): WebhookRequest | undefined | Promise<WebhookRequest | undefined> {
+  if (deferred) throw deferred;
+  if (probe || (hook.spec.matchConditions ?? []).length === 0) return invocation;
+  const decide = (result: MatchResult) => {
+    const r = invocation;
+    if (result.error !== undefined) throw forbidden({ group: r.requestResource.group, resource: r.requestResource.resource }, r.name, result.error);
+    return result.matches ? invocation : undefined;
+  };
+  if (conditionModule) return decide(conditionModule.evaluateMatchConditions(hook, invocation));
+  return loadMatchConditions().then((m) => decide(m.evaluateMatchConditions(hook, invocation)));
+}
+
+// The CEL engine loads on first use (cel/lazy.ts): only a webhook with match conditions needs it.
+type MatchConditionModule = typeof import('./match-conditions.ts');
+let conditionModule: MatchConditionModule | undefined;
+let loadingConditions: Promise<MatchConditionModule> | undefined;
+function loadMatchConditions(): Promise<MatchConditionModule> {
+  return (loadingConditions ??= import('./match-conditions.ts').then((m) => (conditionModule = m)));
+}
