@@ -40,7 +40,8 @@ describe('Pod updates (ValidatePodUpdate)', () => {
     const updated = await replacePod(pod);
     expect(updated.spec!.containers[0]!.image).toBe('nginx:1.28');
     expect(updated.spec!.activeDeadlineSeconds).toBe(50);
-    expect(updated.spec!.tolerations).toHaveLength(2);
+    // The two given, and DefaultTolerationSeconds' not-ready and unreachable ones (it admits updates too).
+    expect(updated.spec!.tolerations!.map((t) => t.key)).toEqual(['a', 'b', 'node.kubernetes.io/not-ready', 'node.kubernetes.io/unreachable']);
   });
 
   it('refuses any other spec change with one Forbidden on spec carrying the go-cmp diff', async () => {

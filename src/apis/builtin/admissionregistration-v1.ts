@@ -2,8 +2,7 @@
 // pkg/registry/admissionregistration/<resource>/strategy.go. The webhook configurations stamp
 // metadata.generation from their `webhooks` list, the admission policies and bindings from spec.
 // The webhook configurations are defaulted and validated (admissionregistration-validation.ts).
-// The admission policies run in src/admission/policy; kubefake stores the webhook configurations
-// but does not call the webhooks.
+// The admission policies run in src/admission/policy, the webhooks in src/admission/webhooks.
 import type { ResourceType } from '../resource-type.ts';
 import type { KubeObject } from '../object.ts';
 import { genericDefinition } from './generic.ts';
