@@ -37,10 +37,10 @@ describe('the quota controller', () => {
     await core.createNamespacedConfigMap({ namespace: ns, body: { metadata: { name: 'a' } } });
     await core.createNamespacedSecret({ namespace: ns, body: { metadata: { name: 's' } } });
     await quota('q', { hard: { configmaps: '5', 'count/secrets': '3', pods: '10', 'requests.cpu': '2', 'count/deployments.apps': '1' } });
-    // kube-root-ca.crt is not published here, so the one ConfigMap is ours.
+    // Ours, and the kube-root-ca.crt every namespace holds.
     expect(await status('q')).toEqual({
       hard: { configmaps: '5', 'count/deployments.apps': '1', 'count/secrets': '3', pods: '10', 'requests.cpu': '2' },
-      used: { configmaps: '1', 'count/deployments.apps': '0', 'count/secrets': '1', pods: '0', 'requests.cpu': '0' },
+      used: { configmaps: '2', 'count/deployments.apps': '0', 'count/secrets': '1', pods: '0', 'requests.cpu': '0' },
     });
   });
 
@@ -49,7 +49,8 @@ describe('the quota controller', () => {
     const q = await core.readNamespacedResourceQuota({ namespace: ns, name: 'q' });
     await core.replaceNamespacedResourceQuota({ namespace: ns, name: 'q', body: { ...q, spec: { hard: { pods: '3', services: '2' } } } });
     await cluster.settle();
-    expect(await status('q')).toEqual({ hard: { pods: '3', services: '2' }, used: { pods: '0', services: '0' } });
+    // The `kubernetes` Service lives in default.
+    expect(await status('q')).toEqual({ hard: { pods: '3', services: '2' }, used: { pods: '0', services: '1' } });
   });
 });
 
@@ -80,17 +81,18 @@ describe('ResourceQuota admission', () => {
   });
 
   it('gives usage back when an object is deleted', async () => {
-    await quota('q', { hard: { configmaps: '1' } });
+    // kube-root-ca.crt takes one of the two.
+    await quota('q', { hard: { configmaps: '2' } });
     await core.createNamespacedConfigMap({ namespace: ns, body: { metadata: { name: 'one' } } });
     await expectStatus(
       core.createNamespacedConfigMap({ namespace: ns, body: { metadata: { name: 'two' } } }),
-      forbidden('configmaps', 'two', 'exceeded quota: q, requested: configmaps=1, used: configmaps=1, limited: configmaps=1'),
+      forbidden('configmaps', 'two', 'exceeded quota: q, requested: configmaps=1, used: configmaps=2, limited: configmaps=2'),
     );
     await core.deleteNamespacedConfigMap({ namespace: ns, name: 'one' });
     await cluster.settle();
-    expect((await status('q'))!.used).toEqual({ configmaps: '0' });
-    await core.createNamespacedConfigMap({ namespace: ns, body: { metadata: { name: 'two' } } });
     expect((await status('q'))!.used).toEqual({ configmaps: '1' });
+    await core.createNamespacedConfigMap({ namespace: ns, body: { metadata: { name: 'two' } } });
+    expect((await status('q'))!.used).toEqual({ configmaps: '2' });
   });
 
   it('requires cpu and memory on every container when the quota names them', async () => {
@@ -150,7 +152,8 @@ describe('ResourceQuota admission', () => {
       forbidden('services', 'lb', 'exceeded quota: svc, requested: services.loadbalancers=1,services.nodeports=1, used: services.loadbalancers=0,services.nodeports=1, limited: services.loadbalancers=0,services.nodeports=1'),
     );
     await cluster.settle();
-    expect((await status('svc'))!.used).toEqual({ services: '2', 'services.loadbalancers': '0', 'services.nodeports': '1' });
+    // Ours, and the `kubernetes` Service.
+    expect((await status('svc'))!.used).toEqual({ services: '3', 'services.loadbalancers': '0', 'services.nodeports': '1' });
   });
 
   it('counts claims and their storage per class', async () => {
@@ -207,11 +210,12 @@ describe.skipIf(!kubectlAvailable)('ResourceQuota through kubectl', () => {
   const k = useKubectlCluster();
 
   it('prints the exceeded-quota refusal', async () => {
-    await k.core.createNamespacedResourceQuota({ namespace: 'default', body: { metadata: { name: 'cm' }, spec: { hard: { configmaps: '1' } } } });
+    // kube-root-ca.crt takes one of the two.
+    await k.core.createNamespacedResourceQuota({ namespace: 'default', body: { metadata: { name: 'cm' }, spec: { hard: { configmaps: '2' } } } });
     await k.cluster.settle();
     expect((await k.kubectl(['create', 'configmap', 'first'])).code).toBe(0);
     const refused = await k.kubectl(['create', 'configmap', 'second']);
     expect(refused.code).toBe(1);
-    expect(refused.stderr.trim()).toBe('error: failed to create configmap: configmaps "second" is forbidden: exceeded quota: cm, requested: configmaps=1, used: configmaps=1, limited: configmaps=1');
+    expect(refused.stderr.trim()).toBe('error: failed to create configmap: configmaps "second" is forbidden: exceeded quota: cm, requested: configmaps=1, used: configmaps=2, limited: configmaps=2');
   });
 });

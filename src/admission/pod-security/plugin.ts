@@ -8,10 +8,11 @@
 // - pod controllers: their template is audited and warned about, never enforced;
 // - namespaces: PSA labels must be valid; a stricter enforce level is tried on the pods already
 //   there, and what they violate comes back as warnings.
+import { admissionForbidden } from '../forbidden.ts';
 import type { KubeObject } from '../../apis/object.ts';
 import { aggregateMessages, fieldErrorMessage, type FieldError } from '../../errors/field-error.ts';
 import { goQuote } from '../../errors/go-format.ts';
-import { forbidden, internalError, invalid } from '../../errors/status-error.ts';
+import { internalError, invalid } from '../../errors/status-error.ts';
 import type { AdmissionAttributes, AdmissionPlugin } from '../../registry/admission.ts';
 import type { AdmissionServices } from '../services.ts';
 import {
@@ -132,11 +133,8 @@ export function podSecurityPlugin(reads: PodSecurityReads, defaults: Policy = DE
       annotations['enforce-policy'] = levelVersionString(policy.enforce);
       const result = evaluate(policy.enforce);
       if (!result.allowed) {
-        refusal = forbidden(
-          { group: attrs.type.group, resource: attrs.type.plural },
-          attrs.name,
-          `violates PodSecurity ${goQuote(levelVersionString(policy.enforce))}: ${forbiddenDetail(result)}`,
-        );
+        // admission.NewForbidden: named as the request names it, else as the object does (a generated name).
+        refusal = admissionForbidden(attrs, `violates PodSecurity ${goQuote(levelVersionString(policy.enforce))}: ${forbiddenDetail(result)}`, 'validate');
       }
     }
     const audit = evaluate(policy.audit);

@@ -105,5 +105,17 @@ export async function registerNodes(ctx: ControllerContext, count: number, kubel
       node.status = status;
       return true;
     });
+    // The node lifecycle controller takes off the not-ready taint TaintNodesByCondition put on at
+    // create once the node reports Ready (pkg/controller/nodelifecycle, doNoScheduleTaintingPass).
+    registry.systemUpdate(undefined, nodeName(i), (node) => {
+      const spec = (node.spec ?? {}) as { taints?: { key?: string; effect?: string }[] };
+      const taints = spec.taints ?? [];
+      const kept = taints.filter((t) => !(t.key === 'node.kubernetes.io/not-ready' && t.effect === 'NoSchedule'));
+      if (kept.length === taints.length) return false;
+      if (kept.length) spec.taints = kept;
+      else delete spec.taints;
+      node.spec = spec;
+      return true;
+    });
   }
 }
