@@ -3,6 +3,7 @@
 // as its zero value instead of failing, and timestamps are parsed RFC3339 values.
 import type { ObjectMeta } from '../apis/object.ts';
 import { isPlainObject } from '../apis/object.ts';
+import { formatTimestamp } from '../go/time.ts';
 import type { ManagedFieldsEntryValue, OwnerReferenceValue } from './meta-fields.ts';
 
 /** A metav1.Time: whole seconds since the epoch plus nanoseconds, as Go compares them. */
@@ -115,7 +116,7 @@ export function goTimeEqual(a: GoTime | undefined, b: GoTime | undefined): boole
 /** metav1.Time.MarshalJSON: UTC, whole seconds; zero is null. */
 export function goTimeJson(t: GoTime | undefined): string | null {
   if (!t) return null;
-  return new Date(t.seconds * 1000).toISOString().replace(/\.\d{3}Z$/, 'Z');
+  return formatTimestamp(new Date(t.seconds * 1000));
 }
 
 export function metaAccessor(meta: ObjectMeta | undefined): MetaAccessor {
