@@ -3,6 +3,7 @@
 // text resolves to another tag (encode.go node: forceQuoting). YAML 1.1 forms v3 does not resolve
 // (`yes`, `on`, base-60 `1:20`) read back as strings, so a node holding them stays plain: only
 // the stringv path of Go values quotes those (isOldBool, isBase60Float), and gnostic marshals nodes.
+import { daysIn } from './time.ts';
 
 // resolveTable: the first byte decides what the text may be.
 const hintOf = (c: string | undefined): 'S' | 'D' | 'M' | '.' | undefined => {
@@ -50,8 +51,6 @@ function isGoInt(s: string): boolean {
 /** strconv.ParseFloat(s, 64) without error on text the float regexp accepted: not past float64's range. */
 const parsesAsFloat64 = (s: string): boolean => Number.isFinite(Number(s));
 
-const daysIn = (year: number, month: number) => new Date(Date.UTC(year, month, 0)).getUTCDate();
-
 // allowedTimestampFormats ("2006-1-2T15:4:5.999999999Z07:00", the same with `t`, "2006-1-2
 // 15:4:5.999999999", "2006-1-2") as time.Parse reads them: 1-2 digit fields, an optional fraction
 // after `.` or `,`, and Go's range checks.
@@ -62,7 +61,7 @@ function isTimestamp(s: string): boolean {
   const m = TIMESTAMP.exec(s);
   if (!m) return false;
   const [year, month, day] = [Number(m[1]), Number(m[2]), Number(m[3])];
-  if (month < 1 || month > 12 || day < 1 || day > daysIn(year, month)) return false;
+  if (month < 1 || month > 12 || day < 1 || day > daysIn(month, year)) return false;
   const hour = m[4] ?? m[9];
   const minute = m[5] ?? m[10];
   const second = m[6] ?? m[11];
