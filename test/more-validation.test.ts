@@ -70,6 +70,12 @@ describe('CronJob', () => {
       code: 422,
       message: 'CronJob.batch "sched" is invalid: spec.schedule: Invalid value: "\\u200b * * * *": failed to parse int from \u200b: strconv.Atoi: parsing "\\u200b": invalid syntax',
     });
+    // strings.Fields splits on unicode.IsSpace: U+0085 separates fields, U+FEFF does not.
+    await expectStatus(cronJob('sched', { schedule: '\ufeff0 * * * *' }), {
+      code: 422,
+      message: 'CronJob.batch "sched" is invalid: spec.schedule: Invalid value: "\\ufeff0 * * * *": failed to parse int from \ufeff0: strconv.Atoi: parsing "\\ufeff0": invalid syntax',
+    });
+    expect((await cronJob('nel', { schedule: '0\u0085* * * *' })).spec?.schedule).toBe('0\u0085* * * *');
     await expectStatus(cronJob('empty', { schedule: '' }), { code: 422, message: 'CronJob.batch "empty" is invalid: spec.schedule: Required value' });
     for (const schedule of ['0 9 * * MON-FRI', '@hourly', '@every 90m', '15,45 */2 1-15 jan,jul ?']) {
       const ok = await cronJob(`ok-${(schedule.length * 7919) % 1000}`, { schedule });

@@ -53,8 +53,11 @@ function parseStandard(input: string): void {
   [MINUTES, HOURS, DOM, MONTHS, DOW].forEach((bounds, i) => getField(fields[i]!, bounds));
 }
 
+// unicode.IsSpace: JS's \s without U+FEFF (not white space to Go) and with U+0085 (NEL).
+const GO_SPACES = /[\t\n\v\f\r \u0085\u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]+/u;
+
 /** strings.Fields: split around runs of Unicode white space. */
-const goFields = (s: string): string[] => s.split(/\s+/u).filter((f) => f !== '');
+const goFields = (s: string): string[] => s.split(GO_SPACES).filter((f) => f !== '');
 
 function parseDescriptor(descriptor: string): void {
   if (DESCRIPTORS.has(descriptor)) return;
