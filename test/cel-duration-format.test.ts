@@ -3,7 +3,7 @@
 // ("1d", "2 weeks") are durations too; duration() in a rule stays Go's time.ParseDuration.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createFakeCluster, type FakeCluster } from '../src/index.ts';
-import { goParseDuration, strfmtParseDuration } from '../src/go/duration.ts';
+import { goParseDuration, goParseDurationResult, strfmtParseDuration } from '../src/go/duration.ts';
 import { at, installWidgets, specSchema, widget } from './support/schema-crd.ts';
 import { expectStatus } from './support/status.ts';
 
@@ -27,6 +27,24 @@ describe('goParseDuration (time.ParseDuration)', () => {
     for (const bad of ['', '-', '1', '.s', '1d', '1hs', '1 h', 's', '9223372036854775808ns', '2562048h']) expect(goParseDuration(bad), bad).toBeUndefined();
     expect(goParseDuration('9223372036854775807ns')).toBe((1n << 63n) - 1n);
     expect(goParseDuration('-9223372036854775808ns')).toBe(-(1n << 63n));
+  });
+
+  // go/src/time/format.go ParseDuration's three texts, quoted by time's quote: non-ASCII and
+  // control characters as \x bytes, where strconv.Quote (and JSON) would keep `é` as it is.
+  it('returns Go\'s error texts, quoted as time quotes', () => {
+    const error = (s: string) => {
+      const r = goParseDurationResult(s);
+      return r.ok ? r.nanos : r.error;
+    };
+    expect(error('5x')).toBe('time: unknown unit "x" in duration "5x"');
+    expect(error('1h5')).toBe('time: missing unit in duration "1h5"');
+    expect(error('')).toBe('time: invalid duration ""');
+    expect(error('.s')).toBe('time: invalid duration ".s"');
+    expect(error('2562048h')).toBe('time: invalid duration "2562048h"');
+    expect(error('5é')).toBe('time: unknown unit "\\xc3\\xa9" in duration "5\\xc3\\xa9"');
+    expect(error('"1\n')).toBe('time: invalid duration "\\"1\\x0a"');
+    expect(error('1\\')).toBe('time: unknown unit "\\\\" in duration "1\\\\"');
+    expect(error('1h')).toBe(H);
   });
 });
 

@@ -2,7 +2,7 @@
 // rune that is not printable, and cel-go's strings.quote() only the backslash escapes.
 import { describe, expect, it } from 'vitest';
 import { compileExpression } from '../src/cel/index.ts';
-import { goQuote } from '../src/errors/go-format.ts';
+import { goJson, goQuote } from '../src/errors/go-format.ts';
 
 const value = (expression: string) => {
   const e = compileExpression(expression);
@@ -29,5 +29,12 @@ describe('goQuote (strconv.Quote)', () => {
 
   it('is not strings.quote(), which escapes only the backslash escapes', () => {
     expect(value(`strings.quote('a\\u0085\\u00a0\\x01"\\n')`)).toBe('"a\u0085\u00a0\u0001\\"\\n"');
+  });
+});
+
+describe('goJson (encoding/json Marshal)', () => {
+  it('sorts map keys by their UTF-8 bytes as Go does (encode.go), not by UTF-16 units', () => {
+    // U+FF01 is EF BC 81 in UTF-8, before U+1F600's F0 9F 98 80; in UTF-16 the surrogate D83D comes first.
+    expect(goJson({ '\u{1F600}': 1, '\uFF01': 2, a: { z: 1, b: 2 } })).toBe('{"a":{"b":2,"z":1},"\uFF01":2,"\u{1F600}":1}');
   });
 });

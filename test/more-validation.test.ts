@@ -49,6 +49,14 @@ describe('CronJob', () => {
       ['0 0 * * toString', 'failed to parse int from toString: strconv.Atoi: parsing "toString": invalid syntax'],
       ['5-1 * * * *', 'beginning of range (5) beyond end of range (1): 5-1'],
       ['@fortnightly', 'unrecognized descriptor: @fortnightly'],
+      // @every: time.ParseDuration's own error (go/src/time/format.go), with time's quote.
+      ['@every 5x', 'failed to parse duration @every 5x: time: unknown unit "x" in duration "5x"'],
+      ['@every 5', 'failed to parse duration @every 5: time: missing unit in duration "5"'],
+      ['@every 5é', 'failed to parse duration @every 5é: time: unknown unit "\\xc3\\xa9" in duration "5\\xc3\\xa9"'],
+      // A uint past 2^53 printed exactly; strconv.Atoi's range error even before a bad character.
+      ['9007199254740993 * * * *', 'end of range (9007199254740993) above maximum (59): 9007199254740993'],
+      ['99999999999999999999x * * * *', 'failed to parse int from 99999999999999999999x: strconv.Atoi: parsing "99999999999999999999x": value out of range'],
+      ['9223372036854775808 * * * *', 'failed to parse int from 9223372036854775808: strconv.Atoi: parsing "9223372036854775808": value out of range'],
     ];
     for (const [schedule, detail] of cases) {
       await expectStatus(cronJob('sched', { schedule }), {
@@ -57,6 +65,17 @@ describe('CronJob', () => {
         message: `CronJob.batch "sched" is invalid: spec.schedule: Invalid value: ${JSON.stringify(schedule)}: ${detail}`,
       });
     }
+    // strconv.Atoi's NumError quotes with strconv.Quote: a zero-width space (not white space to Go) as \u200b.
+    await expectStatus(cronJob('sched', { schedule: '\u200b * * * *' }), {
+      code: 422,
+      message: 'CronJob.batch "sched" is invalid: spec.schedule: Invalid value: "\\u200b * * * *": failed to parse int from \u200b: strconv.Atoi: parsing "\\u200b": invalid syntax',
+    });
+    // strings.Fields splits on unicode.IsSpace: U+0085 separates fields, U+FEFF does not.
+    await expectStatus(cronJob('sched', { schedule: '\ufeff0 * * * *' }), {
+      code: 422,
+      message: 'CronJob.batch "sched" is invalid: spec.schedule: Invalid value: "\\ufeff0 * * * *": failed to parse int from \ufeff0: strconv.Atoi: parsing "\\ufeff0": invalid syntax',
+    });
+    expect((await cronJob('nel', { schedule: '0\u0085* * * *' })).spec?.schedule).toBe('0\u0085* * * *');
     await expectStatus(cronJob('empty', { schedule: '' }), { code: 422, message: 'CronJob.batch "empty" is invalid: spec.schedule: Required value' });
     for (const schedule of ['0 9 * * MON-FRI', '@hourly', '@every 90m', '15,45 */2 1-15 jan,jul ?']) {
       const ok = await cronJob(`ok-${(schedule.length * 7919) % 1000}`, { schedule });

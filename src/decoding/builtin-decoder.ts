@@ -4,7 +4,7 @@
 // struct of the kind it declares, from the generated Go-type facts, keyed by group/version/kind, so
 // any built-in kind present in the facts decodes this way.
 import { apiVersionOf, isPlainObject, parseGroupVersion, type KubeObject } from '../apis/object.ts';
-import { decodeGoBase64 } from '../apis/builtin/go-base64.ts';
+import { decodeGoBase64 } from '../go/base64.ts';
 import { goJson } from '../errors/go-format.ts';
 import { GO_KINDS, GO_NAMED, GO_STRUCTS } from '../generated/go-types.generated.ts';
 import { decodeTypedJson, GoTypeSystem, type TypedJsonResult } from '../go/typed-json.ts';

@@ -4,8 +4,7 @@
 // pkg/api/resource/quantity.go, pkg/util/intstr/intstr.go, pkg/apis/meta/v1/{time,micro_time,
 // duration,helpers}.go, pkg/runtime/extension.go; apiextensions-apiserver pkg/apis/apiextensions/v1/marshal.go.
 import { Quantity } from '../apis/builtin/quantity.ts';
-import { goQuote } from '../errors/go-format.ts';
-import { goParseDuration } from '../go/duration.ts';
+import { goParseDurationResult } from '../go/duration.ts';
 import { goFormatTimeUtc, goParseTime, RFC3339, RFC3339_MICRO } from '../go/time-parse.ts';
 import type { SpecialDecoder } from '../go/typed-json.ts';
 
@@ -63,8 +62,9 @@ const duration: SpecialDecoder = (raw) => {
   const s = unmarshalString(raw);
   if (!('value' in s)) return s;
   const text = s.value ?? '';
-  if (goParseDuration(text) === undefined) return { error: `time: invalid duration ${goQuote(text)}` };
-  return { value: text };
+  // metav1.Duration.UnmarshalJSON returns time.ParseDuration's error as it is.
+  const parsed = goParseDurationResult(text);
+  return parsed.ok ? { value: text } : { error: parsed.error };
 };
 
 /** RawExtension, FieldsV1 and the apiextensions JSON holders keep the JSON as sent (null: nothing). */

@@ -1,5 +1,6 @@
 // Renders values the way Go's fmt and encoding/json do, because kube-apiserver messages embed them
 // (`Invalid value: "x"`, `Invalid value: 15`, `Invalid value: ["a","b"]`) and clients compare texts.
+import { goFormatG } from '../go/format-float.ts';
 import { goHtmlEscape } from '../go/json-encode.ts';
 import { setOwn } from '../util/own-property.ts';
 
@@ -40,18 +41,12 @@ export function goQuote(s: string): string {
   return out + '"';
 }
 
-/** Go's `%v` for a float64 (strconv 'g' with the shortest representation). */
+/**
+ * Go's `%v` of a number a message holds: an integer (most fields behind these messages are Go ints)
+ * as its digits, anything else as a float64 (strconv 'g', shortest).
+ */
 export function goFloat(n: number): string {
-  if (Number.isInteger(n) && Math.abs(n) < 1e21) return String(n);
-  if (!Number.isFinite(n)) return n > 0 ? '+Inf' : n < 0 ? '-Inf' : 'NaN';
-  const abs = Math.abs(n);
-  // Shortest %g switches to the exponent form at 1e+06 (strconv's eprec 6), unlike JSON's 1e21.
-  if (abs >= 1e-4 && abs < 1e6) return String(n);
-  // JS prints 1e-7 as "1e-7"; Go prints "1e-07" (at least two exponent digits).
-  const [mant, exp] = n.toExponential().split('e') as [string, string];
-  const sign = exp.startsWith('-') ? '-' : '+';
-  const digits = exp.replace(/^[+-]/, '').padStart(2, '0');
-  return `${mant}e${sign}${digits}`;
+  return Number.isInteger(n) && Math.abs(n) < 1e21 ? String(n) : goFormatG(n);
 }
 
 /** encoding/json's Marshal: map keys sorted, HTML characters escaped. */
@@ -59,12 +54,17 @@ export function goJson(value: unknown): string {
   return goHtmlEscape(JSON.stringify(sortKeysDeep(value)) ?? 'null');
 }
 
+/** Go sorts map keys by their UTF-8 bytes (encode.go: strings.Compare); UTF-16 order differs above U+D7FF. */
+function byUtf8(a: string, b: string): number {
+  return Buffer.compare(Buffer.from(a, 'utf8'), Buffer.from(b, 'utf8'));
+}
+
 function sortKeysDeep(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(sortKeysDeep);
   if (value && typeof value === 'object') {
     const out: Record<string, unknown> = {};
     // setOwn: a key `__proto__` is data (a ConfigMap key), not the prototype.
-    for (const k of Object.keys(value).sort()) setOwn(out, k, sortKeysDeep((value as Record<string, unknown>)[k]));
+    for (const k of Object.keys(value).sort(byUtf8)) setOwn(out, k, sortKeysDeep((value as Record<string, unknown>)[k]));
     return out;
   }
   return value;

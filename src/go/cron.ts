@@ -4,20 +4,21 @@
 // also a schedule: cronSchedule() answers the next activation after an instant (SpecSchedule.Next
 // and ConstantDelaySchedule.Next), in the spec's TZ= location or UTC.
 import { getOwn } from '../util/own-property.ts';
-import { goParseDuration } from './duration.ts';
+import { goQuote } from '../errors/go-format.ts';
+import { goParseDurationResult } from './duration.ts';
 import { loadLocationError } from './time-zone.ts';
 
 interface Bounds {
-  min: number;
-  max: number;
-  names?: Record<string, number>;
+  min: bigint;
+  max: bigint;
+  names?: Record<string, bigint>;
 }
 
-const MINUTES: Bounds = { min: 0, max: 59 };
-const HOURS: Bounds = { min: 0, max: 23 };
-const DOM: Bounds = { min: 1, max: 31 };
-const MONTHS: Bounds = { min: 1, max: 12, names: { jan: 1, feb: 2, mar: 3, apr: 4, may: 5, jun: 6, jul: 7, aug: 8, sep: 9, oct: 10, nov: 11, dec: 12 } };
-const DOW: Bounds = { min: 0, max: 6, names: { sun: 0, mon: 1, tue: 2, wed: 3, thu: 4, fri: 5, sat: 6 } };
+const MINUTES: Bounds = { min: 0n, max: 59n };
+const HOURS: Bounds = { min: 0n, max: 23n };
+const DOM: Bounds = { min: 1n, max: 31n };
+const MONTHS: Bounds = { min: 1n, max: 12n, names: { jan: 1n, feb: 2n, mar: 3n, apr: 4n, may: 5n, jun: 6n, jul: 7n, aug: 8n, sep: 9n, oct: 10n, nov: 11n, dec: 12n } };
+const DOW: Bounds = { min: 0n, max: 6n, names: { sun: 0n, mon: 1n, tue: 2n, wed: 3n, thu: 4n, fri: 5n, sat: 6n } };
 const DESCRIPTORS = new Set(['@yearly', '@annually', '@monthly', '@weekly', '@daily', '@midnight', '@hourly']);
 const MAX_INT64 = 2n ** 63n - 1n;
 
@@ -81,18 +82,21 @@ const DESCRIPTOR_FIELDS: Record<string, string> = {
   '@hourly': '0 * * * *',
 };
 
+// unicode.IsSpace: JS's \s without U+FEFF (not white space to Go) and with U+0085 (NEL).
+const GO_SPACES = /[\t\n\v\f\r \u0085\u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]+/u;
+
 /** strings.Fields: split around runs of Unicode white space. */
-const goFields = (s: string): string[] => s.split(/\s+/u).filter((f) => f !== '');
+const goFields = (s: string): string[] => s.split(GO_SPACES).filter((f) => f !== '');
 
 /** Five fields for a named descriptor, or the interval of `@every` in ms (rounded down to whole seconds, at least one: Every()). */
 function parseDescriptor(descriptor: string): string | number {
   if (DESCRIPTORS.has(descriptor)) return DESCRIPTOR_FIELDS[descriptor]!;
   const every = '@every ';
   if (descriptor.startsWith(every)) {
-    const text = descriptor.slice(every.length);
-    const duration = goParseDuration(text);
-    if (duration === undefined) throw new CronError(`failed to parse duration ${descriptor}: time: invalid duration ${JSON.stringify(text)}`);
-    return Math.max(1000, Math.floor(Number(duration) / 1e9) * 1000);
+    // parser.go: fmt.Errorf("failed to parse duration %s: %s", descriptor, err), err time.ParseDuration's.
+    const parsed = goParseDurationResult(descriptor.slice(every.length));
+    if (!parsed.ok) throw new CronError(`failed to parse duration ${descriptor}: ${parsed.error}`);
+    return Math.max(1000, Math.floor(Number(parsed.nanos) / 1e9) * 1000);
   }
   throw new CronError(`unrecognized descriptor: ${descriptor}`);
 }
@@ -110,8 +114,9 @@ function getRange(expr: string, r: Bounds, values: Set<number>): boolean {
   const rangeAndStep = expr.split('/');
   const lowAndHigh = rangeAndStep[0]!.split('-');
   const singleDigit = lowAndHigh.length === 1;
-  let start: number;
-  let end: number;
+  // uint in Go: kept as bigint so a number past 2^53 prints exactly in the range errors.
+  let start: bigint;
+  let end: bigint;
   if (lowAndHigh[0] === '*' || lowAndHigh[0] === '?') {
     start = r.min;
     end = r.max;
@@ -121,7 +126,7 @@ function getRange(expr: string, r: Bounds, values: Set<number>): boolean {
     else if (lowAndHigh.length === 2) end = parseIntOrName(lowAndHigh[1]!, r.names);
     else throw new CronError(`too many hyphens: ${expr}`);
   }
-  let step = 1;
+  let step = 1n;
   if (rangeAndStep.length === 2) {
     step = mustParseInt(rangeAndStep[1]!);
     if (singleDigit) end = r.max;
@@ -129,8 +134,8 @@ function getRange(expr: string, r: Bounds, values: Set<number>): boolean {
   if (start < r.min) throw new CronError(`beginning of range (${start}) below minimum (${r.min}): ${expr}`);
   if (end > r.max) throw new CronError(`end of range (${end}) above maximum (${r.max}): ${expr}`);
   if (start > end) throw new CronError(`beginning of range (${start}) beyond end of range (${end}): ${expr}`);
-  if (step === 0) throw new CronError(`step of range should be a positive number: ${expr}`);
-  for (let v = start; v <= end; v += step) values.add(v);
+  if (step === 0n) throw new CronError(`step of range should be a positive number: ${expr}`);
+  for (let v = start; v <= end; v += step) values.add(Number(v));
   return lowAndHigh[0] === '*' || lowAndHigh[0] === '?';
 }
 
@@ -183,17 +188,36 @@ export function cronNext(spec: CronSpec, afterMs: number): number | undefined {
   return undefined;
 }
 
-function parseIntOrName(expr: string, names: Record<string, number> | undefined): number {
+function parseIntOrName(expr: string, names: Record<string, bigint> | undefined): bigint {
   const named = names && getOwn(names, expr.toLowerCase());
-  return typeof named === 'number' ? named : mustParseInt(expr);
+  return typeof named === 'bigint' ? named : mustParseInt(expr);
 }
 
-/** strconv.Atoi (an optional sign, decimal digits, within int64), then not negative. */
-function mustParseInt(expr: string): number {
-  if (!/^[+-]?[0-9]+$/.test(expr)) throw new CronError(`failed to parse int from ${expr}: strconv.Atoi: parsing ${JSON.stringify(expr)}: invalid syntax`);
-  const n = BigInt(expr);
-  if (n > MAX_INT64 || n < -MAX_INT64 - 1n) throw new CronError(`failed to parse int from ${expr}: strconv.Atoi: parsing ${JSON.stringify(expr)}: value out of range`);
-  if (n < 0n) throw new CronError(`negative number (${n}) not allowed: ${expr}`);
-  // Beyond any bound: the range checks report it with Go's uint value, exact for these sizes.
-  return Number(n);
+/** parser.go mustParseInt: strconv.Atoi, then not negative. */
+function mustParseInt(expr: string): bigint {
+  const atoi = goAtoi(expr);
+  if (typeof atoi === 'string') throw new CronError(`failed to parse int from ${expr}: strconv.Atoi: parsing ${goQuote(expr)}: ${atoi}`);
+  if (atoi < 0n) throw new CronError(`negative number (${atoi}) not allowed: ${expr}`);
+  return atoi;
+}
+
+const MAX_UINT64 = 2n ** 64n - 1n;
+
+/**
+ * strconv.Atoi on a 64-bit platform (go/src/strconv/atoi.go): an optional sign and decimal digits
+ * (no underscores in base 10), within int64; else its error. ParseUint reads left to right, so a
+ * number that overflows uint64 before a bad character is `value out of range`, not `invalid syntax`.
+ */
+function goAtoi(s: string): bigint | 'invalid syntax' | 'value out of range' {
+  const negative = s[0] === '-';
+  const digits = s[0] === '-' || s[0] === '+' ? s.slice(1) : s;
+  if (digits === '') return 'invalid syntax';
+  let n = 0n;
+  for (const c of digits) {
+    if (c < '0' || c > '9') return 'invalid syntax';
+    n = n * 10n + BigInt(c.charCodeAt(0) - 48);
+    if (n > MAX_UINT64) return 'value out of range';
+  }
+  if (negative ? n > MAX_INT64 + 1n : n > MAX_INT64) return 'value out of range';
+  return negative ? -n : n;
 }

@@ -3,6 +3,8 @@
 // in schema validation and when a CEL rule reads such a field). Both return int64 nanoseconds, or
 // undefined where Go returns an error.
 
+import { goTimeQuote } from './time-quote.ts';
+
 const MAX_INT64 = (1n << 63n) - 1n;
 const TWO_63 = 1n << 63n;
 
@@ -20,26 +22,34 @@ const TIME_UNITS: ReadonlyMap<string, bigint> = new Map([
 
 const isDigit = (c: string | undefined): boolean => c !== undefined && c >= '0' && c <= '9';
 
-/** Go's time.ParseDuration: `[-+]?([0-9]*(\.[0-9]*)?[a-z]+)+`, "0", int64 nanoseconds. */
-export function goParseDuration(input: string): bigint | undefined {
+/** time.ParseDuration's result: int64 nanoseconds, or Go's error text. */
+export type GoDurationResult = { ok: true; nanos: bigint } | { ok: false; error: string };
+
+/**
+ * Go's time.ParseDuration (go/src/time/format.go): `[-+]?([0-9]*(\.[0-9]*)?[a-z]+)+`, "0", int64
+ * nanoseconds, with its three error texts (`time: invalid duration "x"`, `time: missing unit in
+ * duration "1"`, `time: unknown unit "d" in duration "1d"`), quoted by time's quote.
+ */
+export function goParseDurationResult(input: string): GoDurationResult {
+  const invalid = (): GoDurationResult => ({ ok: false, error: `time: invalid duration ${goTimeQuote(input)}` });
   let s = input;
   let negative = false;
   if (s[0] === '-' || s[0] === '+') {
     negative = s[0] === '-';
     s = s.slice(1);
   }
-  if (s === '0') return 0n;
-  if (s === '') return undefined;
+  if (s === '0') return { ok: true, nanos: 0n };
+  if (s === '') return invalid();
   let total = 0n;
   let i = 0;
   while (i < s.length) {
-    if (!(s[i] === '.' || isDigit(s[i]))) return undefined;
+    if (!(s[i] === '.' || isDigit(s[i]))) return invalid();
     // leadingInt: [0-9]*, an error past 2^63.
     const intStart = i;
     let v = 0n;
     for (; isDigit(s[i]); i++) {
       v = v * 10n + BigInt(s.charCodeAt(i) - 48);
-      if (v > TWO_63) return undefined;
+      if (v > TWO_63) return invalid();
     }
     const pre = i > intStart;
     // leadingFraction: digits past int64 precision are consumed but ignored.
@@ -62,24 +72,32 @@ export function goParseDuration(input: string): bigint | undefined {
       }
       post = i > fracStart;
     }
-    if (!pre && !post) return undefined;
+    if (!pre && !post) return invalid();
     // The unit: everything up to the next digit or '.'.
     const unitStart = i;
     while (i < s.length && s[i] !== '.' && !isDigit(s[i])) i++;
-    const unit = TIME_UNITS.get(s.slice(unitStart, i));
-    if (unit === undefined) return undefined;
-    if (v > TWO_63 / unit) return undefined;
+    if (i === unitStart) return { ok: false, error: `time: missing unit in duration ${goTimeQuote(input)}` };
+    const unitText = s.slice(unitStart, i);
+    const unit = TIME_UNITS.get(unitText);
+    if (unit === undefined) return { ok: false, error: `time: unknown unit ${goTimeQuote(unitText)} in duration ${goTimeQuote(input)}` };
+    if (v > TWO_63 / unit) return invalid();
     v *= unit;
     // Go scales the fraction in float64 and truncates (nanosecond-exact up to hours).
     if (f > 0n) {
       v += BigInt(Math.trunc(Number(f) * (Number(unit) / scale)));
-      if (v > TWO_63) return undefined;
+      if (v > TWO_63) return invalid();
     }
     total += v;
-    if (total > TWO_63) return undefined;
+    if (total > TWO_63) return invalid();
   }
-  if (negative) return -total;
-  return total > MAX_INT64 ? undefined : total;
+  if (negative) return { ok: true, nanos: -total };
+  return total > MAX_INT64 ? invalid() : { ok: true, nanos: total };
+}
+
+/** Go's time.ParseDuration's nanoseconds, or undefined where Go returns an error. */
+export function goParseDuration(input: string): bigint | undefined {
+  const result = goParseDurationResult(input);
+  return result.ok ? result.nanos : undefined;
 }
 
 // strfmt's Scala-compatible fallback: each group's last spelling also matches as a prefix

@@ -17,6 +17,7 @@
 
 import { parseGroupVersion } from '../apis/object.ts';
 import { goQuote } from '../errors/go-format.ts';
+import { setOwn } from '../util/own-property.ts';
 import { decodeGoUtf8 } from './utf8.ts';
 
 export interface GoJsonOptions {
@@ -696,8 +697,8 @@ function replaceLoneSurrogates(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(replaceLoneSurrogates);
   const out: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(value)) {
-    // defineProperty, not assignment: JSON.parse makes "__proto__" an own key, and so must we.
-    Object.defineProperty(out, fixString(k), { value: replaceLoneSurrogates(v), writable: true, enumerable: true, configurable: true });
+    // setOwn, not assignment: JSON.parse makes "__proto__" an own key, and so must we.
+    setOwn(out, fixString(k), replaceLoneSurrogates(v));
   }
   return out;
 }

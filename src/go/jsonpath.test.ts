@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { JsonPath, JsonPathError } from './jsonpath.ts';
-import { goFloatV, goJsonMarshal, printJsonPathValue } from './print.ts';
+import { goJson } from '../errors/go-format.ts';
+import { goFormatG } from './format-float.ts';
+import { printJsonPathValue } from './print.ts';
 
 const first = (template: string, data: unknown): unknown[] => new JsonPath(template).findResults(data)[0]!;
 
@@ -51,18 +53,21 @@ describe('printing found values as Go does', () => {
   it('prints scalars with fmt and maps/slices with encoding/json', () => {
     expect(printJsonPathValue('x')).toBe('x');
     expect(printJsonPathValue(3)).toBe('3');
+    // Past int64 apimachinery's util/json decodes a float64, which %v prints in 'g' form.
+    expect(printJsonPathValue(1e20)).toBe('1e+20');
+    expect(printJsonPathValue(9007199254740992)).toBe('9007199254740992');
     expect(printJsonPathValue(true)).toBe('true');
     expect(printJsonPathValue(null)).toBe('<no value>');
     expect(printJsonPathValue({ b: 1, a: ['<x>'] })).toBe('{"a":["\\u003cx\\u003e"],"b":1}');
   });
 
   it('formats floats like %v', () => {
-    expect(goFloatV(0.5)).toBe('0.5');
-    expect(goFloatV(123456.5)).toBe('123456.5');
-    expect(goFloatV(1234567.5)).toBe('1.2345675e+06');
-    expect(goFloatV(0.0001)).toBe('0.0001');
-    expect(goFloatV(0.000015)).toBe('1.5e-05');
-    expect(goFloatV(-2.25)).toBe('-2.25');
-    expect(goJsonMarshal(1.5e-7)).toBe('1.5e-7');
+    expect(goFormatG(0.5)).toBe('0.5');
+    expect(goFormatG(123456.5)).toBe('123456.5');
+    expect(goFormatG(1234567.5)).toBe('1.2345675e+06');
+    expect(goFormatG(0.0001)).toBe('0.0001');
+    expect(goFormatG(0.000015)).toBe('1.5e-05');
+    expect(goFormatG(-2.25)).toBe('-2.25');
+    expect(goJson(1.5e-7)).toBe('1.5e-7');
   });
 });

@@ -33,6 +33,12 @@ describe('time.Parse(RFC3339)', () => {
     expect(formatted(RFC3339, '2023-02-29T00:00:00Z')).toBe('parsing time "2023-02-29T00:00:00Z": day out of range');
     expect(formatted(RFC3339, '2024-01-01T00:00:00Zjunk')).toBe('parsing time "2024-01-01T00:00:00Zjunk": extra text: "junk"');
   });
+
+  it('quotes as time does (format.go quote), not as strconv.Quote: non-ASCII and control bytes as \\xNN', () => {
+    expect(formatted(RFC3339, 'é')).toBe('parsing time "\\xc3\\xa9" as "2006-01-02T15:04:05Z07:00": cannot parse "\\xc3\\xa9" as "2006"');
+    expect(formatted(RFC3339, '2024-01-01T00:00:00Z\t"\u007f')).toBe('parsing time "2024-01-01T00:00:00Z\\x09\\"\u007f": extra text: "\\x09\\"\u007f"');
+    expect(formatted(RFC3339, '\ud83d\ude00')).toBe('parsing time "\\xf0\\x9f\\x98\\x80" as "2006-01-02T15:04:05Z07:00": cannot parse "\\xf0\\x9f\\x98\\x80" as "2006"');
+  });
 });
 
 describe('time.Parse(RFC3339Micro)', () => {

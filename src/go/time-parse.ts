@@ -3,13 +3,17 @@
 // text: `parsing time "x" as "2006-01-02T15:04:05Z07:00": cannot parse "x" as "2006"`, or
 // `parsing time "2024-13-01T00:00:00Z": month out of range`.
 
+import { goTimeQuote } from './time-quote.ts';
+import { daysIn } from './time.ts';
+
 export const RFC3339 = '2006-01-02T15:04:05Z07:00';
 export const RFC3339_MICRO = '2006-01-02T15:04:05.000000Z07:00';
 
 /** Milliseconds since the epoch plus the sub-millisecond nanoseconds, or Go's error text. */
 export type GoTimeResult = { ok: true; epochMs: number; nanos: number } | { ok: false; error: string };
 
-const quote = (s: string) => JSON.stringify(s);
+// time.ParseError quotes with time's own quote (format.go), not strconv.Quote.
+const quote = goTimeQuote;
 
 const ELEMENTS: Record<string, string[]> = {
   [RFC3339]: ['2006', '-', '01', '-', '02', 'T', '15', ':', '04', ':', '05', 'Z07:00'],
@@ -17,11 +21,6 @@ const ELEMENTS: Record<string, string[]> = {
 };
 
 const isDigit = (c: string | undefined) => c !== undefined && c >= '0' && c <= '9';
-
-function daysIn(month: number, year: number): number {
-  if (month === 2) return (year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0)) ? 29 : 28;
-  return [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31][month - 1]!;
-}
 
 /** time.Parse(layout, value) for RFC3339 / RFC3339Micro. */
 export function goParseTime(layout: typeof RFC3339 | typeof RFC3339_MICRO, value: string): GoTimeResult {

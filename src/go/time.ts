@@ -4,3 +4,9 @@
 export function formatTimestamp(date: Date): string {
   return new Date(Math.floor(date.getTime() / 1000) * 1000).toISOString().replace('.000Z', 'Z');
 }
+
+/** time's daysIn(m, year): the days of a month, February by the Gregorian leap rule. */
+export function daysIn(month: number, year: number): number {
+  if (month === 2) return year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0) ? 29 : 28;
+  return [4, 6, 9, 11].includes(month) ? 30 : 31;
+}

@@ -31,6 +31,8 @@ import {
   type ScalarEvent,
 } from 'js-yaml';
 import { MAX_OBJECT_DEPTH } from '../util/nesting-depth.ts';
+import { setOwn } from '../util/own-property.ts';
+import { decodeGoBase64 } from './base64.ts';
 import { decodeGoUtf8 } from './utf8.ts';
 
 export type GoYamlResult = { ok: true; value: unknown } | { ok: false; error: string };
@@ -52,13 +54,12 @@ export function allowedAliasRatio(decodeCount: number): number {
   return 0.99 - (0.89 * (decodeCount - ALIAS_RATIO_RANGE_LOW)) / (ALIAS_RATIO_RANGE_HIGH - ALIAS_RATIO_RANGE_LOW);
 }
 
-const STRICT_BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;
-
 /** `!!binary`: the bytes as a Go string (or the marker of bad base64). */
 const goBinaryTag = defineScalarTag<string | typeof INVALID_BINARY>(binaryTag.tagName, {
   resolve: (source) => {
-    const text = source.replace(/[\r\n]/g, '');
-    return STRICT_BASE64.test(text) ? decodeGoUtf8(Buffer.from(text, 'base64')) : INVALID_BINARY;
+    // base64.StdEncoding.DecodeString, which skips CR and LF itself.
+    const decoded = decodeGoBase64(source);
+    return decoded.ok ? decodeGoUtf8(decoded.bytes) : INVALID_BINARY;
   },
   identify: () => false,
 });
@@ -290,8 +291,8 @@ function expand(doc: unknown): unknown {
     for (const key of Object.keys(from as object)) {
       const original = (from as Record<string, unknown>)[key];
       const c = copy(original);
-      // defineProperty: a `__proto__` key is data, as in Go's map.
-      Object.defineProperty(to, key, { value: c, writable: true, enumerable: true, configurable: true });
+      // setOwn: a `__proto__` key is data, as in Go's map.
+      setOwn(to as Record<string, unknown>, key, c);
       if (c !== null && typeof c === 'object') stack.push([original, c as Record<string, unknown>]);
     }
   }

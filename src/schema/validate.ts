@@ -8,7 +8,8 @@ import { goQuote } from '../errors/go-format.ts';
 import { deepEqual } from '../util/deep-equal.ts';
 import type { CompiledSchema, SchemaNode } from './schema-node.ts';
 import { Correlation } from './correlation.ts';
-import { goFormatG, isFloat64AJSONInteger, isInt64 } from './go-number.ts';
+import { goFormatG, isInt64 } from '../go/format-float.ts';
+import { isFloat64AJSONInteger } from './go-number.ts';
 import { Result, toFieldErrors, type OpenAPIError } from './openapi-result.ts';
 
 type Kind = 'null' | 'boolean' | 'string' | 'int' | 'float' | 'array' | 'object';

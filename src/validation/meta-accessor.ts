@@ -3,6 +3,7 @@
 // as its zero value instead of failing, and timestamps are parsed RFC3339 values.
 import type { ObjectMeta } from '../apis/object.ts';
 import { isPlainObject } from '../apis/object.ts';
+import { daysIn, formatTimestamp } from '../go/time.ts';
 import type { ManagedFieldsEntryValue, OwnerReferenceValue } from './meta-fields.ts';
 
 /** A metav1.Time: whole seconds since the epoch plus nanoseconds, as Go compares them. */
@@ -102,11 +103,6 @@ export function parseGoTime(s: unknown): GoTime | undefined {
 
 const ZERO_TIME_SECONDS = -62135596800;
 
-function daysIn(month: number, year: number): number {
-  if (month === 2) return (year % 4 === 0 && year % 100 !== 0) || year % 400 === 0 ? 29 : 28;
-  return [4, 6, 9, 11].includes(month) ? 30 : 31;
-}
-
 export function goTimeEqual(a: GoTime | undefined, b: GoTime | undefined): boolean {
   if (!a || !b) return a === b;
   return a.seconds === b.seconds && a.nanos === b.nanos;
@@ -115,7 +111,7 @@ export function goTimeEqual(a: GoTime | undefined, b: GoTime | undefined): boole
 /** metav1.Time.MarshalJSON: UTC, whole seconds; zero is null. */
 export function goTimeJson(t: GoTime | undefined): string | null {
   if (!t) return null;
-  return new Date(t.seconds * 1000).toISOString().replace(/\.\d{3}Z$/, 'Z');
+  return formatTimestamp(new Date(t.seconds * 1000));
 }
 
 export function metaAccessor(meta: ObjectMeta | undefined): MetaAccessor {

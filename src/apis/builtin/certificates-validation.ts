@@ -9,7 +9,7 @@ import { goQuote } from '../../errors/go-format.ts';
 import { certificateRequestError } from '../../go/x509-csr.ts';
 import { isDNS1123Label, isDNS1123Subdomain } from '../../validation/names.ts';
 import { isPlainObject, type KubeObject } from '../object.ts';
-import { decodeGoBase64 } from './go-base64.ts';
+import { decodeGoBase64 } from '../../go/base64.ts';
 
 type Json = Record<string, unknown>;
 

@@ -13,7 +13,7 @@ import { isPlainObject } from '../object.ts';
 import type { Strategy } from '../resource-type.ts';
 import type { BuiltinContext } from './context.ts';
 import { moreCoreV1ResourceTypes } from './core-v1-more.ts';
-import { decodedLength } from './go-base64.ts';
+import { decodedLength } from '../../go/base64.ts';
 import { defaultPersistentVolumeClaimSpec, defaultPodOnly, defaultPodSpec, initialPodStatus } from './pod-spec.ts';
 import { validatePodCreate, validatePodUpdate } from './pod-object-validation.ts';
 import { podResizeStrategy } from './pod-resize.ts';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createNodePortAllocator, createServiceIPAllocator } from './context.ts';
-import { decodeGoBase64 } from './go-base64.ts';
+import { decodeGoBase64 } from '../../go/base64.ts';
 import { computePodQOS, imageTag } from './pod-spec.ts';
 import { compareQuantities, parseQuantity } from './quantity.ts';
 

@@ -3,6 +3,7 @@
 // `+default` tags of k8s.io/api core/v1 and the PodSpec conversion in zz_generated.conversion.go.
 // SetDefaults_Pod's extras apply to Pod objects only.
 import type { KubeObject } from '../object.ts';
+import { formatTimestamp } from '../../go/time.ts';
 import { isPlainObject } from '../object.ts';
 import { addQuantities, compareQuantities, parseQuantity, type Rational, ZERO } from './quantity.ts';
 import { arrAt, child, clone, type JsonObject, objAt, setDefault, unset } from './shared.ts';
@@ -166,7 +167,7 @@ export function initialPodStatus(pod: KubeObject, now: () => Date): JsonObject {
         type: 'PodScheduled',
         status: 'False',
         lastProbeTime: null,
-        lastTransitionTime: now().toISOString().replace(/\.\d{3}Z$/, 'Z'),
+        lastTransitionTime: formatTimestamp(now()),
         reason: 'SchedulingGated',
         message: 'Scheduling is blocked due to non-empty scheduling gates',
       },

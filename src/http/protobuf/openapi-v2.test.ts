@@ -100,18 +100,51 @@ describe('swaggerToProtobuf', () => {
 });
 
 describe('marshalYamlV3', () => {
+  // Expectations from go-yaml v3.0.4 encode_test.go where it has the case, else from emitterc.go's rules.
   it.each([
     ['', '""\n'],
     ['Pod', 'Pod\n'],
     ['true', '"true"\n'],
     ['1.5', '"1.5"\n'],
-    ['a: b', '"a: b"\n'],
     [true, 'true\n'],
     [3, '3\n'],
     [{}, '{}\n'],
     [['a', 'b'], '- a\n- b\n'],
     [{ a: { b: ['c'] } }, 'a:\n    b:\n        - c\n'],
+    [{ a: { b: [{ c: 1, d: 2 }] } }, 'a:\n    b:\n        - c: 1\n          d: 2\n'],
   ])('%j', (value, yaml) => {
     expect(marshalYamlV3(value)).toBe(yaml);
+  });
+
+  it('writes text with a line break as a literal block, its content at the next indent', () => {
+    expect(marshalYamlV3({ v: ['A', 'B\nC'] })).toBe('v:\n    - A\n    - |-\n      B\n      C\n');
+    expect(marshalYamlV3({ a: '\tB\n\tC\n' })).toBe('a: |\n    \tB\n    \tC\n');
+    // Chomping and indentation indicators (write_block_scalar_hints); a following key is not pushed down.
+    expect(marshalYamlV3({ a: 'x\n\n', b: 1 })).toBe('a: |+\n    x\n\nb: 1\n');
+    expect(marshalYamlV3({ a: ' x\ny' })).toBe('a: |4-\n     x\n    y\n');
+    // The block goes to the next multiple of 4 past the mapping (at 2 inside the item), not past the key.
+    expect(marshalYamlV3([{ a: 'x\ny' }])).toBe('- a: |-\n    x\n    y\n');
+    expect(marshalYamlV3('x\ny')).toBe('|-\n    x\n    y\n');
+    // A space before a break cannot stand in a block: double quotes.
+    expect(marshalYamlV3({ a: 'x \ny' })).toBe('a: "x \\ny"\n');
+  });
+
+  it('double-quotes only text v3 would read back as another type; other text plain, else single-quoted', () => {
+    expect(marshalYamlV3({ a: 'a: b', b: '-', c: "it's 1", d: 'x #y' })).toBe("a: 'a: b'\nb: '-'\nc: it's 1\nd: 'x #y'\n");
+    // Timestamps, base-0 integers, underscores, YAML floats resolve as such (resolve.go)...
+    expect(marshalYamlV3({ t: '2015-02-24T18:19:39Z', d: '2024-1-2', h: '0x1F', u: '1_000', o: '08', f: '.5', n: '-.inf' })).toBe(
+      't: "2015-02-24T18:19:39Z"\nd: "2024-1-2"\nh: "0x1F"\nu: "1_000"\no: "08"\nf: ".5"\nn: "-.inf"\n',
+    );
+    // ...while YAML 1.1 bools and base-60 numbers, a date that does not exist and a float past
+    // float64 are strings to v3's resolver, so a node keeps them plain (only Go strings get isOldBool quoting).
+    expect(marshalYamlV3({ y: 'yes', off: 'off', b60: '1:20', date: '2023-02-29', big: '1e999' })).toBe('y: yes\noff: off\nb60: 1:20\ndate: 2023-02-29\nbig: 1e999\n');
+  });
+
+  it('escapes as yaml does in double quotes, keeping printable Unicode', () => {
+    expect(marshalYamlV3({ a: '\u0000', b: '你好', c: '\u{1F600}', d: '\u0085x', e: 'x\ty', f: '\u00a0x' })).toBe('a: "\\0"\nb: 你好\nc: "\\U0001F600"\nd: "\\Nx"\ne: "x\\ty"\nf: \u00a0x\n');
+  });
+
+  it('aligns a mapping value to the next multiple of 4, also inside a sequence item', () => {
+    expect(marshalYamlV3([{ a: { b: 1 } }])).toBe('- a:\n    b: 1\n');
   });
 });

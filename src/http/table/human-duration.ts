@@ -1,5 +1,6 @@
 // apimachinery/pkg/util/duration HumanDuration and the printers' translateTimestampSince: the
 // "AGE" texts of tables (`5m`, `3d4h`). Go truncates toward zero at each step; so do we.
+import { daysIn } from '../../go/time.ts';
 
 const SECOND = 1000;
 const MINUTE = 60 * SECOND;
@@ -63,7 +64,7 @@ export function parseRfc3339(value: unknown): number | undefined {
   if (!m) return undefined;
   const [, y, mo, d, h, mi, s, frac, zone] = m;
   const year = Number(y), month = Number(mo), day = Number(d), hour = Number(h), minute = Number(mi), second = Number(s);
-  if (month < 1 || month > 12 || day < 1 || day > daysIn(year, month) || hour > 23 || minute > 59 || second > 59) return undefined;
+  if (month < 1 || month > 12 || day < 1 || day > daysIn(month, year) || hour > 23 || minute > 59 || second > 59) return undefined;
   let ms = utc(year, month, day) + hour * HOUR + minute * MINUTE + second * SECOND + (frac ? Math.trunc(Number(`0${frac}`) * 1000) : 0);
   if (zone && zone !== 'Z') {
     const sign = zone[0] === '-' ? -1 : 1;
@@ -79,10 +80,4 @@ function utc(year: number, month: number, day: number): number {
   const d = new Date(0);
   d.setUTCFullYear(year, month - 1, day);
   return d.getTime();
-}
-
-function daysIn(year: number, month: number): number {
-  const d = new Date(0);
-  d.setUTCFullYear(year, month, 0); // day 0 of the next month = last day of this one
-  return d.getUTCDate();
 }
