@@ -4,14 +4,15 @@
 // and field paths. Runs after defaulting, as the registry runs it (so protocol, pull policy and
 // the termination message policy are set). Security contexts and the OS rules are in
 // pod-security-validation.ts, affinity, scheduling gates and topology spread in
-// pod-scheduling-validation.ts. Not ported: resource claims, DNS config, probes, lifecycle,
-// resources, ephemeral containers and host-port conflicts.
+// pod-scheduling-validation.ts, probes and lifecycle hooks in pod-probe-validation.ts. Not ported:
+// resource claims, DNS config, resources, ephemeral containers and host-port conflicts.
 import { fieldError, type FieldError } from '../../errors/field-error.ts';
 import { isDNS1123Label, isDNS1123Subdomain, isValidLabelValue } from '../../validation/names.ts';
 import { validateAnnotations, validateLabelName, validateLabels } from '../../validation/meta-fields.ts';
 import { isValidPortName, isValidPortNum, SUPPORTED_PORT_PROTOCOLS } from '../../validation/ports.ts';
 import { isPlainObject } from '../object.ts';
 import { validateContainerSecurityContext, validateHostUsers, validatePodOS, validatePodSecurityContext } from './pod-security-validation.ts';
+import { validateInitContainerHooks, validateRegularContainerHooks } from './pod-probe-validation.ts';
 import { validateAffinity, validateSchedulingGates, validateTopologySpreadConstraints } from './pod-scheduling-validation.ts';
 
 type Json = Record<string, unknown>;
@@ -121,7 +122,7 @@ function validateVolumeMounts(mounts: Json[], volumes: Set<string>, path: string
 }
 
 /** validateContainerCommon plus the name uniqueness validateContainers checks across containers. */
-function validateContainerList(containers: Json[], volumes: Set<string>, path: string, seen: Set<string>, hostUsers: boolean): FieldError[] {
+function validateContainerList(containers: Json[], volumes: Set<string>, path: string, seen: Set<string>, hostUsers: boolean, gracePeriod: number | undefined, init: boolean): FieldError[] {
   const errs: FieldError[] = [];
   containers.forEach((c, i) => {
     const idx = `${path}[${i}]`;
@@ -137,6 +138,7 @@ function validateContainerList(containers: Json[], volumes: Set<string>, path: s
     errs.push(...validateContainerSecurityContext(c, hostUsers, idx));
     if (seen.has(name)) errs.push(fieldError.duplicate(`${idx}.name`, name));
     else seen.add(name);
+    errs.push(...(init ? validateInitContainerHooks(c, gracePeriod, idx) : validateRegularContainerHooks(c, gracePeriod, idx)));
   });
   return errs;
 }
@@ -151,10 +153,12 @@ export function validatePodSpec(spec: unknown, path: string): FieldError[] {
   const seen = new Set<string>();
   // The default for hostUsers is true: only an explicit false gives the pod its own user namespace.
   const hostUsers = s.hostUsers !== false;
+  // The pod's grace period bounds a sleep hook (ValidatePodSpec passes spec.TerminationGracePeriodSeconds).
+  const gracePeriod = typeof s.terminationGracePeriodSeconds === 'number' ? s.terminationGracePeriodSeconds : undefined;
   if (containers.length === 0) errs.push(fieldError.required(`${path}.containers`));
-  else errs.push(...validateContainerList(containers, volumes, `${path}.containers`, seen, hostUsers));
+  else errs.push(...validateContainerList(containers, volumes, `${path}.containers`, seen, hostUsers, gracePeriod, false));
   // Init container names must not collide with the app containers' either.
-  errs.push(...validateContainerList(list(s.initContainers), volumes, `${path}.initContainers`, seen, hostUsers));
+  errs.push(...validateContainerList(list(s.initContainers), volumes, `${path}.initContainers`, seen, hostUsers, gracePeriod, true));
   errs.push(...supported(str(s.restartPolicy), `${path}.restartPolicy`, RESTART_POLICIES));
   errs.push(...supported(str(s.dnsPolicy), `${path}.dnsPolicy`, DNS_POLICIES));
   const nodeSelector = obj(s.nodeSelector);
