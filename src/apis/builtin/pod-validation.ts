@@ -4,14 +4,15 @@
 // and field paths. Runs after defaulting, as the registry runs it (so protocol, pull policy and
 // the termination message policy are set). Security contexts and the OS rules are in
 // pod-security-validation.ts, affinity, scheduling gates and topology spread in
-// pod-scheduling-validation.ts, probes and lifecycle hooks in pod-probe-validation.ts. Not ported:
-// resource claims, DNS config, resources, ephemeral containers and host-port conflicts.
+// pod-scheduling-validation.ts, probes and lifecycle hooks in pod-probe-validation.ts, DNS config,
+// readiness gates and host aliases in pod-dns-validation.ts. Not ported: resource claims, resources, ephemeral containers and host-port conflicts.
 import { fieldError, type FieldError } from '../../errors/field-error.ts';
 import { isDNS1123Label, isDNS1123Subdomain, isValidLabelValue } from '../../validation/names.ts';
 import { validateAnnotations, validateLabelName, validateLabels } from '../../validation/meta-fields.ts';
 import { isValidPortName, isValidPortNum, SUPPORTED_PORT_PROTOCOLS } from '../../validation/ports.ts';
 import { isPlainObject } from '../object.ts';
 import { validateContainerSecurityContext, validateHostUsers, validatePodOS, validatePodSecurityContext } from './pod-security-validation.ts';
+import { validateHostAliases, validatePodDNSConfig, validateReadinessGates } from './pod-dns-validation.ts';
 import { validateInitContainerHooks, validateRegularContainerHooks } from './pod-probe-validation.ts';
 import { validateAffinity, validateSchedulingGates, validateTopologySpreadConstraints } from './pod-scheduling-validation.ts';
 
@@ -165,6 +166,8 @@ export function validatePodSpec(spec: unknown, path: string): FieldError[] {
   if (nodeSelector) errs.push(...validateLabels(nodeSelector as Record<string, string>, `${path}.nodeSelector`));
   errs.push(...validatePodSecurityContext(s, path));
   errs.push(...validateAffinity(s.affinity, `${path}.affinity`));
+  errs.push(...validatePodDNSConfig(s.dnsConfig, s.dnsPolicy, `${path}.dnsConfig`));
+  errs.push(...validateReadinessGates(s.readinessGates, `${path}.readinessGates`));
   errs.push(...validateSchedulingGates(s.schedulingGates, `${path}.schedulingGates`));
   errs.push(...validateTopologySpreadConstraints(s.topologySpreadConstraints, `${path}.topologySpreadConstraints`));
   errs.push(...validateHostUsers(s, path));
@@ -180,6 +183,7 @@ export function validatePodSpec(spec: unknown, path: string): FieldError[] {
     if (v !== '') errs.push(...dnsLabel(v, `${path}.${key}`));
   }
   errs.push(...validateTolerations(list(s.tolerations), `${path}.tolerations`));
+  errs.push(...validateHostAliases(s.hostAliases, `${path}.hostAliases`));
   errs.push(...validatePodOS(s, path));
   return errs;
 }
