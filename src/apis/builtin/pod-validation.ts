@@ -5,7 +5,8 @@
 // the termination message policy are set). Security contexts and the OS rules are in
 // pod-security-validation.ts, affinity, scheduling gates and topology spread in
 // pod-scheduling-validation.ts, probes and lifecycle hooks in pod-probe-validation.ts, DNS config,
-// readiness gates and host aliases in pod-dns-validation.ts. Not ported: resource claims, resources, ephemeral containers and host-port conflicts.
+// readiness gates and host aliases in pod-dns-validation.ts, container resources in
+// pod-resources-validation.ts. Not ported: resource claims, pod-level resources, ephemeral containers and host-port conflicts.
 import { fieldError, type FieldError } from '../../errors/field-error.ts';
 import { isDNS1123Label, isDNS1123Subdomain, isValidLabelValue } from '../../validation/names.ts';
 import { validateAnnotations, validateLabelName, validateLabels } from '../../validation/meta-fields.ts';
@@ -13,6 +14,7 @@ import { isValidPortName, isValidPortNum, SUPPORTED_PORT_PROTOCOLS } from '../..
 import { isPlainObject } from '../object.ts';
 import { validateContainerSecurityContext, validateHostUsers, validatePodOS, validatePodSecurityContext } from './pod-security-validation.ts';
 import { validateHostAliases, validatePodDNSConfig, validateReadinessGates } from './pod-dns-validation.ts';
+import { validateContainerResources } from './pod-resources-validation.ts';
 import { validateInitContainerHooks, validateRegularContainerHooks } from './pod-probe-validation.ts';
 import { validateAffinity, validateSchedulingGates, validateTopologySpreadConstraints } from './pod-scheduling-validation.ts';
 
@@ -136,6 +138,7 @@ function validateContainerList(containers: Json[], volumes: Set<string>, path: s
     errs.push(...validateEnv(list(c.env), `${idx}.env`));
     errs.push(...validateVolumeMounts(list(c.volumeMounts), volumes, `${idx}.volumeMounts`));
     errs.push(...supported(str(c.imagePullPolicy), `${idx}.imagePullPolicy`, PULL_POLICIES));
+    errs.push(...validateContainerResources(c.resources, `${idx}.resources`));
     errs.push(...validateContainerSecurityContext(c, hostUsers, idx));
     if (seen.has(name)) errs.push(fieldError.duplicate(`${idx}.name`, name));
     else seen.add(name);
