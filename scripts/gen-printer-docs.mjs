@@ -34,6 +34,16 @@ const WANTED = [
   ['priorityClass.value', 'io.k8s.api.scheduling.v1.PriorityClass', 'value'],
   ['priorityClass.globalDefault', 'io.k8s.api.scheduling.v1.PriorityClass', 'globalDefault'],
   ['priorityClass.preemptionPolicy', 'io.k8s.api.scheduling.v1.PriorityClass', 'preemptionPolicy'],
+  ['replicationControllerSpec.replicas', 'io.k8s.api.core.v1.ReplicationControllerSpec', 'replicas'],
+  ['replicationControllerStatus.replicas', 'io.k8s.api.core.v1.ReplicationControllerStatus', 'replicas'],
+  ['replicationControllerStatus.readyReplicas', 'io.k8s.api.core.v1.ReplicationControllerStatus', 'readyReplicas'],
+  ['replicationControllerSpec.selector', 'io.k8s.api.core.v1.ReplicationControllerSpec', 'selector'],
+  ['networkPolicySpec.podSelector', 'io.k8s.api.networking.v1.NetworkPolicySpec', 'podSelector'],
+  ['controllerRevision.revision', 'io.k8s.api.apps.v1.ControllerRevision', 'revision'],
+  ['volumeAttachmentSpec.attacher', 'io.k8s.api.storage.v1.VolumeAttachmentSpec', 'attacher'],
+  ['volumeAttachmentSource.persistentVolumeName', 'io.k8s.api.storage.v1.VolumeAttachmentSource', 'persistentVolumeName'],
+  ['volumeAttachmentSpec.nodeName', 'io.k8s.api.storage.v1.VolumeAttachmentSpec', 'nodeName'],
+  ['volumeAttachmentStatus.attached', 'io.k8s.api.storage.v1.VolumeAttachmentStatus', 'attached'],
 ];
 
 const docs = {};

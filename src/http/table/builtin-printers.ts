@@ -9,6 +9,7 @@ import { componentStatuses } from './component-status-printer.ts';
 import { ADMISSION_PRINTERS } from './admission-printers.ts';
 import { ingressClasses, podDisruptionBudgets, podTemplates } from './more-printers.ts';
 import { persistentVolumes, priorityClasses, storageClasses } from './storage-scheduling-printers.ts';
+import { controllerRevisions, networkPolicies, replicationControllers, volumeAttachments } from './workload-network-printers.ts';
 import { coreEvents, eventsV1Events } from './event-printer.ts';
 import { formatLabelSelector } from '../../selectors/format-label-selector.ts';
 import { arr, byteCompare, containerCells, formatLabels, num, obj, str } from './format.ts';
@@ -278,6 +279,10 @@ const PRINTERS: Record<string, BuiltinPrinter> = {
   'batch/cronjobs': cronJobs,
   'rbac.authorization.k8s.io/rolebindings': roleBindings,
   'rbac.authorization.k8s.io/clusterrolebindings': clusterRoleBindings,
+  '/replicationcontrollers': replicationControllers,
+  'networking.k8s.io/networkpolicies': networkPolicies,
+  'apps/controllerrevisions': controllerRevisions,
+  'storage.k8s.io/volumeattachments': volumeAttachments,
   ...ADMISSION_PRINTERS,
 };
 
