@@ -44,6 +44,17 @@ const WANTED = [
   ['volumeAttachmentSource.persistentVolumeName', 'io.k8s.api.storage.v1.VolumeAttachmentSource', 'persistentVolumeName'],
   ['volumeAttachmentSpec.nodeName', 'io.k8s.api.storage.v1.VolumeAttachmentSpec', 'nodeName'],
   ['volumeAttachmentStatus.attached', 'io.k8s.api.storage.v1.VolumeAttachmentStatus', 'attached'],
+  ['endpointSlice.addressType', 'io.k8s.api.discovery.v1.EndpointSlice', 'addressType'],
+  ['endpointSlice.ports', 'io.k8s.api.discovery.v1.EndpointSlice', 'ports'],
+  ['endpointSlice.endpoints', 'io.k8s.api.discovery.v1.EndpointSlice', 'endpoints'],
+  ['csiDriverSpec.attachRequired', 'io.k8s.api.storage.v1.CSIDriverSpec', 'attachRequired'],
+  ['csiDriverSpec.podInfoOnMount', 'io.k8s.api.storage.v1.CSIDriverSpec', 'podInfoOnMount'],
+  ['csiDriverSpec.storageCapacity', 'io.k8s.api.storage.v1.CSIDriverSpec', 'storageCapacity'],
+  ['csiDriverSpec.tokenRequests', 'io.k8s.api.storage.v1.CSIDriverSpec', 'tokenRequests'],
+  ['csiDriverSpec.requiresRepublish', 'io.k8s.api.storage.v1.CSIDriverSpec', 'requiresRepublish'],
+  ['csiDriverSpec.volumeLifecycleModes', 'io.k8s.api.storage.v1.CSIDriverSpec', 'volumeLifecycleModes'],
+  ['csiStorageCapacity.storageClassName', 'io.k8s.api.storage.v1.CSIStorageCapacity', 'storageClassName'],
+  ['csiStorageCapacity.capacity', 'io.k8s.api.storage.v1.CSIStorageCapacity', 'capacity'],
 ];
 
 const docs = {};

@@ -9,6 +9,7 @@ import { componentStatuses } from './component-status-printer.ts';
 import { ADMISSION_PRINTERS } from './admission-printers.ts';
 import { ingressClasses, podDisruptionBudgets, podTemplates } from './more-printers.ts';
 import { persistentVolumes, priorityClasses, storageClasses } from './storage-scheduling-printers.ts';
+import { csiDrivers, csiNodes, csiStorageCapacities, endpointSlices, runtimeClasses } from './storage-discovery-printers.ts';
 import { controllerRevisions, networkPolicies, replicationControllers, volumeAttachments } from './workload-network-printers.ts';
 import { coreEvents, eventsV1Events } from './event-printer.ts';
 import { formatLabelSelector } from '../../selectors/format-label-selector.ts';
@@ -283,6 +284,11 @@ const PRINTERS: Record<string, BuiltinPrinter> = {
   'networking.k8s.io/networkpolicies': networkPolicies,
   'apps/controllerrevisions': controllerRevisions,
   'storage.k8s.io/volumeattachments': volumeAttachments,
+  'node.k8s.io/runtimeclasses': runtimeClasses,
+  'discovery.k8s.io/endpointslices': endpointSlices,
+  'storage.k8s.io/csinodes': csiNodes,
+  'storage.k8s.io/csidrivers': csiDrivers,
+  'storage.k8s.io/csistoragecapacities': csiStorageCapacities,
   ...ADMISSION_PRINTERS,
 };
 
