@@ -1,5 +1,5 @@
-// The Tables of ReplicationControllers, NetworkPolicies, ControllerRevisions and VolumeAttachments
-// (printReplicationController, printNetworkPolicy, printControllerRevision, printVolumeAttachment of
+// The Tables of ReplicationControllers, NetworkPolicies, Ingresses, ControllerRevisions and
+// VolumeAttachments (printReplicationController, printNetworkPolicy, printIngress, printControllerRevision, printVolumeAttachment of
 // pkg/printers/internalversion/printers.go, v1.36) through raw Table requests, and kubectl get.
 import * as k8s from '@kubernetes/client-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -37,6 +37,18 @@ beforeAll(async () => {
     },
   });
   await networking.createNamespacedNetworkPolicy({ namespace: 'default', body: { metadata: { name: 'all' }, spec: { podSelector: {} } } });
+  const backend = { service: { name: 'web', port: { number: 80 } } };
+  const rule = (host?: string): k8s.V1IngressRule => ({ ...(host ? { host } : {}), http: { paths: [{ path: '/', pathType: 'Prefix', backend }] } });
+  await networking.createNamespacedIngress({ namespace: 'default', body: { metadata: { name: 'plain' }, spec: { defaultBackend: backend } } });
+  const tls = await networking.createNamespacedIngress({
+    namespace: 'default',
+    body: { metadata: { name: 'tls' }, spec: { ingressClassName: 'nginx', tls: [{ hosts: ['a.example.com'] }], rules: [rule('a.example.com'), rule(), rule('b.example.com'), rule('c.example.com'), rule('d.example.com')] } },
+  });
+  await networking.replaceNamespacedIngressStatus({
+    name: 'tls',
+    namespace: 'default',
+    body: { ...tls, status: { loadBalancer: { ingress: [{ ip: '10.0.0.9' }, { hostname: 'lb.example.com' }, { ip: '10.0.0.10' }] } } },
+  });
   await networking.createNamespacedNetworkPolicy({
     namespace: 'default',
     body: { metadata: { name: 'web' }, spec: { podSelector: { matchLabels: { app: 'web' }, matchExpressions: [{ key: 'env', operator: 'In', values: ['prod', 'dev'] }] } } },
@@ -70,6 +82,16 @@ describe('Tables', () => {
     expect(t.rows).toEqual([['all', '<none>'], ['web', 'app=web,env in (dev,prod)']]);
   });
 
+  it('prints ingresses with class, the first three hosts, the load-balancer addresses and ports', async () => {
+    const t = await table('/apis/networking.k8s.io/v1/namespaces/default/ingresses');
+    expect(names(t)).toEqual(['Name', 'Class', 'Hosts', 'Address', 'Ports', 'Age']);
+    expect(t.rows).toEqual([
+      ['plain', '<none>', '*', '', '80'],
+      // formatHosts counts every rule in "+ N more", hostless ones too.
+      ['tls', 'nginx', 'a.example.com,b.example.com,c.example.com + 2 more...', '10.0.0.10,10.0.0.9,lb.example.com', '80, 443'],
+    ]);
+  });
+
   it('prints controller revisions with their controller as kind.group/name', async () => {
     const t = await table('/apis/apps/v1/namespaces/default/controllerrevisions');
     expect(names(t)).toEqual(['Name', 'Controller', 'Revision', 'Age']);
@@ -93,6 +115,8 @@ describe.skipIf(!kubectlAvailable)('kubectl get', () => {
     expect(rc[1]!.filter((_, i) => i !== 4)).toEqual(['rc', '3', '0', '0', 'web,log', 'nginx,busybox', 'app=a,tier=web']);
     const netpol = lines((await kubectl(['get', 'networkpolicies'])).stdout);
     expect(netpol.map((r) => r.slice(0, 2))).toEqual([['NAME', 'POD-SELECTOR'], ['all', '<none>'], ['web', 'app=web,env in (dev,prod)']]);
+    const ing = lines((await kubectl(['get', 'ingress', 'tls'])).stdout);
+    expect(ing.map((r) => r.slice(0, 5))).toEqual([['NAME', 'CLASS', 'HOSTS', 'ADDRESS', 'PORTS'], ['tls', 'nginx', 'a.example.com,b.example.com,c.example.com + 2 more...', '10.0.0.10,10.0.0.9,lb.example.com', '80, 443']]);
     const revisions = lines((await kubectl(['get', 'controllerrevisions'])).stdout);
     expect(revisions.map((r) => r.slice(0, 3))).toEqual([['NAME', 'CONTROLLER', 'REVISION'], ['orphan', '<none>', '1'], ['web-1', 'statefulset.apps/web', '2']]);
   });

@@ -10,7 +10,7 @@ import { ADMISSION_PRINTERS } from './admission-printers.ts';
 import { ingressClasses, podDisruptionBudgets, podTemplates } from './more-printers.ts';
 import { persistentVolumes, priorityClasses, storageClasses } from './storage-scheduling-printers.ts';
 import { csiDrivers, csiNodes, csiStorageCapacities, endpointSlices, runtimeClasses } from './storage-discovery-printers.ts';
-import { controllerRevisions, networkPolicies, replicationControllers, volumeAttachments } from './workload-network-printers.ts';
+import { controllerRevisions, ingresses, networkPolicies, replicationControllers, volumeAttachments } from './workload-network-printers.ts';
 import { coreEvents, eventsV1Events } from './event-printer.ts';
 import { formatLabelSelector } from '../../selectors/format-label-selector.ts';
 import { arr, byteCompare, containerCells, formatLabels, num, obj, str } from './format.ts';
@@ -282,6 +282,7 @@ const PRINTERS: Record<string, BuiltinPrinter> = {
   'rbac.authorization.k8s.io/clusterrolebindings': clusterRoleBindings,
   '/replicationcontrollers': replicationControllers,
   'networking.k8s.io/networkpolicies': networkPolicies,
+  'networking.k8s.io/ingresses': ingresses,
   'apps/controllerrevisions': controllerRevisions,
   'storage.k8s.io/volumeattachments': volumeAttachments,
   'node.k8s.io/runtimeclasses': runtimeClasses,
