@@ -55,6 +55,14 @@ const WANTED = [
   ['csiDriverSpec.volumeLifecycleModes', 'io.k8s.api.storage.v1.CSIDriverSpec', 'volumeLifecycleModes'],
   ['csiStorageCapacity.storageClassName', 'io.k8s.api.storage.v1.CSIStorageCapacity', 'storageClassName'],
   ['csiStorageCapacity.capacity', 'io.k8s.api.storage.v1.CSIStorageCapacity', 'capacity'],
+  ['priorityLevelConfigurationReference.name', 'io.k8s.api.flowcontrol.v1.PriorityLevelConfigurationReference', 'name'],
+  ['flowSchemaSpec.matchingPrecedence', 'io.k8s.api.flowcontrol.v1.FlowSchemaSpec', 'matchingPrecedence'],
+  ['flowSchemaSpec.distinguisherMethod', 'io.k8s.api.flowcontrol.v1.FlowSchemaSpec', 'distinguisherMethod'],
+  ['priorityLevelConfigurationSpec.type', 'io.k8s.api.flowcontrol.v1.PriorityLevelConfigurationSpec', 'type'],
+  ['limitedPriorityLevelConfiguration.nominalConcurrencyShares', 'io.k8s.api.flowcontrol.v1.LimitedPriorityLevelConfiguration', 'nominalConcurrencyShares'],
+  ['queuingConfiguration.queues', 'io.k8s.api.flowcontrol.v1.QueuingConfiguration', 'queues'],
+  ['queuingConfiguration.handSize', 'io.k8s.api.flowcontrol.v1.QueuingConfiguration', 'handSize'],
+  ['queuingConfiguration.queueLengthLimit', 'io.k8s.api.flowcontrol.v1.QueuingConfiguration', 'queueLengthLimit'],
 ];
 
 const docs = {};
