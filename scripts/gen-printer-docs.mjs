@@ -63,6 +63,10 @@ const WANTED = [
   ['queuingConfiguration.queues', 'io.k8s.api.flowcontrol.v1.QueuingConfiguration', 'queues'],
   ['queuingConfiguration.handSize', 'io.k8s.api.flowcontrol.v1.QueuingConfiguration', 'handSize'],
   ['queuingConfiguration.queueLengthLimit', 'io.k8s.api.flowcontrol.v1.QueuingConfiguration', 'queueLengthLimit'],
+  ['certificateSigningRequestSpec.signerName', 'io.k8s.api.certificates.v1.CertificateSigningRequestSpec', 'signerName'],
+  ['certificateSigningRequestSpec.request', 'io.k8s.api.certificates.v1.CertificateSigningRequestSpec', 'request'],
+  ['certificateSigningRequestSpec.expirationSeconds', 'io.k8s.api.certificates.v1.CertificateSigningRequestSpec', 'expirationSeconds'],
+  ['certificateSigningRequestStatus.conditions', 'io.k8s.api.certificates.v1.CertificateSigningRequestStatus', 'conditions'],
 ];
 
 const docs = {};

@@ -10,6 +10,7 @@ import { ADMISSION_PRINTERS } from './admission-printers.ts';
 import { ingressClasses, podDisruptionBudgets, podTemplates } from './more-printers.ts';
 import { persistentVolumes, priorityClasses, storageClasses } from './storage-scheduling-printers.ts';
 import { csiDrivers, csiNodes, csiStorageCapacities, endpointSlices, runtimeClasses } from './storage-discovery-printers.ts';
+import { certificateSigningRequests } from './certificate-printer.ts';
 import { flowSchemas, priorityLevelConfigurations } from './flowcontrol-printers.ts';
 import { controllerRevisions, ingresses, networkPolicies, replicationControllers, volumeAttachments } from './workload-network-printers.ts';
 import { coreEvents, eventsV1Events } from './event-printer.ts';
@@ -292,6 +293,7 @@ const PRINTERS: Record<string, BuiltinPrinter> = {
   'storage.k8s.io/csidrivers': csiDrivers,
   'storage.k8s.io/csistoragecapacities': csiStorageCapacities,
   'flowcontrol.apiserver.k8s.io/flowschemas': flowSchemas,
+  'certificates.k8s.io/certificatesigningrequests': certificateSigningRequests,
   'flowcontrol.apiserver.k8s.io/prioritylevelconfigurations': priorityLevelConfigurations,
   ...ADMISSION_PRINTERS,
 };
