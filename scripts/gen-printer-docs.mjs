@@ -67,6 +67,11 @@ const WANTED = [
   ['certificateSigningRequestSpec.request', 'io.k8s.api.certificates.v1.CertificateSigningRequestSpec', 'request'],
   ['certificateSigningRequestSpec.expirationSeconds', 'io.k8s.api.certificates.v1.CertificateSigningRequestSpec', 'expirationSeconds'],
   ['certificateSigningRequestStatus.conditions', 'io.k8s.api.certificates.v1.CertificateSigningRequestStatus', 'conditions'],
+  ['horizontalPodAutoscalerSpec.scaleTargetRef', 'io.k8s.api.autoscaling.v2.HorizontalPodAutoscalerSpec', 'scaleTargetRef'],
+  ['horizontalPodAutoscalerSpec.metrics', 'io.k8s.api.autoscaling.v2.HorizontalPodAutoscalerSpec', 'metrics'],
+  ['horizontalPodAutoscalerSpec.minReplicas', 'io.k8s.api.autoscaling.v2.HorizontalPodAutoscalerSpec', 'minReplicas'],
+  ['horizontalPodAutoscalerSpec.maxReplicas', 'io.k8s.api.autoscaling.v2.HorizontalPodAutoscalerSpec', 'maxReplicas'],
+  ['horizontalPodAutoscalerStatus.currentReplicas', 'io.k8s.api.autoscaling.v2.HorizontalPodAutoscalerStatus', 'currentReplicas'],
 ];
 
 const docs = {};
