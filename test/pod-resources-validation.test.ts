@@ -22,6 +22,8 @@ const pod = (name: string, resources: k8s.V1ResourceRequirements) =>
   core.createNamespacedPod({ namespace: 'default', body: { metadata: { name }, spec: { containers: [{ name: 'app', image: 'nginx', resources }] } } });
 const invalid = async (call: Promise<unknown>) => lines(await expectStatus(call, { code: 422, reason: 'Invalid' }));
 const R = 'spec.containers[0].resources';
+const LABEL_MSG =
+  "a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-', and must start and end with an alphanumeric character (e.g. 'my-name',  or '123-abc', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?')";
 const NAME_PART_MSG =
   "name part must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyName',  or 'my.name',  or '123-abc', regex used for validation is '([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]')";
 
@@ -83,5 +85,33 @@ describe('container resources', () => {
         }),
       ),
     ).toEqual(['spec.template.spec.containers[0].resources.requests: Invalid value: "1500m": must be less than or equal to cpu limit of 1']);
+  });
+});
+
+describe('resource claims', () => {
+  const claimPod = (name: string, resourceClaims: k8s.V1PodResourceClaim[], claims: k8s.CoreV1ResourceClaim[]) =>
+    core.createNamespacedPod({ namespace: 'default', body: { metadata: { name }, spec: { resourceClaims, containers: [{ name: 'app', image: 'nginx', resources: { claims } }] } } });
+
+  it('checks the pod claims: names, and exactly one source printed as the internal struct', async () => {
+    expect(
+      await invalid(
+        claimPod('claims', [{ name: 'gpu', resourceClaimTemplateName: 'gpu-tpl' }, { name: 'gpu', resourceClaimName: 'c' }, { name: 'Bad_Name', resourceClaimName: 'c' }, { name: 'both', resourceClaimName: 'a', resourceClaimTemplateName: 'b' }, { name: 'none' }], []),
+      ),
+    ).toEqual([
+      'spec.resourceClaims[1].name: Duplicate value: "gpu"',
+      `spec.resourceClaims[2].name: Invalid value: "Bad_Name": ${LABEL_MSG}`,
+      'spec.resourceClaims[3]: Invalid value: {"Name":"both","ResourceClaimName":"a","ResourceClaimTemplateName":"b"}: at most one of `resourceClaimName` or `resourceClaimTemplateName` may be specified',
+      'spec.resourceClaims[4]: Invalid value: {"Name":"none","ResourceClaimName":null,"ResourceClaimTemplateName":null}: must specify one of: `resourceClaimName`, `resourceClaimTemplateName`',
+    ]);
+  });
+
+  it('checks the claims a container names against the pod claims', async () => {
+    expect(await invalid(claimPod('container-claims', [{ name: 'gpu', resourceClaimTemplateName: 'gpu-tpl' }, { name: 'net', resourceClaimName: 'n' }], [{ name: 'gpu', request: 'big' }, { name: 'gpu' }, { name: 'gpu' }, { name: 'fpga' }]))).toEqual([
+      `${R}.claims[1]: Duplicate value: "gpu"`,
+      `${R}.claims[2]: Duplicate value: "gpu"`,
+      `${R}.claims[3]: Not found: "fpga": must be one of the names in pod.spec.resourceClaims: gpu, net`,
+    ]);
+    expect(await invalid(claimPod('no-pod-claims', [], [{ name: 'gpu' }]))).toEqual([`${R}.claims[0]: Not found: "gpu": must be one of the names in pod.spec.resourceClaims which is empty`]);
+    await claimPod('claims-ok', [{ name: 'gpu', resourceClaimTemplateName: 'gpu-tpl' }], [{ name: 'gpu', request: 'a' }, { name: 'gpu', request: 'b' }]);
   });
 });

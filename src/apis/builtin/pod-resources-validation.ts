@@ -8,6 +8,7 @@
 import { fieldError, type FieldError } from '../../errors/field-error.ts';
 import { isQualifiedName } from '../../validation/names.ts';
 import { isPlainObject } from '../object.ts';
+import { validateResourceClaimNames } from './pod-claims-validation.ts';
 import { compareQuantities, Quantity, type Rational } from './quantity.ts';
 
 type Json = Record<string, unknown>;
@@ -84,8 +85,8 @@ function entries(list: unknown): Parsed[] {
   return out;
 }
 
-/** ValidateContainerResourceRequirements without claims; `path` is `…containers[i].resources`. */
-export function validateContainerResources(resources: unknown, path: string): FieldError[] {
+/** ValidateContainerResourceRequirements; `path` is `…containers[i].resources`. */
+export function validateContainerResources(resources: unknown, podClaims: Set<string>, path: string): FieldError[] {
   const r: Json = isPlainObject(resources) ? resources : {};
   const errs: FieldError[] = [];
   const limits = entries(r.limits);
@@ -119,5 +120,6 @@ export function validateContainerResources(resources: unknown, path: string): Fi
     if (name === 'cpu' || name === 'memory') cpuOrMemory = true;
   }
   if (!cpuOrMemory && hugePages) errs.push(fieldError.forbidden(path, 'HugePages require cpu or memory'));
+  errs.push(...validateResourceClaimNames(r.claims, podClaims, `${path}.claims`));
   return errs;
 }

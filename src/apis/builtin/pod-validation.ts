@@ -6,7 +6,7 @@
 // pod-security-validation.ts, affinity, scheduling gates and topology spread in
 // pod-scheduling-validation.ts, probes and lifecycle hooks in pod-probe-validation.ts, DNS config,
 // readiness gates and host aliases in pod-dns-validation.ts, container resources in
-// pod-resources-validation.ts. Not ported: resource claims, pod-level resources, ephemeral containers and host-port conflicts.
+// pod-resources-validation.ts, resource claims in pod-claims-validation.ts. Not ported: pod-level resources, ephemeral containers and host-port conflicts.
 import { fieldError, type FieldError } from '../../errors/field-error.ts';
 import { isDNS1123Label, isDNS1123Subdomain, isValidLabelValue } from '../../validation/names.ts';
 import { validateAnnotations, validateLabelName, validateLabels } from '../../validation/meta-fields.ts';
@@ -14,6 +14,7 @@ import { isValidPortName, isValidPortNum, SUPPORTED_PORT_PROTOCOLS } from '../..
 import { isPlainObject } from '../object.ts';
 import { validateContainerSecurityContext, validateHostUsers, validatePodOS, validatePodSecurityContext } from './pod-security-validation.ts';
 import { validateHostAliases, validatePodDNSConfig, validateReadinessGates } from './pod-dns-validation.ts';
+import { podClaimNames, validatePodResourceClaims } from './pod-claims-validation.ts';
 import { validateContainerResources } from './pod-resources-validation.ts';
 import { validateInitContainerHooks, validateRegularContainerHooks } from './pod-probe-validation.ts';
 import { validateAffinity, validateSchedulingGates, validateTopologySpreadConstraints } from './pod-scheduling-validation.ts';
@@ -125,7 +126,7 @@ function validateVolumeMounts(mounts: Json[], volumes: Set<string>, path: string
 }
 
 /** validateContainerCommon plus the name uniqueness validateContainers checks across containers. */
-function validateContainerList(containers: Json[], volumes: Set<string>, path: string, seen: Set<string>, hostUsers: boolean, gracePeriod: number | undefined, init: boolean): FieldError[] {
+function validateContainerList(containers: Json[], volumes: Set<string>, claims: Set<string>, path: string, seen: Set<string>, hostUsers: boolean, gracePeriod: number | undefined, init: boolean): FieldError[] {
   const errs: FieldError[] = [];
   containers.forEach((c, i) => {
     const idx = `${path}[${i}]`;
@@ -138,7 +139,7 @@ function validateContainerList(containers: Json[], volumes: Set<string>, path: s
     errs.push(...validateEnv(list(c.env), `${idx}.env`));
     errs.push(...validateVolumeMounts(list(c.volumeMounts), volumes, `${idx}.volumeMounts`));
     errs.push(...supported(str(c.imagePullPolicy), `${idx}.imagePullPolicy`, PULL_POLICIES));
-    errs.push(...validateContainerResources(c.resources, `${idx}.resources`));
+    errs.push(...validateContainerResources(c.resources, claims, `${idx}.resources`));
     errs.push(...validateContainerSecurityContext(c, hostUsers, idx));
     if (seen.has(name)) errs.push(fieldError.duplicate(`${idx}.name`, name));
     else seen.add(name);
@@ -153,6 +154,8 @@ export function validatePodSpec(spec: unknown, path: string): FieldError[] {
   const errs: FieldError[] = [];
   const { names: volumes, errors: volumeErrors } = validateVolumes(list(s.volumes), `${path}.volumes`);
   errs.push(...volumeErrors);
+  const claims = podClaimNames(s);
+  errs.push(...validatePodResourceClaims(s.resourceClaims, `${path}.resourceClaims`));
   const containers = list(s.containers);
   const seen = new Set<string>();
   // The default for hostUsers is true: only an explicit false gives the pod its own user namespace.
@@ -160,9 +163,9 @@ export function validatePodSpec(spec: unknown, path: string): FieldError[] {
   // The pod's grace period bounds a sleep hook (ValidatePodSpec passes spec.TerminationGracePeriodSeconds).
   const gracePeriod = typeof s.terminationGracePeriodSeconds === 'number' ? s.terminationGracePeriodSeconds : undefined;
   if (containers.length === 0) errs.push(fieldError.required(`${path}.containers`));
-  else errs.push(...validateContainerList(containers, volumes, `${path}.containers`, seen, hostUsers, gracePeriod, false));
+  else errs.push(...validateContainerList(containers, volumes, claims, `${path}.containers`, seen, hostUsers, gracePeriod, false));
   // Init container names must not collide with the app containers' either.
-  errs.push(...validateContainerList(list(s.initContainers), volumes, `${path}.initContainers`, seen, hostUsers, gracePeriod, true));
+  errs.push(...validateContainerList(list(s.initContainers), volumes, claims, `${path}.initContainers`, seen, hostUsers, gracePeriod, true));
   errs.push(...supported(str(s.restartPolicy), `${path}.restartPolicy`, RESTART_POLICIES));
   errs.push(...supported(str(s.dnsPolicy), `${path}.dnsPolicy`, DNS_POLICIES));
   const nodeSelector = obj(s.nodeSelector);
