@@ -7,7 +7,10 @@
 // group version of a type (autoscalingv2beta1, extensionsv1beta1), the served version's doc is used.
 // Needs a Node that loads TypeScript (22.18+ or 24):
 //
-//   node scripts/gen-printer-docs.mjs
+//   node scripts/gen-printer-docs.mjs [--out FILE]
+//
+// --out writes elsewhere (test/printer-docs-generator.test.ts regenerates into a temporary file and
+// compares it with the committed module).
 import { readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -31,6 +34,44 @@ const WANTED = [
   ['priorityClass.value', 'io.k8s.api.scheduling.v1.PriorityClass', 'value'],
   ['priorityClass.globalDefault', 'io.k8s.api.scheduling.v1.PriorityClass', 'globalDefault'],
   ['priorityClass.preemptionPolicy', 'io.k8s.api.scheduling.v1.PriorityClass', 'preemptionPolicy'],
+  ['replicationControllerSpec.replicas', 'io.k8s.api.core.v1.ReplicationControllerSpec', 'replicas'],
+  ['replicationControllerStatus.replicas', 'io.k8s.api.core.v1.ReplicationControllerStatus', 'replicas'],
+  ['replicationControllerStatus.readyReplicas', 'io.k8s.api.core.v1.ReplicationControllerStatus', 'readyReplicas'],
+  ['replicationControllerSpec.selector', 'io.k8s.api.core.v1.ReplicationControllerSpec', 'selector'],
+  ['networkPolicySpec.podSelector', 'io.k8s.api.networking.v1.NetworkPolicySpec', 'podSelector'],
+  ['controllerRevision.revision', 'io.k8s.api.apps.v1.ControllerRevision', 'revision'],
+  ['volumeAttachmentSpec.attacher', 'io.k8s.api.storage.v1.VolumeAttachmentSpec', 'attacher'],
+  ['volumeAttachmentSource.persistentVolumeName', 'io.k8s.api.storage.v1.VolumeAttachmentSource', 'persistentVolumeName'],
+  ['volumeAttachmentSpec.nodeName', 'io.k8s.api.storage.v1.VolumeAttachmentSpec', 'nodeName'],
+  ['volumeAttachmentStatus.attached', 'io.k8s.api.storage.v1.VolumeAttachmentStatus', 'attached'],
+  ['endpointSlice.addressType', 'io.k8s.api.discovery.v1.EndpointSlice', 'addressType'],
+  ['endpointSlice.ports', 'io.k8s.api.discovery.v1.EndpointSlice', 'ports'],
+  ['endpointSlice.endpoints', 'io.k8s.api.discovery.v1.EndpointSlice', 'endpoints'],
+  ['csiDriverSpec.attachRequired', 'io.k8s.api.storage.v1.CSIDriverSpec', 'attachRequired'],
+  ['csiDriverSpec.podInfoOnMount', 'io.k8s.api.storage.v1.CSIDriverSpec', 'podInfoOnMount'],
+  ['csiDriverSpec.storageCapacity', 'io.k8s.api.storage.v1.CSIDriverSpec', 'storageCapacity'],
+  ['csiDriverSpec.tokenRequests', 'io.k8s.api.storage.v1.CSIDriverSpec', 'tokenRequests'],
+  ['csiDriverSpec.requiresRepublish', 'io.k8s.api.storage.v1.CSIDriverSpec', 'requiresRepublish'],
+  ['csiDriverSpec.volumeLifecycleModes', 'io.k8s.api.storage.v1.CSIDriverSpec', 'volumeLifecycleModes'],
+  ['csiStorageCapacity.storageClassName', 'io.k8s.api.storage.v1.CSIStorageCapacity', 'storageClassName'],
+  ['csiStorageCapacity.capacity', 'io.k8s.api.storage.v1.CSIStorageCapacity', 'capacity'],
+  ['priorityLevelConfigurationReference.name', 'io.k8s.api.flowcontrol.v1.PriorityLevelConfigurationReference', 'name'],
+  ['flowSchemaSpec.matchingPrecedence', 'io.k8s.api.flowcontrol.v1.FlowSchemaSpec', 'matchingPrecedence'],
+  ['flowSchemaSpec.distinguisherMethod', 'io.k8s.api.flowcontrol.v1.FlowSchemaSpec', 'distinguisherMethod'],
+  ['priorityLevelConfigurationSpec.type', 'io.k8s.api.flowcontrol.v1.PriorityLevelConfigurationSpec', 'type'],
+  ['limitedPriorityLevelConfiguration.nominalConcurrencyShares', 'io.k8s.api.flowcontrol.v1.LimitedPriorityLevelConfiguration', 'nominalConcurrencyShares'],
+  ['queuingConfiguration.queues', 'io.k8s.api.flowcontrol.v1.QueuingConfiguration', 'queues'],
+  ['queuingConfiguration.handSize', 'io.k8s.api.flowcontrol.v1.QueuingConfiguration', 'handSize'],
+  ['queuingConfiguration.queueLengthLimit', 'io.k8s.api.flowcontrol.v1.QueuingConfiguration', 'queueLengthLimit'],
+  ['certificateSigningRequestSpec.signerName', 'io.k8s.api.certificates.v1.CertificateSigningRequestSpec', 'signerName'],
+  ['certificateSigningRequestSpec.request', 'io.k8s.api.certificates.v1.CertificateSigningRequestSpec', 'request'],
+  ['certificateSigningRequestSpec.expirationSeconds', 'io.k8s.api.certificates.v1.CertificateSigningRequestSpec', 'expirationSeconds'],
+  ['certificateSigningRequestStatus.conditions', 'io.k8s.api.certificates.v1.CertificateSigningRequestStatus', 'conditions'],
+  ['horizontalPodAutoscalerSpec.scaleTargetRef', 'io.k8s.api.autoscaling.v2.HorizontalPodAutoscalerSpec', 'scaleTargetRef'],
+  ['horizontalPodAutoscalerSpec.metrics', 'io.k8s.api.autoscaling.v2.HorizontalPodAutoscalerSpec', 'metrics'],
+  ['horizontalPodAutoscalerSpec.minReplicas', 'io.k8s.api.autoscaling.v2.HorizontalPodAutoscalerSpec', 'minReplicas'],
+  ['horizontalPodAutoscalerSpec.maxReplicas', 'io.k8s.api.autoscaling.v2.HorizontalPodAutoscalerSpec', 'maxReplicas'],
+  ['horizontalPodAutoscalerStatus.currentReplicas', 'io.k8s.api.autoscaling.v2.HorizontalPodAutoscalerStatus', 'currentReplicas'],
 ];
 
 const docs = {};
@@ -47,5 +88,7 @@ const text = `// GENERATED by scripts/gen-printer-docs.mjs from the OpenAPI defi
 
 export const PRINTER_DOCS: Readonly<Record<string, string>> = ${JSON.stringify(docs, null, 2)};
 `;
-writeFileSync(join(root, 'src/generated/printer-docs.generated.ts'), text);
-console.log(`wrote src/generated/printer-docs.generated.ts: ${WANTED.length} docs`);
+const outFlag = process.argv.indexOf('--out');
+const out = outFlag >= 0 ? resolve(process.argv[outFlag + 1] ?? '') : join(root, 'src/generated/printer-docs.generated.ts');
+writeFileSync(out, text);
+console.log(`wrote ${outFlag >= 0 ? out : 'src/generated/printer-docs.generated.ts'}: ${WANTED.length} docs`);

@@ -201,3 +201,23 @@ export function nameValidatorFor(rule: NameRule): ValidateNameFunc {
       return validatePathSegmentName;
   }
 }
+
+const DNS1123_LABEL_WITH_UNDERSCORE_FMT = '_?[a-z0-9]([-_a-z0-9]*[a-z0-9])?';
+const DNS1123_SUBDOMAIN_WITH_UNDERSCORE_FMT = `${DNS1123_LABEL_WITH_UNDERSCORE_FMT}(\\.${DNS1123_LABEL_WITH_UNDERSCORE_FMT})*`;
+const dns1123SubdomainWithUnderscoreRe = new RegExp(`^${DNS1123_SUBDOMAIN_WITH_UNDERSCORE_FMT}$`);
+
+/** validation.IsDNS1123SubdomainWithUnderscore (a pod's DNS search domains, RelaxedDNSSearchValidation). */
+export function isDNS1123SubdomainWithUnderscore(value: string): string[] {
+  const errs: string[] = [];
+  if (byteLength(value) > DNS1123_SUBDOMAIN_MAX_LENGTH) errs.push(maxLenCharsError(DNS1123_SUBDOMAIN_MAX_LENGTH));
+  if (!dns1123SubdomainWithUnderscoreRe.test(value)) {
+    errs.push(
+      regexError(
+        "a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '_', '-' or '.', and must start and end with an alphanumeric character",
+        DNS1123_SUBDOMAIN_WITH_UNDERSCORE_FMT,
+        'example.com',
+      ),
+    );
+  }
+  return errs;
+}

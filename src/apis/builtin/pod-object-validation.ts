@@ -5,11 +5,12 @@
 // activeDeadlineSeconds, add tolerations (or change an existing one's tolerationSeconds), remove
 // scheduling gates, and set a terminationGracePeriodSeconds that was negative to 1. Anything else
 // is one Forbidden on `spec` whose text ends with the go-cmp diff of the two specs.
-// Not ported: the relaxations for pods that still have scheduling gates (nodeSelector additions
-// and node affinity narrowing) and the AppArmor/mirror-pod annotation rules.
+// A pod that still has scheduling gates may also gain nodeSelector keys and node affinity
+// requirements (pod-gated-update.ts). Not ported: the AppArmor/mirror-pod annotation rules.
 import { fieldError, type FieldError } from '../../errors/field-error.ts';
 import { isPlainObject, type KubeObject } from '../object.ts';
 import { goStructDiff, semanticDeepEqual } from './go-struct-diff.ts';
+import { validateGatedPodUpdate } from './pod-gated-update.ts';
 import { validateContainersOnlyForPod, validatePodSpec, validateTolerations } from './pod-validation.ts';
 
 type Json = Record<string, unknown>;
@@ -120,6 +121,7 @@ function validatePodSpecUpdate(pod: KubeObject, old: KubeObject): FieldError[] {
   }
   const grace = oldSpec.terminationGracePeriodSeconds;
   if (typeof grace === 'number' && grace < 0 && munged.terminationGracePeriodSeconds === 1) munged.terminationGracePeriodSeconds = grace;
+  errs.push(...validateGatedPodUpdate(munged, oldSpec));
   if (!semanticDeepEqual(munged, oldSpec)) {
     const diff = goStructDiff('core.PodSpec', 'core.v1.PodSpec', oldSpec, munged);
     errs.push(fieldError.forbidden('spec', `pod updates may not change fields other than ${UPDATABLE_POD_SPEC_FIELDS.join(',')}\n${diff}`));

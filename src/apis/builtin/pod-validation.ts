@@ -4,14 +4,19 @@
 // and field paths. Runs after defaulting, as the registry runs it (so protocol, pull policy and
 // the termination message policy are set). Security contexts and the OS rules are in
 // pod-security-validation.ts, affinity, scheduling gates and topology spread in
-// pod-scheduling-validation.ts. Not ported: resource claims, DNS config, probes, lifecycle,
-// resources, ephemeral containers and host-port conflicts.
+// pod-scheduling-validation.ts, probes and lifecycle hooks in pod-probe-validation.ts, DNS config,
+// readiness gates and host aliases in pod-dns-validation.ts, container resources in
+// pod-resources-validation.ts, resource claims in pod-claims-validation.ts. Not ported: pod-level resources, ephemeral containers and host-port conflicts.
 import { fieldError, type FieldError } from '../../errors/field-error.ts';
 import { isDNS1123Label, isDNS1123Subdomain, isValidLabelValue } from '../../validation/names.ts';
 import { validateAnnotations, validateLabelName, validateLabels } from '../../validation/meta-fields.ts';
 import { isValidPortName, isValidPortNum, SUPPORTED_PORT_PROTOCOLS } from '../../validation/ports.ts';
 import { isPlainObject } from '../object.ts';
 import { validateContainerSecurityContext, validateHostUsers, validatePodOS, validatePodSecurityContext } from './pod-security-validation.ts';
+import { validateHostAliases, validatePodDNSConfig, validateReadinessGates } from './pod-dns-validation.ts';
+import { podClaimNames, validatePodResourceClaims } from './pod-claims-validation.ts';
+import { validateContainerResources } from './pod-resources-validation.ts';
+import { validateInitContainerHooks, validateRegularContainerHooks } from './pod-probe-validation.ts';
 import { validateAffinity, validateSchedulingGates, validateTopologySpreadConstraints } from './pod-scheduling-validation.ts';
 
 type Json = Record<string, unknown>;
@@ -121,7 +126,7 @@ function validateVolumeMounts(mounts: Json[], volumes: Set<string>, path: string
 }
 
 /** validateContainerCommon plus the name uniqueness validateContainers checks across containers. */
-function validateContainerList(containers: Json[], volumes: Set<string>, path: string, seen: Set<string>, hostUsers: boolean): FieldError[] {
+function validateContainerList(containers: Json[], volumes: Set<string>, claims: Set<string>, path: string, seen: Set<string>, hostUsers: boolean, gracePeriod: number | undefined, init: boolean): FieldError[] {
   const errs: FieldError[] = [];
   containers.forEach((c, i) => {
     const idx = `${path}[${i}]`;
@@ -134,9 +139,11 @@ function validateContainerList(containers: Json[], volumes: Set<string>, path: s
     errs.push(...validateEnv(list(c.env), `${idx}.env`));
     errs.push(...validateVolumeMounts(list(c.volumeMounts), volumes, `${idx}.volumeMounts`));
     errs.push(...supported(str(c.imagePullPolicy), `${idx}.imagePullPolicy`, PULL_POLICIES));
+    errs.push(...validateContainerResources(c.resources, claims, `${idx}.resources`));
     errs.push(...validateContainerSecurityContext(c, hostUsers, idx));
     if (seen.has(name)) errs.push(fieldError.duplicate(`${idx}.name`, name));
     else seen.add(name);
+    errs.push(...(init ? validateInitContainerHooks(c, gracePeriod, idx) : validateRegularContainerHooks(c, gracePeriod, idx)));
   });
   return errs;
 }
@@ -147,20 +154,26 @@ export function validatePodSpec(spec: unknown, path: string): FieldError[] {
   const errs: FieldError[] = [];
   const { names: volumes, errors: volumeErrors } = validateVolumes(list(s.volumes), `${path}.volumes`);
   errs.push(...volumeErrors);
+  const claims = podClaimNames(s);
+  errs.push(...validatePodResourceClaims(s.resourceClaims, `${path}.resourceClaims`));
   const containers = list(s.containers);
   const seen = new Set<string>();
   // The default for hostUsers is true: only an explicit false gives the pod its own user namespace.
   const hostUsers = s.hostUsers !== false;
+  // The pod's grace period bounds a sleep hook (ValidatePodSpec passes spec.TerminationGracePeriodSeconds).
+  const gracePeriod = typeof s.terminationGracePeriodSeconds === 'number' ? s.terminationGracePeriodSeconds : undefined;
   if (containers.length === 0) errs.push(fieldError.required(`${path}.containers`));
-  else errs.push(...validateContainerList(containers, volumes, `${path}.containers`, seen, hostUsers));
+  else errs.push(...validateContainerList(containers, volumes, claims, `${path}.containers`, seen, hostUsers, gracePeriod, false));
   // Init container names must not collide with the app containers' either.
-  errs.push(...validateContainerList(list(s.initContainers), volumes, `${path}.initContainers`, seen, hostUsers));
+  errs.push(...validateContainerList(list(s.initContainers), volumes, claims, `${path}.initContainers`, seen, hostUsers, gracePeriod, true));
   errs.push(...supported(str(s.restartPolicy), `${path}.restartPolicy`, RESTART_POLICIES));
   errs.push(...supported(str(s.dnsPolicy), `${path}.dnsPolicy`, DNS_POLICIES));
   const nodeSelector = obj(s.nodeSelector);
   if (nodeSelector) errs.push(...validateLabels(nodeSelector as Record<string, string>, `${path}.nodeSelector`));
   errs.push(...validatePodSecurityContext(s, path));
   errs.push(...validateAffinity(s.affinity, `${path}.affinity`));
+  errs.push(...validatePodDNSConfig(s.dnsConfig, s.dnsPolicy, `${path}.dnsConfig`));
+  errs.push(...validateReadinessGates(s.readinessGates, `${path}.readinessGates`));
   errs.push(...validateSchedulingGates(s.schedulingGates, `${path}.schedulingGates`));
   errs.push(...validateTopologySpreadConstraints(s.topologySpreadConstraints, `${path}.topologySpreadConstraints`));
   errs.push(...validateHostUsers(s, path));
@@ -176,6 +189,7 @@ export function validatePodSpec(spec: unknown, path: string): FieldError[] {
     if (v !== '') errs.push(...dnsLabel(v, `${path}.${key}`));
   }
   errs.push(...validateTolerations(list(s.tolerations), `${path}.tolerations`));
+  errs.push(...validateHostAliases(s.hostAliases, `${path}.hostAliases`));
   errs.push(...validatePodOS(s, path));
   return errs;
 }

@@ -9,6 +9,11 @@ import { componentStatuses } from './component-status-printer.ts';
 import { ADMISSION_PRINTERS } from './admission-printers.ts';
 import { ingressClasses, podDisruptionBudgets, podTemplates } from './more-printers.ts';
 import { persistentVolumes, priorityClasses, storageClasses } from './storage-scheduling-printers.ts';
+import { csiDrivers, csiNodes, csiStorageCapacities, endpointSlices, runtimeClasses } from './storage-discovery-printers.ts';
+import { horizontalPodAutoscalers, resourceQuotas } from './autoscaling-quota-printers.ts';
+import { certificateSigningRequests } from './certificate-printer.ts';
+import { flowSchemas, priorityLevelConfigurations } from './flowcontrol-printers.ts';
+import { controllerRevisions, ingresses, networkPolicies, replicationControllers, volumeAttachments } from './workload-network-printers.ts';
 import { coreEvents, eventsV1Events } from './event-printer.ts';
 import { formatLabelSelector } from '../../selectors/format-label-selector.ts';
 import { arr, byteCompare, containerCells, formatLabels, num, obj, str } from './format.ts';
@@ -278,6 +283,21 @@ const PRINTERS: Record<string, BuiltinPrinter> = {
   'batch/cronjobs': cronJobs,
   'rbac.authorization.k8s.io/rolebindings': roleBindings,
   'rbac.authorization.k8s.io/clusterrolebindings': clusterRoleBindings,
+  '/replicationcontrollers': replicationControllers,
+  'networking.k8s.io/networkpolicies': networkPolicies,
+  'networking.k8s.io/ingresses': ingresses,
+  'apps/controllerrevisions': controllerRevisions,
+  'storage.k8s.io/volumeattachments': volumeAttachments,
+  'node.k8s.io/runtimeclasses': runtimeClasses,
+  'discovery.k8s.io/endpointslices': endpointSlices,
+  'storage.k8s.io/csinodes': csiNodes,
+  'storage.k8s.io/csidrivers': csiDrivers,
+  'storage.k8s.io/csistoragecapacities': csiStorageCapacities,
+  'flowcontrol.apiserver.k8s.io/flowschemas': flowSchemas,
+  'certificates.k8s.io/certificatesigningrequests': certificateSigningRequests,
+  'autoscaling/horizontalpodautoscalers': horizontalPodAutoscalers,
+  '/resourcequotas': resourceQuotas,
+  'flowcontrol.apiserver.k8s.io/prioritylevelconfigurations': priorityLevelConfigurations,
   ...ADMISSION_PRINTERS,
 };
 

@@ -10,6 +10,8 @@ import { column, type Cell, type ColumnDefinition, type PrintedRow } from './tab
 export interface BuiltinPrinter {
   columns: ColumnDefinition[];
   print(obj: KubeObject, now: Date): PrintedRow;
+  /** The order a list's rows print in, where the list printer sorts (printFlowSchemaList). */
+  order?(items: readonly KubeObject[]): readonly KubeObject[];
 }
 
 export const NAME = column('Name', 'string', OBJECT_META_DOC.name, { format: 'name' });

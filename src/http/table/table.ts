@@ -28,6 +28,7 @@ interface Convertor {
   print(obj: KubeObject, now: Date): PrintedRow;
   /** rest.DefaultTableConvertor starts from a nil Rows slice: an empty list prints `"rows":null`. */
   nilRowsWhenEmpty?: boolean;
+  order?(items: readonly KubeObject[]): readonly KubeObject[];
 }
 
 const DEFAULT_CONVERTOR: Convertor = {
@@ -57,7 +58,7 @@ export function toTable(type: ResourceType, items: readonly KubeObject[], option
   const rows =
     items.length === 0 && convertor.nilRowsWhenEmpty
       ? null
-      : items.map((item) => {
+      : (convertor.order ? convertor.order(items) : items).map((item) => {
           const printed = convertor.print(item, options.now);
           const row: Record<string, unknown> = { cells: printed.cells };
           if (printed.conditions) row.conditions = printed.conditions;

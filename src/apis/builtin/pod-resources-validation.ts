@@ -1,0 +1,125 @@
+// A container's resources as ValidateContainerResourceRequirements checks them
+// (pkg/apis/core/validation/validation.go, v1.36, with the resource-name helpers of
+// pkg/apis/core/helper/helpers.go): each name a qualified, standard-for-containers or extended
+// resource name; each quantity non-negative (whole for extended resources); a request at most its
+// limit, equal to it for resources that cannot be overcommitted (extended resources, hugepages),
+// whose limit is required; hugepages a multiple of their page size and only beside cpu or memory.
+// Go ranges over the maps in random order; here they go in the order the object lists them.
+import { fieldError, type FieldError } from '../../errors/field-error.ts';
+import { isQualifiedName } from '../../validation/names.ts';
+import { isPlainObject } from '../object.ts';
+import { validateResourceClaimNames } from './pod-claims-validation.ts';
+import { compareQuantities, Quantity, type Rational } from './quantity.ts';
+
+type Json = Record<string, unknown>;
+
+const STANDARD_CONTAINER_RESOURCES = new Set(['cpu', 'memory', 'ephemeral-storage']);
+// helper.standardResources: what validateResourceName accepts without a domain.
+const STANDARD_RESOURCES = new Set([
+  'cpu', 'memory', 'ephemeral-storage', 'requests.cpu', 'requests.memory', 'requests.ephemeral-storage', 'limits.cpu',
+  'limits.memory', 'limits.ephemeral-storage', 'pods', 'resourcequotas', 'services', 'replicationcontrollers', 'secrets',
+  'configmaps', 'persistentvolumeclaims', 'storage', 'requests.storage', 'services.nodeports', 'services.loadbalancers',
+]);
+const INTEGER_RESOURCES = new Set([
+  'pods', 'resourcequotas', 'services', 'replicationcontrollers', 'secrets', 'configmaps', 'persistentvolumeclaims',
+  'services.nodeports', 'services.loadbalancers',
+]);
+
+const isHugePages = (name: string): boolean => name.startsWith('hugepages-');
+const isQuotaHugePages = (name: string): boolean => isHugePages(name) || name.startsWith('requests.hugepages-');
+const isNative = (name: string): boolean => !name.includes('/') || name.includes('kubernetes.io/');
+const isExtended = (name: string): boolean => !isNative(name) && !name.startsWith('requests.') && isQualifiedName(`requests.${name}`).length === 0;
+const isOvercommitAllowed = (name: string): boolean => isNative(name) && !isHugePages(name);
+const isIntegerResource = (name: string): boolean => INTEGER_RESOURCES.has(name) || isExtended(name);
+
+/** validateContainerResourceName (over validateResourceName). */
+function validateContainerResourceName(name: string, path: string): FieldError[] {
+  const qualified = isQualifiedName(name).map((m) => fieldError.invalid(path, name, m));
+  const errs = qualified.length ? qualified : !name.includes('/') && !(STANDARD_RESOURCES.has(name) || isQuotaHugePages(name)) ? [fieldError.invalid(path, name, 'must be a standard resource type or fully qualified')] : [];
+  if (!name.includes('/')) {
+    if (!STANDARD_CONTAINER_RESOURCES.has(name) && !isHugePages(name)) errs.push(fieldError.invalid(path, name, 'must be a standard resource for containers'));
+  } else if (!isNative(name) && !isExtended(name)) errs.push(fieldError.invalid(path, name, "doesn't follow extended resource name standard"));
+  return errs;
+}
+
+/** Quantity.Value()/MilliValue(): rounded up, away from zero. */
+function scaledUp(q: Rational, factor: bigint): bigint {
+  const n = q.num * factor;
+  const whole = n / q.den;
+  return n % q.den === 0n ? whole : n > 0n ? whole + 1n : whole - 1n;
+}
+
+/** ValidateResourceQuantityValue: non-negative, whole for integer resources. */
+function validateQuantityValue(name: string, q: Rational, text: string, path: string): FieldError[] {
+  const errs: FieldError[] = [];
+  if (q.num < 0n) errs.push(fieldError.invalid(path, text, 'must be greater than or equal to 0'));
+  if (isIntegerResource(name) && scaledUp(q, 1000n) % 1000n !== 0n) errs.push(fieldError.invalid(path, text, 'must be an integer'));
+  return errs;
+}
+
+/** validateResourceQuantityHugePageValue: a positive whole multiple of the page size in the name. */
+function hugePageValueError(name: string, q: Rational, text: string): string | undefined {
+  const pageSize = Quantity.parse(name.slice('hugepages-'.length));
+  let divisible = false;
+  if (typeof pageSize !== 'string') {
+    const size = pageSize.toRational();
+    if (size.num > 0n && scaledUp(size, 1000n) % 1000n === 0n) divisible = scaledUp(q, 1n) % scaledUp(size, 1n) === 0n;
+  }
+  return divisible ? undefined : `${text} is not positive integer multiple of ${name}`;
+}
+
+interface Parsed {
+  name: string;
+  q: Rational;
+  text: string;
+}
+
+function entries(list: unknown): Parsed[] {
+  if (!isPlainObject(list)) return [];
+  const out: Parsed[] = [];
+  for (const [name, value] of Object.entries(list)) {
+    const q = Quantity.parse(String(value));
+    // The decoder refuses what is no quantity before validation runs.
+    if (typeof q !== 'string') out.push({ name, q: q.toRational(), text: q.toString() });
+  }
+  return out;
+}
+
+/** ValidateContainerResourceRequirements; `path` is `…containers[i].resources`. */
+export function validateContainerResources(resources: unknown, podClaims: Set<string>, path: string): FieldError[] {
+  const r: Json = isPlainObject(resources) ? resources : {};
+  const errs: FieldError[] = [];
+  const limits = entries(r.limits);
+  const requests = entries(r.requests);
+  let cpuOrMemory = false;
+  let hugePages = false;
+  for (const { name, q, text } of limits) {
+    const keyPath = `${path}.limits[${name}]`;
+    errs.push(...validateContainerResourceName(name, keyPath), ...validateQuantityValue(name, q, text, keyPath));
+    if (isHugePages(name)) {
+      hugePages = true;
+      const err = hugePageValueError(name, q, text);
+      if (err) errs.push(fieldError.invalid(keyPath, text, err));
+    }
+    if (name === 'cpu' || name === 'memory') cpuOrMemory = true;
+  }
+  for (const { name, q, text } of requests) {
+    const keyPath = `${path}.requests[${name}]`;
+    errs.push(...validateContainerResourceName(name, keyPath), ...validateQuantityValue(name, q, text, keyPath));
+    const limit = limits.find((l) => l.name === name);
+    if (limit) {
+      const cmp = compareQuantities(q, limit.q);
+      if (cmp !== 0 && !isOvercommitAllowed(name)) errs.push(fieldError.invalid(`${path}.requests`, text, `must be equal to ${name} limit of ${limit.text}`));
+      else if (cmp > 0) errs.push(fieldError.invalid(`${path}.requests`, text, `must be less than or equal to ${name} limit of ${limit.text}`));
+    } else if (!isOvercommitAllowed(name)) errs.push(fieldError.required(`${path}.limits`, 'Limit must be set for non overcommitable resources'));
+    if (isHugePages(name)) {
+      hugePages = true;
+      const err = hugePageValueError(name, q, text);
+      if (err) errs.push(fieldError.invalid(keyPath, text, err));
+    }
+    if (name === 'cpu' || name === 'memory') cpuOrMemory = true;
+  }
+  if (!cpuOrMemory && hugePages) errs.push(fieldError.forbidden(path, 'HugePages require cpu or memory'));
+  errs.push(...validateResourceClaimNames(r.claims, podClaims, `${path}.claims`));
+  return errs;
+}
