@@ -11,11 +11,17 @@ import { generatedPrefix } from '../registry/generate-name.ts';
  */
 export function admissionForbidden(attributes: AdmissionAttributes, why: string, phase: 'admit' | 'validate' = 'validate'): StatusError {
   const meta = attributes.object?.metadata;
-  let name = attributes.name || meta?.name || meta?.generateName || 'Unknown';
+  let name = extractResourceName(attributes);
   if (phase === 'admit' && attributes.operation === 'CREATE' && meta?.name && meta.generateName && generatedPrefix(meta.name, meta.generateName) !== undefined) {
     name = meta.generateName;
   }
   return forbidden({ group: attributes.type.group, resource: attributes.type.plural }, name, why);
+}
+
+/** admission.extractResourceName: the request's name, else the object's name or generateName, else "Unknown". */
+export function extractResourceName(attributes: AdmissionAttributes): string {
+  const meta = attributes.object?.metadata;
+  return attributes.name || meta?.name || meta?.generateName || 'Unknown';
 }
 
 /** attributes.GetResource().GroupResource() == {group, resource} of a main resource. */

@@ -6,10 +6,11 @@
 // once more when a later plugin changed the object; kubefake's chain has no reinvocation yet, so
 // here a second pass inside this plugin runs the `IfNeeded` policies again when a policy after them
 // changed the object (changes by mutating webhooks do not trigger it).
+import { extractResourceName } from '../forbidden.ts';
 import { isPlainObject, type KubeObject } from '../../apis/object.ts';
 import { StatusError, forbidden, type Status } from '../../errors/status-error.ts';
 import type { ResourceType } from '../../apis/resource-type.ts';
-import type { AdmissionAttributes, AdmissionPlugin } from '../../registry/admission.ts';
+import type { AdmissionPlugin } from '../../registry/admission.ts';
 import { deepEqual } from '../../util/deep-equal.ts';
 import type { AdmissionServices } from '../services.ts';
 import { bindingMatches, definitionMatches, isExcludedFromPolicies, MatchError, NAMESPACES_BUCKET } from './matching.ts';
@@ -43,12 +44,6 @@ interface Invocation {
   kind: { group: string; version: string; kind: string };
   /** The served type the rule matched (an equivalent version of the request's under Equivalent). */
   type: ResourceType;
-}
-
-function resourceName(a: AdmissionAttributes): string {
-  if (a.name) return a.name;
-  const meta = a.object?.metadata as { name?: string; generateName?: string } | undefined;
-  return meta?.name || meta?.generateName || 'Unknown';
 }
 
 /** Replaces the contents of the request's object (mutating plugins change it in place). */
@@ -173,7 +168,7 @@ export function mutatingAdmissionPolicyPlugin(services: AdmissionServices): Admi
           e.binding
             ? `policy '${e.policy.metadata?.name}' with binding '${e.binding.metadata?.name}' denied request: ${e.message}`
             : `policy ${JSON.stringify(e.policy.metadata?.name ?? '')} denied request: ${e.message}`;
-        const base = forbidden({ group: a.type.group, resource: a.type.plural }, resourceName(a), 'admission request denied by policy');
+        const base = forbidden({ group: a.type.group, resource: a.type.plural }, extractResourceName(a), 'admission request denied by policy');
         const first = failing[0]!;
         throw new StatusError({
           ...base.status,

@@ -3,9 +3,10 @@
 // validator.go Validate), over the policies and bindings in the store. Policies are compiled once
 // per stored version (the stored object is frozen and replaced on every write, so it keys the
 // cache). CEL is loaded on the first request a binding exists for.
+import { extractResourceName } from '../forbidden.ts';
 import { isPlainObject, type KubeObject } from '../../apis/object.ts';
 import { StatusError, forbidden, type Status } from '../../errors/status-error.ts';
-import type { AdmissionAttributes, AdmissionPlugin } from '../../registry/admission.ts';
+import type { AdmissionPlugin } from '../../registry/admission.ts';
 import type { AdmissionServices } from '../services.ts';
 import { bindingMatches, definitionMatches, isExcludedFromPolicies, MatchError, NAMESPACES_BUCKET } from './matching.ts';
 import { collectParams, ParamError, resolveParamKind } from './params.ts';
@@ -41,13 +42,6 @@ function reasonToCode(reason: string): number {
     default:
       return 422;
   }
-}
-
-/** admission.extractResourceName: the name, else the object's name or generateName, else "Unknown". */
-function resourceName(a: AdmissionAttributes): string {
-  if (a.name) return a.name;
-  const meta = a.object?.metadata as { name?: string; generateName?: string } | undefined;
-  return meta?.name || meta?.generateName || 'Unknown';
 }
 
 export function validatingAdmissionPolicyPlugin(services: AdmissionServices): AdmissionPlugin {
@@ -169,7 +163,7 @@ export function validatingAdmissionPolicyPlugin(services: AdmissionServices): Ad
         const message = first.binding
           ? `ValidatingAdmissionPolicy '${first.policy.metadata?.name}' with binding '${first.binding.metadata?.name}' denied request: ${first.message}`
           : `ValidatingAdmissionPolicy '${first.policy.metadata?.name}' denied request: ${first.message}`;
-        const base = forbidden({ group: a.type.group, resource: a.type.plural }, resourceName(a), message);
+        const base = forbidden({ group: a.type.group, resource: a.type.plural }, extractResourceName(a), message);
         const reason = (first.reason || 'Invalid') as NonNullable<Status['reason']>;
         throw new StatusError({ ...base.status, reason, code: reasonToCode(reason), details: { ...base.status.details, causes: [{ message }] } });
       })();
