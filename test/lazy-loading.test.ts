@@ -41,6 +41,10 @@ describe('machinery on first use', () => {
     expect(result.tlsAnswer).toEqual([200, 'default']);
   });
 
+  it('authentication and RBAC load with the first auth: true cluster, not with the import or a plain cluster, and authorize', () => {
+    expect(result.auth).toEqual([false, true, 403]);
+  });
+
   it('CEL is not loaded by the import, and checks and enforces the rules of the first CRD of a fresh process', () => {
     expect(result.celAtImport).toBe(false);
     expect(result.badRule[0]).toBe(422);

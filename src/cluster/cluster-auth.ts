@@ -1,4 +1,5 @@
-// An `auth: true` cluster's authentication and authorization, assembled: the token authenticator
+// An `auth: true` cluster's authentication and authorization, assembled (loaded only for such a
+// cluster: fake-cluster.ts imports this module on demand, and what it needs from src/auth with it): the token authenticator
 // (the default kubeconfig's token is the administrator's), the RBAC authorizer over the store,
 // the permission log behind cluster.permissions, and the bootstrap roles a real cluster starts with.
 import type { ApiCatalog } from '../apis/catalog.ts';
@@ -27,6 +28,10 @@ export interface Permissions {
   clear(): void;
 }
 
+export { withAuthorization } from '../auth/filter.ts';
+export { escalationPlugin } from '../auth/escalation.ts';
+export { ADMIN_IDENTITY, userOf } from '../auth/authenticator.ts';
+
 /** The administrator's token: the one every kubefake kubeconfig has carried. */
 const ADMIN_TOKEN = 'kubefake';
 
@@ -47,14 +52,8 @@ export async function installBootstrapRbac(catalog: ApiCatalog, registryFor: (ty
   for (const binding of BOOTSTRAP_CLUSTER_ROLE_BINDINGS) await bindings.create(undefined, structuredClone(binding) as KubeObject);
 }
 
-/** cluster.permissions; on a cluster without auth every method says what it needs. */
-export function permissionsApi(auth: AuthParts | undefined): Permissions {
-  if (!auth) {
-    const needsAuth = (): never => {
-      throw new Error('kubefake: cluster.permissions needs a cluster created with { auth: true }');
-    };
-    return { used: needsAuth, minimalRole: needsAuth, notAllowedBy: async () => needsAuth(), clear: needsAuth };
-  }
+/** cluster.permissions of an `auth: true` cluster. */
+export function permissionsApi(auth: AuthParts): Permissions {
   return {
     used: (identity) => auth.permissions.used(usernameOf(identity)),
     minimalRole: (identity, options = {}) => {

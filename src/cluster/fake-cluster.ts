@@ -52,10 +52,9 @@ import type { KindSpec, ObjectTarget } from '../harness/object-ref.ts';
 import { getObject, listObjects, type DirectListOptions } from '../harness/direct-reads.ts';
 import { WebhookDispatcher } from '../webhooks/webhook-dispatcher.ts';
 import { defaultAdmissionChain } from '../admission/chain.ts';
-import { withAuthorization } from '../auth/filter.ts';
-import { escalationPlugin } from '../auth/escalation.ts';
-import { ADMIN_IDENTITY, userOf, type Identity } from '../auth/authenticator.ts';
-import { clusterAuth, installBootstrapRbac, permissionsApi, type Permissions } from './cluster-auth.ts';
+import type { Identity } from '../auth/authenticator.ts';
+import type { Permissions } from './cluster-auth.ts';
+import { permissionsWithoutAuth } from './permissions-without-auth.ts';
 import { bootstrapSystemPriorityClasses } from '../admission/priority.ts';
 import type { WebhookHandler, WebhookTarget } from '../webhooks/types.ts';
 
@@ -296,10 +295,12 @@ export async function createInProcessCluster(options: FakeClusterOptions = {}): 
   };
   let serviceAccounts: ServiceAccountController | undefined;
   const whenServiceAccountsSynced = () => serviceAccounts?.whenIdle() ?? Promise.resolve();
-  const auth = options.auth ? clusterAuth(store, () => registryFor(catalog.find('', 'v1', 'serviceaccounts')!), clock) : undefined;
+  // Authentication and RBAC load only for a cluster that asks for them.
+  const authKit = options.auth ? await import('./cluster-auth.ts') : undefined;
+  const auth = authKit?.clusterAuth(store, () => registryFor(catalog.find('', 'v1', 'serviceaccounts')!), clock);
   if (auth) ctx.access = { authorize: (q) => auth.authorizer.authorize(q), rulesFor: (user, namespace) => auth.authorizer.rulesFor(user, namespace) as Record<string, unknown>[] };
   // RBAC's escalation checks run where the RBAC storage runs them: before the write, after validation.
-  ctx.admission = defaultAdmissionChain({ store, catalog, clock, random, registryFor, whenServiceAccountsSynced, webhooks }, auth ? [escalationPlugin(auth.authorizer)] : []);
+  ctx.admission = defaultAdmissionChain({ store, catalog, clock, random, registryFor, whenServiceAccountsSynced, webhooks }, auth ? [authKit!.escalationPlugin(auth.authorizer)] : []);
   const controllers = new ControllerManager();
   const clusterWrites = new Map<string, string>();
   const controllerContext: ControllerContext = {
@@ -327,12 +328,12 @@ export async function createInProcessCluster(options: FakeClusterOptions = {}): 
   const harness = new Harness(harnessContext, { requestLimit: options.requestLog?.limit, requestBodies: options.requestLog?.bodies, watchBodies: options.requestLog?.watchBodies, historyLimit: options.history?.limit, normalizeSnapshots: !reproducible, endWatches: () => servedWatches.endAll() });
   const player = options.replay === undefined ? undefined : new CassettePlayer(await loadCassette(options.replay));
   const serve = (request: Request) => handler.handle(request);
-  const handle = harness.wrap(player ? player.handle : auth ? withAuthorization(serve, auth) : serve);
+  const handle = harness.wrap(player ? player.handle : auth ? authKit!.withAuthorization(serve, auth) : serve);
 
   const namespaces = registryFor(catalog.find('', 'v1', 'namespaces')!);
   for (const name of BOOT_NAMESPACES) await namespaces.create(undefined, { metadata: { name } });
   await bootstrapSystemPriorityClasses(registryFor(catalog.find('scheduling.k8s.io', 'v1', 'priorityclasses')!));
-  if (auth) await installBootstrapRbac(catalog, registryFor);
+  if (auth) await authKit!.installBootstrapRbac(catalog, registryFor);
 
   controllers.add(new GarbageCollector(controllerContext, controllers.reportError));
   controllers.add(new NamespaceController(controllerContext, controllers.reportError));
@@ -377,7 +378,7 @@ export async function createInProcessCluster(options: FakeClusterOptions = {}): 
       if (!auth) throw new Error('kubefake: kubeConfigFor() needs a cluster created with { auth: true }');
       return makeKubeConfig(url, dispatcher, auth.authenticator.tokenFor(identity));
     },
-    permissions: permissionsApi(auth),
+    permissions: auth ? authKit!.permissionsApi(auth) : permissionsWithoutAuth,
     apply,
     handle,
     serveWebhook: (target, webhookHandler) => webhooks.serve(target, webhookHandler),
@@ -400,7 +401,7 @@ export async function createInProcessCluster(options: FakeClusterOptions = {}): 
       if (auth && !listenOptions?.tls) throw new Error('kubefake: an auth: true cluster serves kubectl over HTTPS only (kubectl sends no credentials over plain http): listen({ tls: true })');
       const listener = await (await httpListener()).listen(handle, listenOptions, { authenticatedByHandler: !!auth, upgrade: workloads ? (request) => handler.upgrade(request) : undefined });
       // An auth cluster takes the listener's own token as its administrator's, and any identity's.
-      if (auth && listener.token) auth.authenticator.register(listener.token, ADMIN_IDENTITY);
+      if (auth && listener.token) auth.authenticator.register(listener.token, authKit!.ADMIN_IDENTITY);
       listeners.push(listener);
       const credentials = listener.caCert && listener.token ? { caCert: listener.caCert, token: listener.token } : undefined;
       const kubeconfigFor = (identity: Identity) => {
@@ -409,7 +410,7 @@ export async function createInProcessCluster(options: FakeClusterOptions = {}): 
       };
       const certificateKubeconfigFor = async (identity: Identity) => {
         if (!auth || !listener.issueClientCertificate) throw new Error('kubefake: certificateKubeconfigFor() needs a cluster created with { auth: true } and listen({ tls: true })');
-        const user = userOf(identity);
+        const user = authKit!.userOf(identity);
         const groups = (user.groups ?? []).filter((g) => g !== 'system:authenticated');
         return kubeConfigYaml(listener.url, credentials, undefined, await listener.issueClientCertificate(user.username, groups));
       };

@@ -4,7 +4,7 @@ import type { KubeObject } from '../apis/object.ts';
 import type { FakeCluster } from '../cluster/fake-cluster.ts';
 import { toRef, type ObjectTarget } from './object-ref.ts';
 import { loadManifests, type Manifests } from '../cluster/manifests.ts';
-import { notAllowedBy, type UsedPermission } from '../auth/permissions.ts';
+import type { UsedPermission } from '../auth/permissions.ts';
 
 /** What a matcher answers, in the shape Vitest's and Jest's expect.extend() take. */
 export interface MatcherResult {
@@ -60,6 +60,8 @@ export function toExistInCluster(this: { isNot?: boolean } | void, received: unk
  */
 export async function toBeAllowedBy(this: { isNot?: boolean } | void, received: unknown, manifests: Manifests): Promise<MatcherResult> {
   const roles = (await loadManifests(manifests)) as Record<string, unknown>[];
+  // The RBAC rule evaluation loads with the first use, as the rest of auth does.
+  const { notAllowedBy } = await import('../auth/permissions.ts');
   const missing = notAllowedBy(received as UsedPermission[], roles);
   const show = (p: UsedPermission) => (p.path !== undefined ? `${p.verb} ${p.path}` : `${p.verb} ${p.group ? `${p.group}/` : ''}${p.resource}${p.subresource ? `/${p.subresource}` : ''}${p.name ? ` ${JSON.stringify(p.name)}` : ''}${p.namespace ? ` in ${p.namespace}` : ''}`);
   return {

@@ -16,6 +16,7 @@ const tls = new Set<string>();
 const re2 = new Set<string>();
 const listener = new Set<string>();
 const patchEngines = new Set<string>();
+const auth = new Set<string>();
 registerHooks({
   resolve(specifier, context, next) {
     const result = next(specifier, context);
@@ -27,6 +28,7 @@ registerHooks({
     if (result.url.endsWith('/transport/http-listener.ts')) listener.add(result.url);
     if (result.url.endsWith('/patch/index.ts') || result.url.endsWith('/patch/strategic-merge.ts')) patchEngines.add(result.url);
     if (result.url.includes('/node_modules/pkijs/') || result.url.endsWith('/transport/serving-certs.ts')) tls.add(result.url);
+    if (result.url.includes('/src/auth/') || result.url.endsWith('/cluster/cluster-auth.ts') || result.url.endsWith('/generated/bootstrap-rbac.ts')) auth.add(result.url);
     return result;
   },
 });
@@ -110,6 +112,11 @@ const tlsAnswer = await new Promise<[number | undefined, string]>((resolve, reje
   req.on('error', reject).end();
 });
 await cluster.close();
+// Authentication and RBAC load with the first `auth: true` cluster, not with the import or a plain one.
+const authBeforeAuthCluster = auth.size > 0;
+const authCluster = await createFakeCluster({ auth: true });
+const anonymous = await authCluster.handle(new Request(`${authCluster.url}/api/v1/namespaces`));
+await authCluster.close();
 console.log(
   JSON.stringify({
     celAtImport,
@@ -119,6 +126,7 @@ console.log(
     listener: [listenerBeforeListen, listener.size > 0],
     patch: [patchBeforePatch, patchEngines.size > 0, patched.status, patchedBody.metadata?.labels?.lazy],
     tlsAnswer,
+    auth: [authBeforeAuthCluster, auth.size > 0, anonymous.status],
     re2: [re2AtImport, re2BeforePattern, re2.size > 0],
     badPattern: [badPattern.status, badPatternBody.details?.causes?.map((c) => [c.field, c.message])],
     rawFetch: [rawFetch.status, rawFetchBody.metadata?.name],
