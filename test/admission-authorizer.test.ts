@@ -107,6 +107,30 @@ describe('authorizer in admission policies', () => {
     expect((await createCM(jane, 'a')).metadata?.name).toBe('a');
   });
 
+  it('a MutatingAdmissionPolicy mutates by what RBAC allows the requesting user', async () => {
+    await using cluster = await createFakeCluster({ auth: true });
+    await allow(cluster, 'jane', ['create', 'get'], JANE);
+    await cluster.apply([
+      {
+        apiVersion: 'admissionregistration.k8s.io/v1',
+        kind: 'MutatingAdmissionPolicy',
+        metadata: { name: 'm' },
+        spec: {
+          matchConstraints: { resourceRules: [{ apiGroups: [''], apiVersions: ['v1'], operations: ['CREATE'], resources: ['configmaps'] }] },
+          mutations: [
+            {
+              patchType: 'ApplyConfiguration',
+              applyConfiguration: { expression: "Object{data: {'mayDelete': string(authorizer.requestResource.check('delete').allowed()), 'mayGet': string(authorizer.requestResource.check('get').allowed())}}" },
+            },
+          ],
+        },
+      },
+      { apiVersion: 'admissionregistration.k8s.io/v1', kind: 'MutatingAdmissionPolicyBinding', metadata: { name: 'mb' }, spec: { policyName: 'm' } },
+    ]);
+    expect((await createCM(cluster.kubeConfigFor({ user: 'jane' }), 'a')).data).toEqual({ mayDelete: 'false', mayGet: 'true' });
+    expect((await createCM(cluster.kubeConfig, 'b')).data).toEqual({ mayDelete: 'true', mayGet: 'true' });
+  });
+
   it('without auth every check is allowed with an empty reason; an invalid service account name is an evaluation error', async () => {
     await using cluster = await createFakeCluster();
     await policy(cluster, {
