@@ -245,7 +245,7 @@ async function serveScale(r: SubresourceRequest, verb: string): Promise<Response
     default: {
       const contentType = patchContentTypeOf(r.request, type);
       const bytes = await readBody(r.request);
-      const options = patchOptionsFrom(query, r.request.headers.get('user-agent'));
+      const options = { ...patchOptionsFrom(query, r.request.headers.get('user-agent')), observeAdmission: admissionObserverFor(r.request) };
       const fieldValidation = fieldValidationMode(options.fieldValidation);
       if (contentType === APPLY_PATCH_CONTENT_TYPE) {
         const result = await scale.apply(info.namespace, info.name, decodeApplyPatch(bytes, { force: options.force, fieldValidation }), options);
