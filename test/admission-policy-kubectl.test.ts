@@ -85,4 +85,26 @@ describe.skipIf(!kubectlAvailable)('ValidatingAdmissionPolicy with kubectl', { s
     expect(r.stdout).toBe('configmap/app created\n');
     expect(r.stderr).toBe(`Warning: Validation failed for ValidatingAdmissionPolicy 'no-debug' with binding 'no-debug-warn': configmap app must not set debug\n`);
   });
+
+  it('a Warn binding’s warning is printed with the refusal of a Deny binding', async () => {
+    const warnInDefault = `apiVersion: admissionregistration.k8s.io/v1
+kind: ValidatingAdmissionPolicyBinding
+metadata:
+  name: no-debug-warn-default
+spec:
+  policyName: no-debug
+  validationActions: [Warn]
+  matchResources:
+    namespaceSelector:
+      matchLabels:
+        kubernetes.io/metadata.name: default
+`;
+    expect((await k.kubectl(['apply', '-f', '-'], warnInDefault)).code).toBe(0);
+    const r = await k.kubectl(['create', 'configmap', 'other', '--from-literal=debug=true']);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toBe(
+      `Warning: Validation failed for ValidatingAdmissionPolicy 'no-debug' with binding 'no-debug-warn-default': configmap other must not set debug\n` +
+        `error: failed to create configmap: configmaps "other" is forbidden: ValidatingAdmissionPolicy 'no-debug' with binding 'no-debug-deny' denied request: configmap other must not set debug\n`,
+    );
+  });
 });

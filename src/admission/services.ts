@@ -1,6 +1,7 @@
 // What admission plugins act on: kube-apiserver's plugins read informers and write through a
 // loopback client; here they read the store and write through the registries clients use.
 import type { ApiCatalog } from '../apis/catalog.ts';
+import type { AccessReviewer } from '../apis/resource-type.ts';
 import type { ResourceType } from '../apis/resource-type.ts';
 import type { GenericRegistry } from '../registry/generic-registry.ts';
 import type { VersionedStore } from '../storage/versioned-store.ts';
@@ -21,4 +22,6 @@ export interface AdmissionServices {
   whenServiceAccountsSynced?(): Promise<void>;
   /** How admission webhooks are called (in-process handlers, then HTTPS); none fails every call. */
   webhooks?: WebhookCaller;
+  /** The cluster's authorizer when it authorizes (auth: true): what the CEL `authorizer` asks. */
+  access?: AccessReviewer;
 }

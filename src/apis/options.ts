@@ -48,6 +48,8 @@ export interface WriteOptions {
   userAgent?: string;
   /** Who sent the request (admission's userInfo); undefined until authentication sets it. */
   user?: UserInfo;
+  /** Told of each admission run of the write (see AdmissionObserver); set by the HTTP layer. */
+  observeAdmission?: AdmissionObserver;
   /**
    * System fields a create keeps instead of generating them: set only by `cluster.apply()`
    * restoring a dumped object (`serverFields: 'keep'`), never from a request.
@@ -76,7 +78,18 @@ export interface DeleteOptions {
   preconditions?: Preconditions;
   /** Who sent the request (admission's userInfo); undefined until authentication sets it. */
   user?: UserInfo;
+  /** Told of each admission run of the delete (see AdmissionObserver); set by the HTTP layer. */
+  observeAdmission?: AdmissionObserver;
 }
+
+/**
+ * What admission leaves on a request beyond its answer: the warnings and audit annotations its
+ * plugins add (admission.Attributes' AddAnnotation, warning.AddWarning into the request's
+ * context). The registry hands every admission run's attributes (a conflict retries them) to the
+ * observer as they start, and the plugins fill them in place, so what they added survives a write
+ * that then fails: the real server records both into the request context, not the result.
+ */
+export type AdmissionObserver = (outcome: { readonly warnings: readonly string[]; readonly auditAnnotations: Readonly<Record<string, string>> }) => void;
 
 const FIELD_VALIDATION_VALUES = ['', 'Ignore', 'Strict', 'Warn'];
 const PROPAGATION_POLICIES = ['Foreground', 'Background', 'Orphan', 'nil'];

@@ -300,7 +300,7 @@ export async function createInProcessCluster(options: FakeClusterOptions = {}): 
   const auth = authKit?.clusterAuth(store, () => registryFor(catalog.find('', 'v1', 'serviceaccounts')!), clock);
   if (auth) ctx.access = { authorize: (q) => auth.authorizer.authorize(q), rulesFor: (user, namespace) => auth.authorizer.rulesFor(user, namespace) as Record<string, unknown>[] };
   // RBAC's escalation checks run where the RBAC storage runs them: before the write, after validation.
-  ctx.admission = defaultAdmissionChain({ store, catalog, clock, random, registryFor, whenServiceAccountsSynced, webhooks }, auth ? [authKit!.escalationPlugin(auth.authorizer)] : []);
+  ctx.admission = defaultAdmissionChain({ store, catalog, clock, random, registryFor, whenServiceAccountsSynced, webhooks, access: ctx.access }, auth ? [authKit!.escalationPlugin(auth.authorizer)] : []);
   const controllers = new ControllerManager();
   const clusterWrites = new Map<string, string>();
   const controllerContext: ControllerContext = {

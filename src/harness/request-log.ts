@@ -2,6 +2,7 @@
 // with its attributes, the status code, and its bodies parsed when asked for.
 import { goYamlToJson } from '../go/yaml.ts';
 import { bodyOfRequest, bodyOfResponse } from '../http/sent-bodies.ts';
+import { auditAnnotationsOf } from '../http/admission-outcome.ts';
 import { BoundedLog, type RecordLog } from './bounded-log.ts';
 import { saveCassette, type RawExchange } from './cassette.ts';
 import { matchesRequest, type RequestAttributes, type RequestMatch } from './request-attributes.ts';
@@ -12,6 +13,13 @@ export interface RecordedRequest extends RequestAttributes {
   status: number;
   /** True when a fault rule or hook answered or delayed this request. */
   fault: boolean;
+  /**
+   * The audit annotations admission added (a refused request's too), keyed as the audit event
+   * keys them: `<webhook name>/<key>`, `<policy name>/<key>`,
+   * `validation.policy.admission.k8s.io/validation_failure`, `pod-security.kubernetes.io/enforce-policy`,
+   * `failed-open.validating.webhook.admission.k8s.io/round_0_index_<i>`, …; empty when there are none.
+   */
+  auditAnnotations: Record<string, string>;
   /** The request body parsed (JSON or YAML); raw bytes for other content types; undefined when there was none (or bodies are not kept). */
   body(): Promise<unknown>;
   /** The response body parsed (JSON or YAML), or its text; undefined for watch streams (or when bodies are not kept). */
@@ -63,7 +71,7 @@ export class RequestRecorder implements RequestLog {
     const base = { accept: request.headers.get('accept') ?? undefined, contentType: request.headers.get('content-type') ?? undefined };
     if (!this.keepsBodies) {
       const exchange = async (): Promise<RawExchange> => ({ ...base, requestBody: undefined, responseHeaders: headersOf(response), responseBody: undefined });
-      this.log.push({ ...attrs, status, fault, body: noBody, responseBody: noBody, exchange });
+      this.log.push({ ...attrs, status, fault, auditAnnotations: auditAnnotationsOf(request), body: noBody, responseBody: noBody, exchange });
       return;
     }
     // An unread body may be gone by the time it is asked for (a listen() connection closed): then there is none.
@@ -79,6 +87,7 @@ export class RequestRecorder implements RequestLog {
       ...attrs,
       status,
       fault,
+      auditAnnotations: auditAnnotationsOf(request),
       body: once(async () => parseBody(request.headers.get('content-type'), await readRequest())),
       responseBody: once(async () => parseBody(response?.headers.get('content-type') ?? null, await readResponse())),
       exchange: once(async () => {

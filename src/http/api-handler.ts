@@ -21,6 +21,7 @@ import { contentTypeEssence, SERVED_MEDIA_TYPES, type OutputFormat } from './med
 import { loadBuiltinPrinters, negotiateView, renderView, type ObjectView } from './table/index.ts';
 import type { KubeList } from '../apis/object.ts';
 import { userOfRequest } from './request-user.ts';
+import { admissionObserverFor, admissionWarningsOf } from './admission-outcome.ts';
 import { deleteOptionsFrom, getOptionsFrom, isWatchRequest, listOptionsFrom, patchOptionsFrom, watchOptionsFrom } from './query-options.ts';
 import { patchContentTypeOf, patcherFor } from './patch-request.ts';
 import { watchResponse, type WatchStreamTuning } from './watch-stream.ts';
@@ -161,7 +162,8 @@ export class ApiHandler {
       }
       return await this.dispatch(type, info, request, query, format, view);
     } catch (err) {
-      return errorResponse(toStatusError(err), format);
+      // Admission's warnings go out with a refusal too (the warning recorder writes them with any answer).
+      return statusResponse(toStatusError(err).status, format, admissionWarningsOf(request));
     }
   }
 
@@ -205,7 +207,7 @@ export class ApiHandler {
           return respond(result.object, 201, result.warnings);
         }
         case 'DELETE': {
-          const options = { ...deleteOptionsFrom(query, await this.optionalBody(request, 'DeleteOptions')), user: userOfRequest(request) };
+          const options = { ...deleteOptionsFrom(query, await this.optionalBody(request, 'DeleteOptions')), user: userOfRequest(request), observeAdmission: admissionObserverFor(request) };
           return respond(this.listBody(type, await registry.deleteCollection(namespace, listOptionsFrom(query), options)));
         }
       }
@@ -224,13 +226,13 @@ export class ApiHandler {
       case 'PATCH': {
         const contentType = patchContentTypeOf(request, type);
         const bytes = await readBody(request);
-        const options = { ...patchOptionsFrom(query, request.headers.get('user-agent')), user: userOfRequest(request) };
+        const options = { ...patchOptionsFrom(query, request.headers.get('user-agent')), user: userOfRequest(request), observeAdmission: admissionObserverFor(request) };
         const { patch, strictErrors, decoding } = await patcherFor(contentType, bytes, type, options);
         const result = await registry.patch(namespace, name, patch, { ...options, strictDecodeErrors: strictErrors, patchDecoding: decoding });
         return respond(result.object, result.created ? 201 : 200, result.warnings);
       }
       case 'DELETE': {
-        const options = { ...deleteOptionsFrom(query, await this.optionalBody(request, 'DeleteOptions')), user: userOfRequest(request) };
+        const options = { ...deleteOptionsFrom(query, await this.optionalBody(request, 'DeleteOptions')), user: userOfRequest(request), observeAdmission: admissionObserverFor(request) };
         const result = await registry.delete(namespace, name, options);
         if (isStatus(result.body)) return statusResponse(result.body, format, typeWarnings);
         return respond(result.body, result.code);

@@ -643,7 +643,7 @@ export class GenericRegistry {
   ): AdmissionAttributes | undefined {
     if (!this.ctx.admission) return undefined;
     const meta = (object ?? oldObject)?.metadata ?? {};
-    return {
+    const attributes: AdmissionAttributes = {
       operation,
       type: this.type,
       subresource: this.type.subresource ?? '',
@@ -657,6 +657,8 @@ export class GenericRegistry {
       warnings: [],
       auditAnnotations: {},
     };
+    options.observeAdmission?.(attributes);
+    return attributes;
   }
 
   private metaRules() {

@@ -16,6 +16,7 @@ import type { AdmissionServices } from '../services.ts';
 import { bindingMatches, definitionMatches, isExcludedFromPolicies, MatchError, NAMESPACES_BUCKET } from './matching.ts';
 import { collectParams, ParamError, resolveParamKind } from './params.ts';
 import { admissionRequest, namespaceObject } from './request.ts';
+import { authorizerContext } from '../cel-authorizer.ts';
 import { ConversionFailure, convertObject } from './versioned.ts';
 import type { CompiledMutatingPolicy } from './mutating-evaluator.ts';
 
@@ -133,7 +134,7 @@ export function mutatingAdmissionPolicyPlugin(services: AdmissionServices): Admi
               errors.push({ policy: inv.policy, binding: inv.binding, message: `failed to convert object version: ${e.message}` });
               return false;
             }
-            const input = { object, oldObject, request: admissionRequest(a, inv.resource, inv.kind), namespaceObject: ns, params: inv.param };
+            const input = { object, oldObject, request: admissionRequest(a, inv.resource, inv.kind), namespaceObject: ns, params: inv.param, authorizer: authorizerContext(services, a) };
             const matches = inv.compiled.matches(input);
             if (matches !== true) {
               if (matches !== false) errors.push({ policy: inv.policy, binding: inv.binding, message: matches.error, reason: 'Invalid' });

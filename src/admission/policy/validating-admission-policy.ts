@@ -11,6 +11,7 @@ import type { AdmissionServices } from '../services.ts';
 import { bindingMatches, definitionMatches, isExcludedFromPolicies, MatchError, NAMESPACES_BUCKET } from './matching.ts';
 import { collectParams, ParamError, resolveParamKind } from './params.ts';
 import { admissionRequest, namespaceObject } from './request.ts';
+import { authorizerContext } from '../cel-authorizer.ts';
 import { ConversionFailure, convertObject } from './versioned.ts';
 import type { CompiledPolicy, Decision } from './validating-evaluator.ts';
 
@@ -132,7 +133,7 @@ export function validatingAdmissionPolicyPlugin(services: AdmissionServices): Ad
             }
             const actions = (Array.isArray(obj(binding.spec).validationActions) ? obj(binding.spec).validationActions : []) as string[];
             for (const param of params) {
-              const result = policyCompiled.validate({ ...versioned, request, namespaceObject: ns, params: param });
+              const result = policyCompiled.validate({ ...versioned, request, namespaceObject: ns, params: param, authorizer: authorizerContext(services, a) });
               result.decisions.forEach((d: Decision, i: number) => {
                 if (d.action !== 'deny') return;
                 for (const action of actions) {

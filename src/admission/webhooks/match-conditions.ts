@@ -1,5 +1,6 @@
 // matchConditions (matchconditions/matcher.go on pkg/admission/plugin/cel): CEL expressions over
-// `object`, `oldObject` and `request`, evaluated in order under the match-condition budget; the
+// `object`, `oldObject`, `request`, `authorizer` and `authorizer.requestResource` (accessors.go
+// compiles them with HasAuthorizer), evaluated in order under the match-condition budget; the
 // first one false excludes the webhook; errors fail closed (Forbidden) or, with failurePolicy
 // Ignore, exclude it. Texts are cel.Error details (activation.go Evaluate).
 import { parseAndCheck, type Parsed } from '../../cel/compile.ts';
@@ -7,6 +8,8 @@ import { baseEnvironment } from '../../cel/environment.ts';
 import { runtimeErrorMessage } from '../../cel/errors.ts';
 import { CostLimitExceeded, metered, meterEnvironment } from '../../cel/runtime-cost.ts';
 import { PER_CALL_LIMIT } from '../../cel/validator.ts';
+import { registerQualifiedVariable } from '../../cel/qualified-names.ts';
+import { AUTHORIZER_TYPE, CelAuthorizer, registerAuthorizerLibrary, requestResourceCheck, RESOURCE_CHECK_TYPE, type AuthorizerContext } from '../../cel/admission-policy/authorizer-library.ts';
 import type { WebhookAccessor } from './accessor.ts';
 import { admissionRequest, type WebhookRequest } from './request.ts';
 
@@ -30,6 +33,9 @@ function compile(hook: WebhookAccessor): Compiled[] {
     const env = baseEnvironment().clone();
     // The variables of a webhook's conditions (cel.NewConditionCompiler without params, namespaceObject or variables).
     for (const name of ['object', 'oldObject', 'request']) env.registerVariable(name, 'dyn');
+    registerAuthorizerLibrary(env);
+    env.registerVariable('authorizer', AUTHORIZER_TYPE);
+    registerQualifiedVariable(env, 'authorizer.requestResource', RESOURCE_CHECK_TYPE);
     meterEnvironment(env);
     compiled = (hook.spec.matchConditions ?? []).map(({ expression }) => {
       const checked = parseAndCheck(env, expression);
@@ -58,13 +64,17 @@ export interface MatchResult {
   error?: string;
 }
 
-export function evaluateMatchConditions(hook: WebhookAccessor, r: WebhookRequest): MatchResult {
+export function evaluateMatchConditions(hook: WebhookAccessor, r: WebhookRequest, authorizerContext: AuthorizerContext): MatchResult {
   const ignore = hook.spec.failurePolicy === 'Ignore';
   const failed = (error: string): MatchResult => (ignore ? { matches: false } : { matches: false, error });
+  const authorizer = new CelAuthorizer(authorizerContext);
   const bindings = {
     object: toCel(r.object ?? null),
     oldObject: toCel(r.oldObject ?? null),
     request: toCel(admissionRequest('', r, false)),
+    authorizer,
+    // NewResourceAuthorizerVal on the versioned attributes: the resource the webhook matched.
+    'authorizer.requestResource': requestResourceCheck(authorizer, { group: r.resource.group, resource: r.resource.resource, subresource: r.subresource, namespace: r.namespace, name: r.name }),
   };
   let remaining = MATCH_CONDITIONS_COST_BUDGET;
   const errors: string[] = [];

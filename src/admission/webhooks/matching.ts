@@ -8,6 +8,7 @@ import type { RuleWithOperations, WebhookAccessor } from './accessor.ts';
 import type { MatchResult } from './match-conditions.ts';
 import type { WebhookRequest } from './request.ts';
 import type { AdmissionServices } from '../services.ts';
+import { authorizerContext } from '../cel-authorizer.ts';
 import { equivalentTypes, requestAs } from './equivalent.ts';
 
 function exactOrWildcard(items: readonly string[] | undefined, requested: string): boolean {
@@ -98,7 +99,7 @@ export function shouldCallHook(
   const [objMatches, objError] = matchObjectSelector(hook, r);
   if (!objMatches && !objError) return undefined;
   const rules = hook.spec.rules ?? [];
-  if (rules.some((rule) => ruleMatches(rule, r))) return matchConditions(hook, r, nsError ?? objError, probe);
+  if (rules.some((rule) => ruleMatches(rule, r))) return matchConditions(services, hook, r, nsError ?? objError, probe);
   // The kinds of other subresources (scale's Scale) are not the resource's: only these convert.
   if (hook.spec.matchPolicy === 'Equivalent' && (r.subresource === '' || r.subresource === 'status')) {
     for (const rule of rules) {
@@ -108,7 +109,7 @@ export function shouldCallHook(
           const deferred = nsError ?? objError;
           if (deferred) throw deferred;
           if (probe) return r;
-          return requestAs(r, equivalent, services).then((invocation) => matchConditions(hook, invocation, undefined, false));
+          return requestAs(r, equivalent, services).then((invocation) => matchConditions(services, hook, invocation, undefined, false));
         }
       }
     }
@@ -117,7 +118,7 @@ export function shouldCallHook(
 }
 
 /** The deferred selector error, then the match conditions on the (versioned) request. */
-function matchConditions(hook: WebhookAccessor, invocation: WebhookRequest, deferred: StatusError | undefined, probe: boolean): WebhookRequest | undefined | Promise<WebhookRequest | undefined> {
+function matchConditions(services: AdmissionServices, hook: WebhookAccessor, invocation: WebhookRequest, deferred: StatusError | undefined, probe: boolean): WebhookRequest | undefined | Promise<WebhookRequest | undefined> {
   if (deferred) throw deferred;
   if (probe || (hook.spec.matchConditions ?? []).length === 0) return invocation;
   const decide = (result: MatchResult) => {
@@ -125,8 +126,9 @@ function matchConditions(hook: WebhookAccessor, invocation: WebhookRequest, defe
     if (result.error !== undefined) throw forbidden({ group: r.requestResource.group, resource: r.requestResource.resource }, r.name, result.error);
     return result.matches ? invocation : undefined;
   };
-  if (conditionModule) return decide(conditionModule.evaluateMatchConditions(hook, invocation));
-  return loadMatchConditions().then((m) => decide(m.evaluateMatchConditions(hook, invocation)));
+  const authorizer = authorizerContext(services, invocation.attributes);
+  if (conditionModule) return decide(conditionModule.evaluateMatchConditions(hook, invocation, authorizer));
+  return loadMatchConditions().then((m) => decide(m.evaluateMatchConditions(hook, invocation, authorizer)));
 }
 
 // The CEL engine loads on first use (cel/lazy.ts): only a webhook with match conditions needs it.

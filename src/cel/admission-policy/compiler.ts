@@ -16,7 +16,7 @@ import { registerQualifiedVariable } from '../qualified-names.ts';
 import { PER_CALL_LIMIT } from '../validator.ts';
 import { converter } from '../values.ts';
 import { hasMessageConstruction, registerPatchTypes, rewriteMessageConstruction } from './patch-types.ts';
-import { AUTHORIZER_TYPE, CelAuthorizer, CelResourceCheck, registerAuthorizerLibrary, RESOURCE_CHECK_TYPE } from './authorizer-library.ts';
+import { AUTHORIZER_TYPE, CelAuthorizer, registerAuthorizerLibrary, requestResourceCheck, RESOURCE_CHECK_TYPE, type AuthorizerContext } from './authorizer-library.ts';
 
 /** celconfig.RuntimeCELCostBudget: what the expressions of one policy evaluation may spend. */
 export const RUNTIME_CEL_COST_BUDGET = 10_000_000;
@@ -39,6 +39,8 @@ export interface AdmissionActivation {
   request: Record<string, unknown>;
   namespaceObject: unknown;
   params: unknown;
+  /** The request's user and the cluster's authorizer, for `authorizer` (absent: AlwaysAllow for no one). */
+  authorizer?: AuthorizerContext;
 }
 
 export interface EvaluationResult {
@@ -269,9 +271,11 @@ export class Activation {
   private object: unknown;
   private oldObject: unknown;
   private params: unknown;
+  private readonly authorizer: CelAuthorizer;
 
   constructor(compiler: PolicyCompiler, input: AdmissionActivation) {
     this.input = input;
+    this.authorizer = new CelAuthorizer(input.authorizer);
     this.object = jsonToDyn(input.object ?? null);
     this.oldObject = jsonToDyn(input.oldObject ?? null);
     this.params = jsonToDyn(input.params ?? null);
@@ -300,8 +304,8 @@ export class Activation {
       request: key.convertRequest(this.input.request),
       namespaceObject: this.input.namespaceObject == null ? null : key.convertNamespace(this.input.namespaceObject),
       params: this.params,
-      authorizer: new CelAuthorizer(),
-      'authorizer.requestResource': requestResourceCheck(this.input.request),
+      authorizer: this.authorizer,
+      'authorizer.requestResource': requestResourceOf(this.authorizer, this.input.request),
       variables: this.variables,
     };
     this.bound.set(key, b);
@@ -309,9 +313,9 @@ export class Activation {
   }
 }
 
-function requestResourceCheck(request: Record<string, unknown>): CelResourceCheck {
+function requestResourceOf(authorizer: CelAuthorizer, request: Record<string, unknown>) {
   const res = (request.resource ?? {}) as Record<string, string>;
-  return new CelResourceCheck(res.group ?? '', res.resource ?? '', String(request.subResource ?? ''), String(request.namespace ?? ''), String(request.name ?? ''));
+  return requestResourceCheck(authorizer, { group: res.group ?? '', resource: res.resource ?? '', subresource: String(request.subResource ?? ''), namespace: String(request.namespace ?? ''), name: String(request.name ?? '') });
 }
 
 /** A compiled expression of a policy. */
