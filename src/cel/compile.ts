@@ -188,9 +188,18 @@ function compileRule(rule: ValidationRule, decl: DeclType, env: NodeEnvironment,
     return result;
   }
   const optionalOldSelf = rule.optionalOldSelf === true;
-  result.usesOldSelf = usesVariable(checked.parsed!.ast, 'oldSelf');
-  result.program = program(env, decl, checked.parsed!, optionalOldSelf);
-  result.maxCost = estimateCost(checked.parsed!.ast, decl).max;
+  try {
+    result.usesOldSelf = usesVariable(checked.parsed!.ast, 'oldSelf');
+    result.program = program(env, decl, checked.parsed!, optionalOldSelf);
+    result.maxCost = estimateCost(checked.parsed!.ast, decl).max;
+  } catch (e) {
+    // The passes after checking recurse too: where the stack let parsing and checking through but
+    // not them (a worker thread's larger stack), the answer is still the recursion error, not a 500.
+    if (!isStackOverflow(e)) throw e;
+    result.program = undefined;
+    result.error = { type: 'Invalid', detail: 'compilation failed: ' + RECURSION_ERROR };
+    return result;
+  }
   result.maxCardinality = cardinality;
   const messageExpression = rule.messageExpression ?? '';
   if (messageExpression !== '') {
