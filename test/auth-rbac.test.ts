@@ -142,6 +142,17 @@ describe('auth: true', () => {
     const refused = await cluster.handle(new Request(`${cluster.url}/api/v1/namespaces/default/pods`, { headers: asBob }));
     expect(refused.status).toBe(403);
     expect(((await refused.json()) as { message: string }).message).toBe('users "bob" is forbidden: User "jane" cannot impersonate resource "users" in API group "" at the cluster scope');
+    // A uid and extra values are checked too, each with its own resource of authentication.k8s.io.
+    await rbac(cluster).createClusterRole({ body: { metadata: { name: 'impersonate-bob' }, rules: [{ apiGroups: [''], resources: ['users'], resourceNames: ['bob'], verbs: ['impersonate'] }] } });
+    await rbac(cluster).createClusterRoleBinding({ body: { metadata: { name: 'impersonate-bob' }, roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name: 'impersonate-bob' }, subjects: [{ kind: 'User', name: 'jane', apiGroup: 'rbac.authorization.k8s.io' }] } });
+    const review = (headers: Record<string, string>) =>
+      cluster.handle(new Request(`${cluster.url}/apis/authentication.k8s.io/v1/selfsubjectreviews`, { method: 'POST', headers: { authorization: `Bearer ${janeToken}`, 'content-type': 'application/json', ...headers }, body: '{"apiVersion":"authentication.k8s.io/v1","kind":"SelfSubjectReview"}' }));
+    const asBobByJane = await review({ 'impersonate-user': 'bob' });
+    expect(((await asBobByJane.json()) as { status: { userInfo: unknown } }).status.userInfo).toEqual({ username: 'bob', groups: ['system:authenticated'] });
+    const withUid = await review({ 'impersonate-user': 'bob', 'impersonate-uid': 'u-1' });
+    expect(((await withUid.json()) as { message: string }).message).toBe('uids.authentication.k8s.io "u-1" is forbidden: User "jane" cannot impersonate resource "uids" in API group "authentication.k8s.io" at the cluster scope');
+    const withExtra = await review({ 'impersonate-user': 'bob', 'impersonate-extra-team': 'blue' });
+    expect(((await withExtra.json()) as { message: string }).message).toBe('userextras.authentication.k8s.io "blue" is forbidden: User "jane" cannot impersonate resource "userextras/team" in API group "authentication.k8s.io" at the cluster scope');
     // The administrator may impersonate anyone; the request is then bob's, and bob may not list pods.
     const asBobByAdmin = await cluster.handle(new Request(`${cluster.url}/api/v1/namespaces/default/pods`, { headers: { authorization: 'Bearer kubefake', 'impersonate-user': 'bob', 'impersonate-group': 'devs' } }));
     expect(asBobByAdmin.status).toBe(403);
@@ -156,6 +167,11 @@ describe('auth: true', () => {
     expect((await sar('list', 'default')).status).toEqual({ allowed: true, reason: 'RBAC: allowed by RoleBinding "pod-reader/default" of Role "pod-reader" to User "jane"' });
     expect((await sar('delete', 'default')).status).toEqual({ allowed: false });
     expect((await sar('list', 'kube-system')).status).toEqual({ allowed: false });
+    const local = await authz.createNamespacedLocalSubjectAccessReview({
+      namespace: 'default',
+      body: { metadata: { namespace: 'default' }, spec: { user: 'jane', resourceAttributes: { verb: 'get', resource: 'pods', namespace: 'default' } } },
+    });
+    expect(local.status).toEqual({ allowed: true, reason: 'RBAC: allowed by RoleBinding "pod-reader/default" of Role "pod-reader" to User "jane"' });
     const self = cluster.kubeConfigFor({ user: 'jane' }).makeApiClient(k8s.AuthorizationV1Api);
     expect((await self.createSelfSubjectAccessReview({ body: { spec: { resourceAttributes: { verb: 'get', resource: 'pods', namespace: 'default' } } } })).status?.allowed).toBe(true);
     const rules = await self.createSelfSubjectRulesReview({ body: { spec: { namespace: 'default' } } });
