@@ -10,7 +10,7 @@ import { formatCheckError } from './errors.ts';
 import { celLogicalErrors, patchEngine, uncheckedSemantics } from './engine-patches.ts';
 import { MATCHES_FUNCTION } from './library/regex.ts';
 import { resolveQualifiedNames } from './qualified-names.ts';
-import { engineDepthError, exceedsRecursionDepth, isStackOverflow, RECURSION_ERROR } from './recursion-depth.ts';
+import { engineDepthError, exceedsRecursionDepth, isStackOverflow, RECURSION_ERROR, recursionErrorOnOverflow } from './recursion-depth.ts';
 import { applyListSemantics } from './list-semantics-hook.ts';
 import { applyOverrides, registryOf } from './overload-overrides.ts';
 import { markKubefakeRegistry } from './engine-internals.ts';
@@ -188,18 +188,19 @@ function compileRule(rule: ValidationRule, decl: DeclType, env: NodeEnvironment,
     return result;
   }
   const optionalOldSelf = rule.optionalOldSelf === true;
-  try {
-    result.usesOldSelf = usesVariable(checked.parsed!.ast, 'oldSelf');
-    result.program = program(env, decl, checked.parsed!, optionalOldSelf);
-    result.maxCost = estimateCost(checked.parsed!.ast, decl).max;
-  } catch (e) {
-    // The passes after checking recurse too: where the stack let parsing and checking through but
-    // not them (a worker thread's larger stack), the answer is still the recursion error, not a 500.
-    if (!isStackOverflow(e)) throw e;
-    result.program = undefined;
-    result.error = { type: 'Invalid', detail: 'compilation failed: ' + RECURSION_ERROR };
+  // The passes after checking recurse too: where the stack let parsing and checking through but
+  // not them (seen in a worker thread for 3,000 `||` terms), the answer is still the recursion
+  // error, not a 500.
+  const passes = recursionErrorOnOverflow(() => ({
+    usesOldSelf: usesVariable(checked.parsed!.ast, 'oldSelf'),
+    program: program(env, decl, checked.parsed!, optionalOldSelf),
+    maxCost: estimateCost(checked.parsed!.ast, decl).max,
+  }));
+  if ('error' in passes) {
+    result.error = { type: 'Invalid', detail: 'compilation failed: ' + passes.error };
     return result;
   }
+  Object.assign(result, passes.value);
   result.maxCardinality = cardinality;
   const messageExpression = rule.messageExpression ?? '';
   if (messageExpression !== '') {

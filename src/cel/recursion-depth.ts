@@ -59,3 +59,16 @@ export function engineDepthError(expression: string, e: unknown): string | undef
   const postfix = expression[pos] === '.' || (expression[pos] === '[' && /[\w\])'"]/.test(before));
   return postfix ? RECURSION_ERROR : `ERROR: <input>:-1:0: expression recursion limit exceeded: ${MAX_RECURSION_DEPTH}`;
 }
+
+/**
+ * Runs a pass over a checked expression: a stack overflow in it (where the stack let parsing and
+ * checking through but not this pass) is the recursion error, as parsing's own overflow is.
+ */
+export function recursionErrorOnOverflow<T>(pass: () => T): { value: T } | { error: string } {
+  try {
+    return { value: pass() };
+  } catch (e) {
+    if (isStackOverflow(e)) return { error: RECURSION_ERROR };
+    throw e;
+  }
+}
