@@ -46,6 +46,22 @@ export interface AdmissionAttributes {
   warnings: string[];
   /** Audit annotations a plugin adds (kept for the request log). */
   auditAnnotations: Record<string, string>;
+  /** admission.ReinvocationContext: made by the chain for its mutating phase. */
+  reinvocation?: ReinvocationContext;
+}
+
+/**
+ * admission.ReinvocationContext (apiserver/pkg/admission/reinvocation.go): a reinvocable plugin
+ * (the mutating webhooks, the mutating admission policies) that changed the object asks for a
+ * second run of the whole mutating phase; in it, each such plugin calls again only what its own
+ * state (kept in `values`, by plugin name) says must be.
+ */
+export interface ReinvocationContext {
+  /** True during the second run. */
+  isReinvoke: boolean;
+  /** Set by a plugin that changed the object: the mutating phase runs once more. */
+  shouldReinvoke: boolean;
+  values: Map<string, unknown>;
 }
 
 /**
@@ -71,7 +87,18 @@ export function admissionChain(plugins: readonly AdmissionPlugin[]): AdmissionCh
   const mutating = plugins.filter((p) => p.admit);
   const validating = plugins.filter((p) => p.validate);
   return {
-    admit: (attributes) => phase(mutating, 'admit', attributes),
+    // admission.reinvoker: the mutating phase, then the whole phase once more when a reinvocable
+    // plugin changed the object (in-tree plugins run again too; they are idempotent).
+    admit: (attributes) => {
+      const reinvocation = (attributes.reinvocation ??= { isReinvoke: false, shouldReinvoke: false, values: new Map() });
+      const again = (): void | Promise<void> => {
+        if (!reinvocation.shouldReinvoke || reinvocation.isReinvoke) return;
+        reinvocation.isReinvoke = true;
+        return phase(mutating, 'admit', attributes);
+      };
+      const first = phase(mutating, 'admit', attributes);
+      return first instanceof Promise ? first.then(again) : again();
+    },
     validate: (attributes) => phase(validating, 'validate', attributes),
   };
 }

@@ -2,10 +2,9 @@
 // generic/policy_dispatcher.go Dispatch, mutating/dispatcher.go dispatchInvocations), GA and on by
 // default in v1.36. Each matching policy-binding-param applies its mutations (ApplyConfiguration:
 // a structured merge over the kind's apply schema; JSONPatch) in order to the request's object.
-// Reinvocation: the real chain runs the reinvocable plugins (this one and the mutating webhooks)
-// once more when a later plugin changed the object; kubefake's chain has no reinvocation yet, so
-// here a second pass inside this plugin runs the `IfNeeded` policies again when a policy after them
-// changed the object (changes by mutating webhooks do not trigger it).
+// Reinvocation: a policy that changes the object asks the chain for a second run of the mutating
+// phase (registry/admission.ts); in it the `IfNeeded` policies invoked before a later change (by a
+// policy, a mutating webhook or an in-tree plugin) run again.
 import { extractResourceName } from '../forbidden.ts';
 import { isPlainObject, type KubeObject } from '../../apis/object.ts';
 import { StatusError, forbidden, type Status } from '../../errors/status-error.ts';
@@ -53,10 +52,25 @@ function replaceObject(target: KubeObject, next: KubeObject): void {
   Object.assign(target, next);
 }
 
+const MUTATING_POLICY_PLUGIN = 'MutatingAdmissionPolicy';
+
+/** policyReinvokeContext: the IfNeeded invocations run so far, those to run again, and the object the policies last left. */
+interface PolicyReinvokeState {
+  previouslyInvoked: Set<string>;
+  toReinvoke: Set<string>;
+  lastOutput: unknown;
+}
+
+/** An invocation's identity across the chain's two runs: policy, binding and param. */
+function invocationKey(inv: Invocation): string {
+  const param = inv.param as { metadata?: { namespace?: string; name?: string } } | null | undefined;
+  return JSON.stringify([inv.policy.metadata?.uid, inv.binding.metadata?.uid, param?.metadata?.namespace ?? '', param?.metadata?.name ?? '']);
+}
+
 export function mutatingAdmissionPolicyPlugin(services: AdmissionServices): AdmissionPlugin {
   const compiled = new WeakMap<object, CompiledMutatingPolicy>();
   return {
-    name: 'MutatingAdmissionPolicy',
+    name: MUTATING_POLICY_PLUGIN,
     admit(a) {
       // Without a binding there is nothing to evaluate: answered synchronously (this runs on every write).
       if (isExcludedFromPolicies(a)) return;
@@ -153,13 +167,33 @@ export function mutatingAdmissionPolicyPlugin(services: AdmissionServices): Admi
             }
             return true;
           };
-          // First pass; then, once, the IfNeeded policies invoked before a later change.
-          const changedAfter: boolean[] = invocations.map(() => false);
-          for (let i = 0; i < invocations.length; i++) {
-            if (await run(invocations[i]!)) for (let j = 0; j < i; j++) changedAfter[j] = true;
+          // mutating/dispatcher.go with the policy reinvoke context: in the chain's first run every
+          // invocation; in its second, only the IfNeeded ones invoked before a later change (by a
+          // policy, a webhook or an in-tree plugin).
+          const reinvocation = a.reinvocation;
+          let state = reinvocation?.values.get(MUTATING_POLICY_PLUGIN) as PolicyReinvokeState | undefined;
+          if (!state) {
+            state = { previouslyInvoked: new Set(), toReinvoke: new Set(), lastOutput: undefined };
+            reinvocation?.values.set(MUTATING_POLICY_PLUGIN, state);
           }
-          for (let i = 0; i < invocations.length; i++) {
-            if (changedAfter[i] && obj(invocations[i]!.policy.spec).reinvocationPolicy === 'IfNeeded') await run(invocations[i]!);
+          const isReinvoke = reinvocation?.isReinvoke ?? false;
+          const requireReinvoking = (st: PolicyReinvokeState) => {
+            for (const key of st.previouslyInvoked) st.toReinvoke.add(key);
+            st.previouslyInvoked.clear();
+          };
+          if (isReinvoke && !deepEqual(state.lastOutput, a.object)) requireReinvoking(state);
+          try {
+            for (const inv of invocations) {
+              const key = invocationKey(inv);
+              if (isReinvoke && !state.toReinvoke.has(key)) continue;
+              if (await run(inv)) {
+                requireReinvoking(state);
+                if (reinvocation) reinvocation.shouldReinvoke = true;
+              }
+              if (obj(inv.policy.spec).reinvocationPolicy === 'IfNeeded') state.previouslyInvoked.add(key);
+            }
+          } finally {
+            state.lastOutput = structuredClone(a.object);
           }
         }
         // Dispatch: failurePolicy Ignore drops an error; the first one left refuses the request.

@@ -1,8 +1,9 @@
 // The MutatingAdmissionWebhook plugin (mutating/plugin.go, dispatcher.go, reinvocationcontext.go):
 // webhooks in order, each one's JSONPatch applied before the next is called, failurePolicy on
-// call failures, and one reinvocation round for IfNeeded webhooks when a later one changed the
-// object. The patched object is defaulted again and goes on to validation and the validating
-// webhooks as any other object would.
+// call failures; IfNeeded webhooks called again in the chain's second run of the mutating phase
+// (registry/admission.ts) when a later webhook, policy or in-tree plugin changed the object. The
+// patched object is defaulted again and goes on to validation and the validating webhooks as any
+// other object would.
 import { isPlainObject, type KubeObject } from '../../apis/object.ts';
 import { goJsonTypeError, VERSION_KIND_ERROR_PREFIX } from '../../go/json.ts';
 import { internalError } from '../../errors/status-error.ts';
@@ -22,11 +23,11 @@ import type { AdmissionResponse } from './response.ts';
 
 export const MUTATING_WEBHOOK_PLUGIN = 'MutatingAdmissionWebhook';
 
-/** webhookReinvokeContext: who was called with IfNeeded, and who must be called again. */
+/** webhookReinvokeContext (reinvocationcontext.go): who was called with IfNeeded, who must be called again, and the object the webhooks last left. */
 class ReinvokeState {
   private previouslyInvoked = new Set<string>();
   readonly toReinvoke = new Set<string>();
-  shouldReinvoke = false;
+  lastOutput: unknown = undefined;
   requireReinvokingPreviouslyInvoked(): void {
     for (const uid of this.previouslyInvoked) this.toReinvoke.add(uid);
     this.previouslyInvoked = new Set();
@@ -68,10 +69,22 @@ function anyMayBeCalled(services: AdmissionServices, hooks: readonly WebhookAcce
 }
 
 async function admitWith(services: AdmissionServices, ctx: CallContext, hooks: WebhookAccessor[], all: WebhookAccessor[], r: WebhookRequest): Promise<void> {
-  const state = new ReinvokeState();
-  await dispatch(services, ctx, hooks, all, r, state, 0);
-  // admission.reinvoker: a second round when a webhook changed the object.
-  if (state.shouldReinvoke && state.toReinvoke.size > 0) await dispatch(services, ctx, hooks, all, r, state, 1);
+  // The state lives in the chain's reinvocation context, across its two runs of the mutating phase.
+  const reinvocation = r.attributes.reinvocation;
+  let state = reinvocation?.values.get(MUTATING_WEBHOOK_PLUGIN) as ReinvokeState | undefined;
+  if (!state) {
+    state = new ReinvokeState();
+    reinvocation?.values.set(MUTATING_WEBHOOK_PLUGIN, state);
+  }
+  const isReinvoke = reinvocation?.isReinvoke ?? false;
+  // In the second run, a change by any other plugin since the webhooks last ran asks for every
+  // IfNeeded webhook called before (dispatcher.go, IsOutputChangedSinceLastWebhookInvocation).
+  if (isReinvoke && !deepEqual(state.lastOutput, r.attributes.object)) state.requireReinvokingPreviouslyInvoked();
+  try {
+    await dispatch(services, ctx, hooks, all, r, state, isReinvoke ? 1 : 0);
+  } finally {
+    state.lastOutput = structuredClone(r.attributes.object);
+  }
 }
 
 /** One round over the webhooks that may match; `index` is a webhook's place among all (audit keys). */
@@ -93,7 +106,7 @@ async function dispatch(services: AdmissionServices, ctx: CallContext, hooks: We
     addAnnotation(attributes, `mutation.webhook.admission.k8s.io/round_${round}_index_${index}`, JSON.stringify({ configuration: hook.configurationName, webhook: hook.spec.name, mutated: changed }));
     if (changed) {
       state.requireReinvokingPreviouslyInvoked();
-      state.shouldReinvoke = true;
+      if (attributes.reinvocation) attributes.reinvocation.shouldReinvoke = true;
     }
     if (hook.spec.reinvocationPolicy === 'IfNeeded') state.addReinvocable(hook.uid);
     if (error === undefined) continue;
