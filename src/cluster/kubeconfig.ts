@@ -26,8 +26,18 @@ class InProcessKubeConfig extends KubeConfig {
   override async applySecurityAuthentication(context: RequestContext): Promise<void> {
     await super.applySecurityAuthentication(context);
     const cluster = this.getCurrentCluster();
-    if (cluster && !cluster.proxyUrl && cluster.server === this.#server) context.setDispatcher(this.#dispatcher);
+    if (cluster && !cluster.proxyUrl && cluster.server?.replace(/\/+$/, '') === this.#server) context.setDispatcher(this.#dispatcher);
   }
+}
+
+/**
+ * A KubeConfig, loaded by `load`, whose fetch requests to `server` go to `dispatcher` (an
+ * in-process cluster, or real-cluster mode's recording forwarder).
+ */
+export function routedKubeConfig(server: string, dispatcher: Dispatcher, load: (kc: KubeConfig) => void): KubeConfig {
+  const kc = new InProcessKubeConfig(server.replace(/\/+$/, ''), dispatcher);
+  load(kc);
+  return kc;
 }
 
 /** A KubeConfig for `server`; with `dispatcher`, its fetch requests are answered by it instead of the network. */

@@ -4,6 +4,7 @@
 import { existsSync } from 'node:fs';
 import { HttpMethod, KubeConfig, RequestContext } from '@kubernetes/client-node';
 import { fetch, type Dispatcher } from 'undici';
+import type { ResourceType } from '../../apis/resource-type.ts';
 
 export interface RealConnection {
   /** The kubeconfig as loaded (its current context). */
@@ -39,4 +40,11 @@ export function connect(kubeconfig: string): RealConnection {
       return response as unknown as Response;
     },
   };
+}
+
+/** The REST path of a resource (`/apis/<group>/<version>[/namespaces/<ns>]/<plural>[/<name>]`). */
+export function resourcePath(type: ResourceType, namespace: string | undefined, name?: string): string {
+  const prefix = type.group ? `/apis/${type.group}/${type.version}` : `/api/${type.version}`;
+  const ns = type.namespaced && namespace ? `/namespaces/${encodeURIComponent(namespace)}` : '';
+  return `${prefix}${ns}/${type.plural}${name ? `/${encodeURIComponent(name)}` : ''}`;
 }

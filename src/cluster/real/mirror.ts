@@ -16,7 +16,7 @@ import { GenericRegistry } from '../../registry/generic-registry.ts';
 import { loadCelFor } from '../../cel/lazy.ts';
 import { VersionedStore } from '../../storage/versioned-store.ts';
 import { cryptoRandom, systemClock } from '../../util/clock-and-random.ts';
-import type { RealConnection } from './connection.ts';
+import { resourcePath, type RealConnection } from './connection.ts';
 
 /** How long the copy must have been quiet for settle() to call it caught up. */
 const QUIET_MS = 150;
@@ -136,8 +136,7 @@ export class ClusterMirror {
   }
 
   private async run(reflector: Reflector, type: ResourceType, namespace: string | undefined, name: string | undefined, markSynced: () => void): Promise<void> {
-    const prefix = type.group ? `/apis/${type.group}/${type.version}` : `/api/${type.version}`;
-    const path = `${prefix}${namespace ? `/namespaces/${encodeURIComponent(namespace)}` : ''}/${type.plural}`;
+    const path = resourcePath(type, namespace);
     const selector = name === undefined ? '' : `fieldSelector=${encodeURIComponent(`metadata.name=${name}`)}`;
     const bucket = storageKeyOf(type);
     const apiVersion = apiVersionOf(type.group, type.version);

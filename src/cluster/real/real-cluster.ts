@@ -21,7 +21,8 @@ import { loadManifests } from '../manifests.ts';
 import type { FakeCluster, FakeClusterOptions } from '../fake-cluster.ts';
 import type { ApplyOptions } from '../server-fields.ts';
 import { fixtureObjects, remapOwnerUids } from '../server-fields.ts';
-import { connect, type RealConnection } from './connection.ts';
+import { connect, resourcePath, type RealConnection } from './connection.ts';
+import { routedKubeConfig } from '../kubeconfig.ts';
 import { ClusterMirror } from './mirror.ts';
 import { NotSupportedOnRealCluster } from './not-supported.ts';
 
@@ -234,12 +235,6 @@ function typeOf(mirror: ClusterMirror, obj: KubeObject): ResourceType {
   return type;
 }
 
-function resourcePath(type: ResourceType, namespace: string | undefined, name?: string): string {
-  const prefix = type.group ? `/apis/${type.group}/${type.version}` : `/api/${type.version}`;
-  const ns = type.namespaced && namespace ? `/namespaces/${encodeURIComponent(namespace)}` : '';
-  return `${prefix}${ns}/${type.plural}${name ? `/${encodeURIComponent(name)}` : ''}`;
-}
-
 /** Create, or replace the existing object with the given content (as the fake's apply() does). */
 async function applyOne(connection: RealConnection, type: ResourceType, obj: KubeObject, testNamespace: string): Promise<{ stored: KubeObject; createdNow: boolean }> {
   const namespace = type.namespaced ? (obj.metadata?.namespace ?? testNamespace) : undefined;
@@ -298,18 +293,10 @@ async function forward(connection: RealConnection, request: Request): Promise<Re
 
 /**
  * The real kubeconfig, its context's namespace the test's, and its fetch requests sent through
- * `dispatcher` (the request log) on their way to the same server (see kubeconfig.ts for the seam).
+ * `dispatcher` (the request log) on their way to the same server (kubeconfig.ts's seam).
  */
 function recordingKubeConfig(real: KubeConfig, namespace: string, server: string, dispatcher: Dispatcher): KubeConfig {
-  class RecordingKubeConfig extends KubeConfig {
-    override async applySecurityAuthentication(context: Parameters<KubeConfig['applySecurityAuthentication']>[0]): Promise<void> {
-      await super.applySecurityAuthentication(context);
-      if (this.getCurrentCluster()?.server?.replace(/\/+$/, '') === server) context.setDispatcher(dispatcher);
-    }
-  }
-  const kc = new RecordingKubeConfig();
-  kc.loadFromString(kubeconfigYaml(real, namespace));
-  return kc;
+  return routedKubeConfig(server, dispatcher, (kc) => kc.loadFromString(kubeconfigYaml(real, namespace)));
 }
 
 /** The kubeconfig as YAML, its current context's namespace set to `namespace`. */
