@@ -12,9 +12,9 @@ import type { ResourceType } from '../../apis/resource-type.ts';
 import type { AdmissionPlugin } from '../../registry/admission.ts';
 import { deepEqual } from '../../util/deep-equal.ts';
 import type { AdmissionServices } from '../services.ts';
-import { bindingMatches, definitionMatches, isExcludedFromPolicies, MatchError, NAMESPACES_BUCKET } from './matching.ts';
-import { collectParams, ParamError, resolveParamKind } from './params.ts';
-import { admissionRequest, namespaceObject } from './request.ts';
+import { isExcludedFromPolicies } from './matching.ts';
+import { admissionRequest } from './request.ts';
+import { matchingBindingParams, matchingPolicy, requestNamespaceObject } from './dispatch-steps.ts';
 import { authorizerContext } from '../cel-authorizer.ts';
 import { ConversionFailure, convertObject } from './versioned.ts';
 import type { CompiledMutatingPolicy } from './mutating-evaluator.ts';
@@ -89,53 +89,19 @@ export function mutatingAdmissionPolicyPlugin(services: AdmissionServices): Admi
         for (const policy of policies) {
           const own = bindings.filter((b) => obj(b.spec).policyName === policy.metadata?.name);
           if (own.length === 0) continue;
-          let match;
-          try {
-            match = definitionMatches(services, a, policy);
-          } catch (e) {
-            if (!(e instanceof MatchError)) throw e;
-            configError(policy, undefined, e.message);
-            continue;
-          }
-          if (!match.matches) continue;
-          let paramType;
-          try {
-            paramType = resolveParamKind(services, policy);
-          } catch (e) {
-            if (!(e instanceof ParamError)) throw e;
-            configError(policy, undefined, e.message);
-            continue;
-          }
+          const matched = matchingPolicy(services, a, policy, configError);
+          if (!matched) continue;
+          const { match, paramType } = matched;
           let policyCompiled = compiled.get(policy);
           if (!policyCompiled) compiled.set(policy, (policyCompiled = ev.compileMutatingPolicy(policy)));
           for (const binding of own) {
-            try {
-              if (!bindingMatches(services, a, binding)) continue;
-            } catch (e) {
-              if (!(e instanceof MatchError)) throw e;
-              configError(policy, binding, e.message);
-              continue;
-            }
-            let params;
-            try {
-              params = await collectParams(services, policy, paramType, binding, a.namespace ?? '');
-            } catch (e) {
-              if (!(e instanceof ParamError)) throw e;
-              configError(policy, binding, e.message);
-              continue;
-            }
+            const params = await matchingBindingParams(services, a, policy, paramType, binding, configError);
+            if (!params) continue;
             for (const param of params) invocations.push({ policy, binding, param, compiled: policyCompiled, resource: match.resource!, kind: match.kind!, type: match.type! });
           }
         }
         if (invocations.length > 0) {
-          let namespaceName = a.namespace ?? '';
-          if (a.type.group === '' && a.type.version === 'v1' && a.type.kind === 'Namespace') namespaceName = '';
-          let ns: KubeObject | null = null;
-          if (namespaceName !== '') {
-            const stored = services.store.get(NAMESPACES_BUCKET, namespaceName);
-            if (!stored) throw new StatusError({ message: `namespaces "${namespaceName}" not found`, reason: 'NotFound', details: { name: namespaceName, kind: 'namespaces' }, code: 404 });
-            ns = namespaceObject(stored);
-          }
+          const ns = requestNamespaceObject(services, a);
           const run = async (inv: Invocation): Promise<boolean> => {
             if (!a.object) return false; // no object to patch (a delete)
             let object: KubeObject;

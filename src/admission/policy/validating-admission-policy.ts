@@ -8,9 +8,9 @@ import { isPlainObject, type KubeObject } from '../../apis/object.ts';
 import { StatusError, forbidden, type Status } from '../../errors/status-error.ts';
 import type { AdmissionPlugin } from '../../registry/admission.ts';
 import type { AdmissionServices } from '../services.ts';
-import { bindingMatches, definitionMatches, isExcludedFromPolicies, MatchError, NAMESPACES_BUCKET } from './matching.ts';
-import { collectParams, ParamError, resolveParamKind } from './params.ts';
-import { admissionRequest, namespaceObject } from './request.ts';
+import { isExcludedFromPolicies } from './matching.ts';
+import { admissionRequest } from './request.ts';
+import { matchingBindingParams, matchingPolicy, requestNamespaceObject } from './dispatch-steps.ts';
 import { authorizerContext } from '../cel-authorizer.ts';
 import { ConversionFailure, convertObject } from './versioned.ts';
 import type { CompiledPolicy, Decision } from './validating-evaluator.ts';
@@ -70,54 +70,17 @@ export function validatingAdmissionPolicyPlugin(services: AdmissionServices): Ad
           const name = policy.metadata?.name;
           const own = bindings.filter((b) => obj(b.spec).policyName === name);
           if (own.length === 0) continue;
-          let match;
-          try {
-            match = definitionMatches(services, a, policy);
-          } catch (e) {
-            if (e instanceof MatchError) {
-              configError(policy, undefined, e.message);
-              continue;
-            }
-            throw e;
-          }
-          if (!match.matches) continue;
-          let paramType;
-          try {
-            paramType = resolveParamKind(services, policy);
-          } catch (e) {
-            if (!(e instanceof ParamError)) throw e;
-            configError(policy, undefined, e.message);
-            continue;
-          }
+          const matched = matchingPolicy(services, a, policy, configError);
+          if (!matched) continue;
+          const { match, paramType } = matched;
           let policyCompiled = compiled.get(policy);
           if (!policyCompiled) compiled.set(policy, (policyCompiled = ev.compilePolicy(policy)));
           const annotations = new Map<string, string[]>();
           let versionedFor: { object: KubeObject | null; oldObject: KubeObject | null } | undefined;
           for (const binding of own) {
-            try {
-              if (!bindingMatches(services, a, binding)) continue;
-            } catch (e) {
-              if (!(e instanceof MatchError)) throw e;
-              configError(policy, binding, e.message);
-              continue;
-            }
-            let params;
-            try {
-              params = await collectParams(services, policy, paramType, binding, a.namespace ?? '');
-            } catch (e) {
-              if (!(e instanceof ParamError)) throw e;
-              configError(policy, binding, e.message);
-              continue;
-            }
-            // dispatcher.go: the namespace object itself has no namespace object.
-            let namespaceName = a.namespace ?? '';
-            if (a.type.group === '' && a.type.version === 'v1' && a.type.kind === 'Namespace') namespaceName = '';
-            let ns: KubeObject | null = null;
-            if (namespaceName !== '') {
-              const stored = services.store.get(NAMESPACES_BUCKET, namespaceName);
-              if (!stored) throw new StatusError({ message: `namespaces "${namespaceName}" not found`, reason: 'NotFound', details: { name: namespaceName, kind: 'namespaces' }, code: 404 });
-              ns = namespaceObject(stored);
-            }
+            const params = await matchingBindingParams(services, a, policy, paramType, binding, configError);
+            if (!params) continue;
+            const ns = requestNamespaceObject(services, a);
             const request = admissionRequest(a, match.resource!, match.kind!);
             // The object at the version the rule matched (Equivalent), converted once per policy.
             let versioned: { object: KubeObject | null; oldObject: KubeObject | null };
