@@ -8,6 +8,39 @@ import { statusTypeOf } from '../../registry/subresources/status.ts';
 import type { StoreEvent } from '../../storage/versioned-store.ts';
 import type { ControllerContext } from '../context.ts';
 import { controllerRefOf, stableJson } from './objects.ts';
+import type { ClockTimers } from './timers.ts';
+import type { WorkQueue } from '../work-queue.ts';
+
+/**
+ * A controller's timed requeues (the workqueue's AddAfter on the cluster clock): a key queued
+ * again at an instant, once per key and instant however often it is asked for.
+ */
+export class KeyWakeups {
+  private readonly pending = new Set<string>();
+  private readonly timers: ClockTimers;
+  private readonly queue: WorkQueue;
+
+  constructor(timers: ClockTimers, queue: WorkQueue) {
+    this.timers = timers;
+    this.queue = queue;
+  }
+
+  at(key: string, at: number): void {
+    const id = `${key}@${at}`;
+    if (this.pending.has(id)) return;
+    this.pending.add(id);
+    this.timers.at(at, () => {
+      this.pending.delete(id);
+      this.queue.add(key);
+    });
+  }
+}
+
+/** The `namespace/name` key of the `kind` owner that controls `obj`, if one does (what an owned object's event queues). */
+export function controllerKeyOf(obj: KubeObject, kind: string): string | undefined {
+  const ref = controllerRefOf(obj);
+  return ref?.kind === kind ? `${obj.metadata?.namespace}/${ref.name}` : undefined;
+}
 
 /** The field manager the controllers of kube-controller-manager write as. */
 export const CONTROLLER_MANAGER = 'kube-controller-manager';

@@ -12,7 +12,7 @@ import { formatTimestamp } from '../../go/time.ts';
 import type { StoreEvent } from '../../storage/versioned-store.ts';
 import type { ControllerContext } from '../context.ts';
 import { QueueController } from '../queue-controller.ts';
-import { CONTROLLER_MANAGER, OwnedIndex, updateStatus } from './controller-support.ts';
+import { CONTROLLER_MANAGER, OwnedIndex, updateStatus, KeyWakeups, controllerKeyOf } from './controller-support.ts';
 import { controllerRefOf, newControllerRef, numberOr, specOf, statusOf, type Condition, type Json } from './objects.ts';
 import type { ClockTimers } from './timers.ts';
 
@@ -41,12 +41,11 @@ function formatInZone(ms: number, location: string): string {
 export class CronJobController extends QueueController {
   readonly name = 'cronjob';
   private readonly jobs = new OwnedIndex(JOBS);
-  private readonly timers: ClockTimers;
-  private readonly wakeups = new Set<string>();
+  private readonly wakeups: KeyWakeups;
 
   constructor(ctx: ControllerContext, onError: (err: unknown, key: string) => void, timers: ClockTimers) {
     super(ctx, onError);
-    this.timers = timers;
+    this.wakeups = new KeyWakeups(timers, this.queue);
   }
 
   private type(resource: 'cronjobs' | 'jobs'): ResourceType {
@@ -57,20 +56,11 @@ export class CronJobController extends QueueController {
     if (event.bucket === CRONJOBS) this.queue.add(event.key);
     else if (event.bucket === JOBS) {
       this.jobs.observe(event);
-      const ref = controllerRefOf(event.object);
-      if (ref?.kind === 'CronJob') this.queue.add(`${event.object.metadata.namespace}/${ref.name}`);
+      const owner = controllerKeyOf(event.object, 'CronJob');
+      if (owner) this.queue.add(owner);
     }
   }
 
-  private wakeAt(key: string, at: number): void {
-    const id = `${key}@${at}`;
-    if (this.wakeups.has(id)) return;
-    this.wakeups.add(id);
-    this.timers.at(at, () => {
-      this.wakeups.delete(id);
-      this.queue.add(key);
-    });
-  }
 
   protected async sync(key: string): Promise<void> {
     const cronJob = this.ctx.store.get(CRONJOBS, key);
@@ -117,7 +107,7 @@ export class CronJobController extends QueueController {
         status.lastScheduleTime = formatTimestamp(new Date(mostRecent));
       }
       const next = cronNext(schedule, now);
-      if (next !== undefined) this.wakeAt(key, next);
+      if (next !== undefined) this.wakeups.at(key, next);
     }
 
     // References as taken when each job was first seen (ref.GetReference), kept while it runs.

@@ -10,8 +10,8 @@ import { StatusError } from '../../errors/status-error.ts';
 import type { StoreEvent } from '../../storage/versioned-store.ts';
 import type { ControllerContext } from '../context.ts';
 import { QueueController } from '../queue-controller.ts';
-import { CONTROLLER_MANAGER, OwnedIndex, updateStatus } from './controller-support.ts';
-import { computeHash, controllerRefOf, isPodAvailable, isPodReady, isTerminal, newControllerRef, numberOr, specOf, type Json } from './objects.ts';
+import { CONTROLLER_MANAGER, OwnedIndex, updateStatus, controllerKeyOf } from './controller-support.ts';
+import { computeHash, isPodAvailable, isPodReady, isTerminal, newControllerRef, numberOr, specOf, type Json } from './objects.ts';
 import { placementFailure } from './scheduler.ts';
 
 const SETS = 'apps/daemonsets';
@@ -63,8 +63,8 @@ export class DaemonSetController extends QueueController {
     else if (event.bucket === NODES) for (const { key } of this.ctx.store.list(SETS, '')) this.queue.add(key);
     else if (event.bucket === PODS) {
       this.pods.observe(event);
-      const ref = controllerRefOf(event.object);
-      if (ref?.kind === 'DaemonSet') this.queue.add(`${event.object.metadata.namespace}/${ref.name}`);
+      const owner = controllerKeyOf(event.object, 'DaemonSet');
+      if (owner) this.queue.add(owner);
     }
   }
 

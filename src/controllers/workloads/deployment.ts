@@ -10,7 +10,7 @@ import { StatusError } from '../../errors/status-error.ts';
 import type { StoreEvent } from '../../storage/versioned-store.ts';
 import type { ControllerContext } from '../context.ts';
 import { QueueController } from '../queue-controller.ts';
-import { CONTROLLER_MANAGER, OwnedIndex, updateObject, updateStatus } from './controller-support.ts';
+import { CONTROLLER_MANAGER, OwnedIndex, updateObject, updateStatus, KeyWakeups, controllerKeyOf } from './controller-support.ts';
 import { computeHash, controllerRefOf, isTerminal, newControllerRef, numberOr, specOf, stableJson, statusOf, type Condition, type Json } from './objects.ts';
 import type { ClockTimers } from './timers.ts';
 import { formatTimestamp } from '../../go/time.ts';
@@ -87,12 +87,11 @@ export class DeploymentController extends QueueController {
   readonly name = 'deployment';
   private readonly replicaSets = new OwnedIndex(REPLICA_SETS);
   private readonly pods = new OwnedIndex(PODS);
-  private readonly timers: ClockTimers;
-  private readonly wakeups = new Set<string>();
+  private readonly wakeups: KeyWakeups;
 
   constructor(ctx: ControllerContext, onError: (err: unknown, key: string) => void, timers: ClockTimers) {
     super(ctx, onError);
-    this.timers = timers;
+    this.wakeups = new KeyWakeups(timers, this.queue);
   }
 
   private type(resource: 'deployments' | 'replicasets'): ResourceType {
@@ -103,8 +102,8 @@ export class DeploymentController extends QueueController {
     if (event.bucket === DEPLOYMENTS) this.queue.add(event.key);
     else if (event.bucket === REPLICA_SETS) {
       this.replicaSets.observe(event);
-      const ref = controllerRefOf(event.object);
-      if (ref?.kind === 'Deployment') this.queue.add(`${event.object.metadata.namespace}/${ref.name}`);
+      const owner = controllerKeyOf(event.object, 'Deployment');
+      if (owner) this.queue.add(owner);
     } else if (event.bucket === PODS) {
       this.pods.observe(event);
       // Recreate waits for the old pods to be gone.
@@ -402,7 +401,7 @@ export class DeploymentController extends QueueController {
         } else if (current && current.reason !== 'NewReplicaSetAvailable' && current.status === 'True') {
           const deadline = Date.parse(current.lastUpdateTime ?? '') + numberOr(specOf(d).progressDeadlineSeconds, 600) * 1000;
           if (deadline <= now.getTime()) this.setCondition(status, { type: 'Progressing', status: 'False', reason: 'ProgressDeadlineExceeded', message: `ReplicaSet ${name} has timed out progressing.` });
-          else this.wakeAt(`${d.metadata.namespace}/${d.metadata.name}`, deadline);
+          else this.wakeups.at(`${d.metadata.namespace}/${d.metadata.name}`, deadline);
         }
       }
     }
@@ -413,15 +412,6 @@ export class DeploymentController extends QueueController {
     await this.writeStatus(d, status, revision);
   }
 
-  private wakeAt(key: string, at: number): void {
-    const id = `${key}@${at}`;
-    if (this.wakeups.has(id)) return;
-    this.wakeups.add(id);
-    this.timers.at(at, () => {
-      this.wakeups.delete(id);
-      this.queue.add(key);
-    });
-  }
 
   /** deploymentutil.SetDeploymentCondition: unchanged status and reason leave the condition as is; a status change moves lastTransitionTime. */
   private setCondition(status: Json, next: Omit<Condition, 'lastUpdateTime' | 'lastTransitionTime'>): void {

@@ -10,7 +10,7 @@ import { formatTimestamp } from '../../go/time.ts';
 import type { StoreEvent } from '../../storage/versioned-store.ts';
 import type { ControllerContext } from '../context.ts';
 import { QueueController } from '../queue-controller.ts';
-import { updateStatus } from './controller-support.ts';
+import { updateStatus, KeyWakeups } from './controller-support.ts';
 import { controllerRefOf, isPodReady, labelsOf, numberOr, selectorOf, specOf, statusOf, type Json } from './objects.ts';
 import type { ClockTimers } from './timers.ts';
 
@@ -27,12 +27,11 @@ const percentOf = (v: string, total: number): number => Math.ceil((Number(v.slic
 
 export class DisruptionController extends QueueController {
   readonly name = 'disruption';
-  private readonly timers: ClockTimers;
-  private readonly wakeups = new Set<string>();
+  private readonly wakeups: KeyWakeups;
 
   constructor(ctx: ControllerContext, onError: (err: unknown, key: string) => void, timers: ClockTimers) {
     super(ctx, onError);
-    this.timers = timers;
+    this.wakeups = new KeyWakeups(timers, this.queue);
   }
 
   private type(): ResourceType {
@@ -67,7 +66,7 @@ export class DisruptionController extends QueueController {
       const expires = Date.parse(at) + DELETION_TIMEOUT_MS;
       if (!pod || pod.metadata.deletionTimestamp || expires <= now) continue;
       disrupted[name] = at;
-      this.wakeAt(key, expires);
+      this.wakeups.at(key, expires);
     }
     const healthy = pods.filter((p) => !p.metadata.deletionTimestamp && isPodReady(p) && !(p.metadata.name! in disrupted)).length;
     const { expected, desired } = this.expectations(spec, pods);
@@ -127,13 +126,4 @@ export class DisruptionController extends QueueController {
     return [...seen.values()].reduce((a, b) => a + b, 0);
   }
 
-  private wakeAt(key: string, at: number): void {
-    const id = `${key}@${at}`;
-    if (this.wakeups.has(id)) return;
-    this.wakeups.add(id);
-    this.timers.at(at, () => {
-      this.wakeups.delete(id);
-      this.queue.add(key);
-    });
-  }
 }

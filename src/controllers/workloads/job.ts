@@ -13,8 +13,8 @@ import { formatTimestamp } from '../../go/time.ts';
 import type { StoreEvent } from '../../storage/versioned-store.ts';
 import type { ControllerContext } from '../context.ts';
 import { QueueController } from '../queue-controller.ts';
-import { CONTROLLER_MANAGER, OwnedIndex, updateStatus } from './controller-support.ts';
-import { controllerRefOf, isPodReady, newControllerRef, numberOr, specOf, statusOf, type Condition, type Json } from './objects.ts';
+import { CONTROLLER_MANAGER, OwnedIndex, updateStatus, KeyWakeups, controllerKeyOf } from './controller-support.ts';
+import { isPodReady, newControllerRef, numberOr, specOf, statusOf, type Condition, type Json } from './objects.ts';
 import type { ClockTimers } from './timers.ts';
 
 const JOBS = 'batch/jobs';
@@ -57,12 +57,11 @@ const finishedAt = (pod: KubeObject): number => {
 export class JobController extends QueueController {
   readonly name = 'job';
   private readonly pods = new OwnedIndex(PODS);
-  private readonly timers: ClockTimers;
-  private readonly wakeups = new Set<string>();
+  private readonly wakeups: KeyWakeups;
 
   constructor(ctx: ControllerContext, onError: (err: unknown, key: string) => void, timers: ClockTimers) {
     super(ctx, onError);
-    this.timers = timers;
+    this.wakeups = new KeyWakeups(timers, this.queue);
   }
 
   private type(resource: 'jobs' | 'pods'): ResourceType {
@@ -73,20 +72,11 @@ export class JobController extends QueueController {
     if (event.bucket === JOBS) this.queue.add(event.key);
     else if (event.bucket === PODS) {
       this.pods.observe(event);
-      const ref = controllerRefOf(event.object);
-      if (ref?.kind === 'Job') this.queue.add(`${event.object.metadata.namespace}/${ref.name}`);
+      const owner = controllerKeyOf(event.object, 'Job');
+      if (owner) this.queue.add(owner);
     }
   }
 
-  private wakeAt(key: string, at: number): void {
-    const id = `${key}@${at}`;
-    if (this.wakeups.has(id)) return;
-    this.wakeups.add(id);
-    this.timers.at(at, () => {
-      this.wakeups.delete(id);
-      this.queue.add(key);
-    });
-  }
 
   protected async sync(key: string): Promise<void> {
     const job = this.ctx.store.get(JOBS, key);
@@ -134,7 +124,7 @@ export class JobController extends QueueController {
       else if (spec.activeDeadlineSeconds !== undefined && Number.isFinite(startTime) && !suspended) {
         const deadline = startTime + numberOr(spec.activeDeadlineSeconds, 0) * 1000;
         if (deadline <= now.getTime()) terminal = { type: 'Failed', interim: 'FailureTarget', reason: 'DeadlineExceeded', message: 'Job was active longer than specified deadline' };
-        else this.wakeAt(key, deadline);
+        else this.wakeups.at(key, deadline);
       }
       if (terminal) setJobCondition(conditions, terminal.interim, 'True', terminal.reason, terminal.message, now);
     }
@@ -156,7 +146,7 @@ export class JobController extends QueueController {
       // Create what parallelism and the remaining completions allow, after the failure back-off.
       const lastFailure = Math.max(0, ...failedPods.map(finishedAt));
       const createAt = lastFailure + backoffMs(failed);
-      if (failed > 0 && createAt > now.getTime()) this.wakeAt(key, createAt);
+      if (failed > 0 && createAt > now.getTime()) this.wakeups.at(key, createAt);
       else if (indexed) {
         const running = new Set(active.map(indexOf));
         const wanted: number[] = [];
@@ -222,7 +212,7 @@ export class JobController extends QueueController {
     const finishedAtMs = Date.parse(end?.lastTransitionTime ?? '');
     if (!Number.isFinite(finishedAtMs)) return;
     const expireAt = finishedAtMs + ttl * 1000;
-    if (expireAt > now.getTime()) return this.wakeAt(key, expireAt);
+    if (expireAt > now.getTime()) return this.wakeups.at(key, expireAt);
     try {
       await this.ctx.registryFor(this.type('jobs')).delete(job.metadata.namespace, job.metadata.name!, { propagationPolicy: 'Background', preconditions: { uid: job.metadata.uid! } });
     } catch (err) {

@@ -12,8 +12,8 @@ import { StatusError } from '../../errors/status-error.ts';
 import type { StoreEvent } from '../../storage/versioned-store.ts';
 import type { ControllerContext } from '../context.ts';
 import { QueueController } from '../queue-controller.ts';
-import { CONTROLLER_MANAGER, OwnedIndex, updateStatus } from './controller-support.ts';
-import { computeHash, controllerRefOf, isPodAvailable, isPodReady, isTerminal, newControllerRef, numberOr, specOf, statusOf, type Json } from './objects.ts';
+import { CONTROLLER_MANAGER, OwnedIndex, updateStatus, controllerKeyOf } from './controller-support.ts';
+import { computeHash, isPodAvailable, isPodReady, isTerminal, newControllerRef, numberOr, specOf, statusOf, type Json } from './objects.ts';
 
 const SETS = 'apps/statefulsets';
 const PODS = '/pods';
@@ -47,8 +47,8 @@ export class StatefulSetController extends QueueController {
     else if (event.bucket === REVISIONS) this.revisions.observe(event);
     else if (event.bucket === PODS) {
       this.pods.observe(event);
-      const ref = controllerRefOf(event.object);
-      if (ref?.kind === 'StatefulSet') this.queue.add(`${event.object.metadata.namespace}/${ref.name}`);
+      const owner = controllerKeyOf(event.object, 'StatefulSet');
+      if (owner) this.queue.add(owner);
     }
   }
 
