@@ -159,6 +159,25 @@ describe('auth: true', () => {
     expect(((await asBobByAdmin.json()) as { message: string }).message).toBe('pods is forbidden: User "bob" cannot list resource "pods" in API group "" in the namespace "default"');
   });
 
+  it('answers 400 for impersonated groups without a user, and completes the impersonated groups as impersonation.go does', async () => {
+    await using cluster = await createFakeCluster({ auth: true });
+    const review = (headers: Record<string, string>) =>
+      cluster.handle(new Request(`${cluster.url}/apis/authentication.k8s.io/v1/selfsubjectreviews`, { method: 'POST', headers: { authorization: 'Bearer kubefake', 'content-type': 'application/json', ...headers }, body: '{"apiVersion":"authentication.k8s.io/v1","kind":"SelfSubjectReview"}' }));
+    const groupOnly = await review({ 'impersonate-group': 'devs', 'impersonate-uid': 'u-1' });
+    expect(groupOnly.status).toBe(400);
+    expect(await groupOnly.json()).toMatchObject({ kind: 'Status', reason: 'BadRequest', code: 400, message: 'requested [{Group  devs    } {UID  u-1  authentication.k8s.io/v1  }] without impersonating a user' });
+    const groupsOf = async (headers: Record<string, string>) => ((await (await review(headers)).json()) as { status: { userInfo: { groups: string[] } } }).status.userInfo.groups;
+    // Unauthenticated users may not review themselves by default (system:basic-user binds system:authenticated).
+    await rbac(cluster).createClusterRole({ body: { metadata: { name: 'self-review' }, rules: [{ apiGroups: ['authentication.k8s.io'], resources: ['selfsubjectreviews'], verbs: ['create'] }] } });
+    await rbac(cluster).createClusterRoleBinding({ body: { metadata: { name: 'self-review' }, roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name: 'self-review' }, subjects: [{ kind: 'Group', name: 'system:unauthenticated', apiGroup: 'rbac.authorization.k8s.io' }] } });
+    // Groups given are the authority; system:authenticated is added unless they hold it or system:unauthenticated.
+    expect(await groupsOf({ 'impersonate-user': 'bob', 'impersonate-group': 'devs' })).toEqual(['devs', 'system:authenticated']);
+    expect(await groupsOf({ 'impersonate-user': 'bob', 'impersonate-group': 'system:unauthenticated' })).toEqual(['system:unauthenticated']);
+    // A service account without groups gets its own; the anonymous user gets system:unauthenticated.
+    expect(await groupsOf({ 'impersonate-user': 'system:serviceaccount:apps:builder' })).toEqual(['system:serviceaccounts', 'system:serviceaccounts:apps', 'system:authenticated']);
+    expect(await groupsOf({ 'impersonate-user': 'system:anonymous' })).toEqual(['system:unauthenticated']);
+  });
+
   it('answers the access reviews from RBAC', async () => {
     await using cluster = await createFakeCluster({ auth: true });
     await bind(cluster, 'default', 'pod-reader', [{ apiGroups: [''], resources: ['pods'], verbs: ['get', 'list'] }], { kind: 'User', name: 'jane', apiGroup: 'rbac.authorization.k8s.io' });

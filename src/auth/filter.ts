@@ -3,12 +3,12 @@
 // handler of an `auth: true` cluster: 401 for a token nobody issued, 403 with the real texts for
 // what RBAC does not allow, and a record of every permission used.
 import type { UserInfo } from '../apis/options.ts';
-import { forbidden, internalError, unauthorized } from '../errors/status-error.ts';
+import { badRequest, forbidden, unauthorized } from '../errors/status-error.ts';
 import { requestAttributes } from '../http/request-attributes.ts';
 import { errorResponse } from '../http/responses.ts';
 import { clientCertificateUser, rememberRequestUser } from '../http/request-user.ts';
 import { forbiddenMessage, type AuthorizationAttributes } from './attributes.ts';
-import type { TokenAuthenticator } from './authenticator.ts';
+import { ANONYMOUS, type TokenAuthenticator } from './authenticator.ts';
 import type { PermissionLog } from './permissions.ts';
 import type { RbacAuthorizer } from './rbac-authorizer.ts';
 
@@ -19,6 +19,10 @@ export interface AuthParts {
 }
 
 const SERVICE_ACCOUNT_PREFIX = 'system:serviceaccount:';
+// The user and group names of authentication/user/user.go.
+const ANONYMOUS_USER = ANONYMOUS.username;
+const ALL_AUTHENTICATED = 'system:authenticated';
+const ALL_UNAUTHENTICATED = 'system:unauthenticated';
 
 export function withAuthorization(handle: (request: Request) => Promise<Response>, parts: AuthParts): (request: Request) => Promise<Response> {
   return async (request) => {
@@ -80,7 +84,7 @@ function impersonate(request: Request, actor: UserInfo, parts: AuthParts): UserI
   });
   const asked = username || groups.length || uid || Object.keys(extra).length;
   if (!asked) return actor;
-  if (!username) return errorResponse(internalError(`requested ${JSON.stringify({ groups, uid, extra })} without impersonating a user`));
+  if (!username) return errorResponse(badRequest(`requested ${impersonationRequestList(groups, extra, uid)} without impersonating a user`));
   const checks: Omit<AuthorizationAttributes, 'user' | 'verb' | 'isResourceRequest' | 'path' | 'apiVersion'>[] = [];
   if (username.startsWith(SERVICE_ACCOUNT_PREFIX)) {
     const [namespace = '', name = ''] = username.slice(SERVICE_ACCOUNT_PREFIX.length).split(':');
@@ -101,6 +105,26 @@ function impersonate(request: Request, actor: UserInfo, parts: AuthParts): UserI
     const namespace = username.slice(SERVICE_ACCOUNT_PREFIX.length).split(':')[0]!;
     impersonatedGroups.push('system:serviceaccounts', `system:serviceaccounts:${namespace}`);
   }
-  if (username !== 'system:anonymous' && !impersonatedGroups.includes('system:authenticated')) impersonatedGroups.push('system:authenticated');
+  // Impersonate-Group headers are the authority, system:authenticated and system:unauthenticated
+  // included: the one missing is added unless either is there (impersonation.go).
+  if (username !== ANONYMOUS_USER) {
+    if (!impersonatedGroups.includes(ALL_AUTHENTICATED) && !impersonatedGroups.includes(ALL_UNAUTHENTICATED)) impersonatedGroups.push(ALL_AUTHENTICATED);
+  } else if (!impersonatedGroups.includes(ALL_UNAUTHENTICATED)) impersonatedGroups.push(ALL_UNAUTHENTICATED);
   return { username, groups: impersonatedGroups, ...(uid ? { uid } : {}), ...(Object.keys(extra).length ? { extra } : {}) };
+}
+
+/**
+ * The impersonation requests as buildImpersonationRequests prints them with %v: a Go slice of
+ * v1.ObjectReference structs, each `{Kind Namespace Name UID APIVersion ResourceVersion FieldPath}`
+ * with empty fields left empty (groups, then extras, then the uid, as the headers are read; Go
+ * ranges over the extra headers in map order, which varies, kubefake keeps the request's order).
+ */
+function impersonationRequestList(groups: string[], extra: Record<string, string[]>, uid: string): string {
+  const reference = (kind: string, name: string, apiVersion = '', fieldPath = '') => `{${[kind, '', name, '', apiVersion, '', fieldPath].join(' ')}}`;
+  const references = [
+    ...groups.map((group) => reference('Group', group)),
+    ...Object.entries(extra).flatMap(([key, values]) => values.map((value) => reference('UserExtra', value, 'authentication.k8s.io/v1', key))),
+    ...(uid ? [reference('UID', uid, 'authentication.k8s.io/v1')] : []),
+  ];
+  return `[${references.join(' ')}]`;
 }
