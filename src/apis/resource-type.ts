@@ -186,6 +186,7 @@ export interface AccessQuestion {
   user: UserInfo;
   verb: string;
   isResourceRequest: boolean;
+  /** The request path (non-resource requests). */
   path: string;
   apiGroup: string;
   apiVersion: string;

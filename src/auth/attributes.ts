@@ -1,19 +1,8 @@
 // authorizer.Attributes (k8s.io/apiserver/pkg/authorization/authorizer): what an authorizer decides on.
-import type { UserInfo } from '../apis/options.ts';
+import type { AccessQuestion } from '../apis/resource-type.ts';
 
-export interface AuthorizationAttributes {
-  user: UserInfo;
-  verb: string;
-  isResourceRequest: boolean;
-  /** The request path (non-resource requests). */
-  path: string;
-  apiGroup: string;
-  apiVersion: string;
-  resource: string;
-  subresource: string;
-  namespace: string;
-  name: string;
-}
+// The review APIs ask their authorizer the same question (resource-type.ts AccessQuestion).
+export type AuthorizationAttributes = AccessQuestion;
 
 export interface Decision {
   allowed: boolean;

@@ -19,6 +19,19 @@ import type { DeleteOptions, UserInfo, WriteOptions } from '../apis/options.ts';
 
 export type { UserInfo };
 
+/** The resource and kind a plugin is asked about, its own version of them (schema.GroupVersionResource, GroupVersionKind). */
+export interface GroupVersionResource {
+  group: string;
+  version: string;
+  resource: string;
+}
+
+export interface GroupVersionKind {
+  group: string;
+  version: string;
+  kind: string;
+}
+
 export type AdmissionOperation = 'CREATE' | 'UPDATE' | 'DELETE' | 'CONNECT';
 
 /** admission.Attributes: one request as the plugins see it. */

@@ -4,7 +4,7 @@
 import { isPlainObject, type KubeObject } from '../../apis/object.ts';
 import { storageKeyOf, type ResourceType } from '../../apis/resource-type.ts';
 import { notFound } from '../../errors/status-error.ts';
-import type { AdmissionAttributes } from '../../registry/admission.ts';
+import type { AdmissionAttributes, GroupVersionKind, GroupVersionResource } from '../../registry/admission.ts';
 import type { AdmissionServices } from '../services.ts';
 
 type Json = Record<string, unknown>;
@@ -12,17 +12,6 @@ const obj = (v: unknown): Json | undefined => (isPlainObject(v) ? v : undefined)
 const strings = (v: unknown): string[] => (Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string') : []);
 
 export const NAMESPACES_BUCKET = '/namespaces';
-
-export interface GroupVersionResource {
-  group: string;
-  version: string;
-  resource: string;
-}
-export interface GroupVersionKind {
-  group: string;
-  version: string;
-  kind: string;
-}
 
 export interface MatchResult {
   matches: boolean;

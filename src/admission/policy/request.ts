@@ -2,8 +2,7 @@
 // CreateAdmissionRequest and CreateNamespaceObject), as JSON for the CEL conversion.
 import { REQUESTER } from '../../apis/builtin/authentication-v1.ts';
 import type { KubeObject } from '../../apis/object.ts';
-import type { AdmissionAttributes } from '../../registry/admission.ts';
-import type { GroupVersionKind, GroupVersionResource } from './matching.ts';
+import type { AdmissionAttributes, GroupVersionKind, GroupVersionResource } from '../../registry/admission.ts';
 
 export function admissionRequest(a: AdmissionAttributes, resource: GroupVersionResource, kind: GroupVersionKind): Record<string, unknown> {
   // Without a user on the request, the one every kubefake request is made as (SelfSubjectReview's).

@@ -3,19 +3,7 @@
 import type { KubeObject } from '../../apis/object.ts';
 import { REQUESTER } from '../../apis/builtin/authentication-v1.ts';
 import type { DeleteOptions, WriteOptions } from '../../apis/options.ts';
-import type { AdmissionAttributes, AdmissionOperation, UserInfo } from '../../registry/admission.ts';
-
-export interface GroupVersionResource {
-  group: string;
-  version: string;
-  resource: string;
-}
-
-export interface GroupVersionKind {
-  group: string;
-  version: string;
-  kind: string;
-}
+import type { AdmissionAttributes, AdmissionOperation, GroupVersionKind, GroupVersionResource, UserInfo } from '../../registry/admission.ts';
 
 /** One request as the webhook dispatchers see it. */
 export interface WebhookRequest {

@@ -9,11 +9,8 @@ import { computePodQOS } from '../builtin/pod-spec.ts';
 import { isPodLevelResourcesSet, podLimits, podRequests, podSpec } from './pod-resources.ts';
 import { addLists, decimalQuantity, resourceList, zeroQuantity, type ResourceList } from './resource-list.ts';
 import { Quantity } from '../builtin/quantity.ts';
+import type { GroupResource } from '../../errors/status-error.ts';
 
-export interface GroupResource {
-  group: string;
-  resource: string;
-}
 
 /** What an evaluator needs to know of a request (admission.Attributes). */
 export interface QuotaRequest {
