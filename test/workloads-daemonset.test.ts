@@ -46,6 +46,10 @@ describe('DaemonSet', () => {
     expect(pod.metadata?.labels?.['controller-revision-hash']).toMatch(/^[a-z0-9]+$/);
     const status = (await apps.readNamespacedDaemonSet({ name: 'agent', namespace })).status;
     expect(status).toEqual({ currentNumberScheduled: 3, numberMisscheduled: 0, desiredNumberScheduled: 3, numberReady: 3, observedGeneration: 1, updatedNumberScheduled: 3, numberAvailable: 3 });
+    // daemon/update.go snapshot: one revision named for the pods' hash, labelled with the template's labels and the hash.
+    const hash = pod.metadata!.labels!['controller-revision-hash']!;
+    const revisions = (await apps.listNamespacedControllerRevision({ namespace })).items;
+    expect(revisions.map((r) => [r.metadata?.name, r.revision, r.metadata?.labels])).toEqual([[`agent-${hash}`, 1, { app: 'agent', 'controller-revision-hash': hash }]]);
   });
 
   it('skips nodes with a taint it does not tolerate or outside its nodeSelector, and follows node changes', async () => {

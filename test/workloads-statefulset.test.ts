@@ -54,6 +54,8 @@ describe('StatefulSet', () => {
     expect(pod.metadata?.labels?.['controller-revision-hash']).toBe(status.updateRevision);
     const revisions = (await apps.listNamespacedControllerRevision({ namespace })).items;
     expect(revisions.map((r) => [r.metadata?.name, r.revision])).toEqual([[status.updateRevision, 1]]);
+    // history.NewControllerRevision: the template's labels and the hash alone (the pods carry the whole name).
+    expect(revisions[0]!.metadata?.labels).toEqual({ app: 'db', 'controller-revision-hash': status.updateRevision!.slice('db-'.length) });
   });
 
   it('creates every pod at once with Parallel', async () => {

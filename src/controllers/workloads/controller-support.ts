@@ -1,13 +1,13 @@
 // What the workload controllers share: an index of the objects each controller owns (the
 // informers' ownerReference lookups), and writing a status through the status subresource as a
-// controller's UpdateStatus does, retrying on conflicts.
+// controller's UpdateStatus does, retrying on conflicts; the ControllerRevisions of the sets.
 import type { KubeObject, StoredObject } from '../../apis/object.ts';
 import type { ResourceType } from '../../apis/resource-type.ts';
 import { StatusError } from '../../errors/status-error.ts';
 import { statusTypeOf } from '../../registry/subresources/status.ts';
 import type { StoreEvent } from '../../storage/versioned-store.ts';
 import type { ControllerContext } from '../context.ts';
-import { controllerRefOf, stableJson } from './objects.ts';
+import { computeHash, controllerRefOf, newControllerRef, numberOr, specOf, stableJson, type Json } from './objects.ts';
 import type { ClockTimers } from './timers.ts';
 import type { WorkQueue } from '../work-queue.ts';
 
@@ -133,4 +133,46 @@ export async function updateObject(
     }
   }
   throw new Error(`kubefake: ${name} kept conflicting`);
+}
+
+const REVISIONS = 'apps/controllerrevisions';
+export const REVISION_LABEL = 'controller-revision-hash';
+
+/**
+ * The ControllerRevision of a set's current pod template, created when new (the StatefulSet's
+ * history.NewControllerRevision, the DaemonSet's snapshot in daemon/update.go): named
+ * `<set>-<hash>`, labelled with the template's labels and controller-revision-hash=<hash>, its data
+ * the template as a replace patch (getPatch), its revision one past the set's highest. The
+ * DaemonSet's also carries the set's annotations. Answers its name and hash.
+ */
+export async function ensureControllerRevision(
+  ctx: ControllerContext,
+  set: StoredObject,
+  setKind: 'DaemonSet' | 'StatefulSet',
+  owned: OwnedIndex,
+): Promise<{ name: string; hash: string }> {
+  const template = (specOf(set).template ?? {}) as Json;
+  const hash = computeHash(template);
+  const name = `${set.metadata.name}-${hash}`;
+  const namespace = set.metadata.namespace!;
+  if (ctx.store.get(REVISIONS, `${namespace}/${name}`)) return { name, hash };
+  const revisions = owned.keysOf(set.metadata.uid!).map((k) => ctx.store.get(REVISIONS, k));
+  const templateLabels = ((template.metadata as Json | undefined)?.labels ?? {}) as Record<string, string>;
+  const annotations = setKind === 'DaemonSet' ? set.metadata.annotations : undefined;
+  try {
+    await ctx.registryFor(ctx.catalog.find('apps', 'v1', 'controllerrevisions')!).create(
+      namespace,
+      {
+        apiVersion: 'apps/v1',
+        kind: 'ControllerRevision',
+        metadata: { name, namespace, labels: { ...templateLabels, [REVISION_LABEL]: hash }, ...(annotations ? { annotations } : {}), ownerReferences: [newControllerRef(set, 'apps/v1', setKind)] },
+        data: { spec: { template: { ...structuredClone(template), $patch: 'replace' } } },
+        revision: Math.max(0, ...revisions.map((r) => numberOr(r?.revision, 0))) + 1,
+      } as KubeObject,
+      { fieldManager: CONTROLLER_MANAGER },
+    );
+  } catch (err) {
+    if (!(err instanceof StatusError && err.status.reason === 'AlreadyExists')) throw err;
+  }
+  return { name, hash };
 }

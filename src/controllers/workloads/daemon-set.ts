@@ -10,15 +10,14 @@ import { StatusError } from '../../errors/status-error.ts';
 import type { StoreEvent } from '../../storage/versioned-store.ts';
 import type { ControllerContext } from '../context.ts';
 import { QueueController } from '../queue-controller.ts';
-import { CONTROLLER_MANAGER, OwnedIndex, updateStatus, controllerKeyOf } from './controller-support.ts';
-import { computeHash, isPodAvailable, isPodReady, isTerminal, newControllerRef, numberOr, specOf, type Json } from './objects.ts';
+import { CONTROLLER_MANAGER, ensureControllerRevision, REVISION_LABEL, OwnedIndex, updateStatus, controllerKeyOf } from './controller-support.ts';
+import { isPodAvailable, isPodReady, isTerminal, newControllerRef, numberOr, specOf, type Json } from './objects.ts';
 import { placementFailure } from './scheduler.ts';
 
 const SETS = 'apps/daemonsets';
 const PODS = '/pods';
 const NODES = '/nodes';
 const REVISIONS = 'apps/controllerrevisions';
-const REVISION_LABEL = 'controller-revision-hash';
 const GENERATION_LABEL = 'pod-template-generation';
 
 /** util.AddOrUpdateDaemonPodTolerations: what every daemon pod tolerates. */
@@ -75,8 +74,7 @@ export class DaemonSetController extends QueueController {
     const namespace = ds.metadata.namespace!;
     const template = (spec.template ?? {}) as Json;
     const templateSpec = (template.spec ?? {}) as Json;
-    const revision = await this.ensureRevision(ds);
-    const hash = revision.split('-').pop()!;
+    const { hash } = await ensureControllerRevision(this.ctx, ds, 'DaemonSet', this.revisions);
     const nodes = this.ctx.store.list(NODES, '').map((e) => e.object);
     const wants = (node: KubeObject) => placementFailure({ ...templateSpec, tolerations: daemonTolerations(templateSpec) }, node) === undefined;
     const pods = this.pods
@@ -156,31 +154,6 @@ export class DaemonSetController extends QueueController {
         ...omitZero('numberUnavailable', desiredNodes.length - available),
       };
     });
-  }
-
-  private async ensureRevision(ds: StoredObject): Promise<string> {
-    const template = specOf(ds).template;
-    const name = `${ds.metadata.name}-${computeHash(template)}`;
-    const namespace = ds.metadata.namespace!;
-    if (this.ctx.store.get(REVISIONS, `${namespace}/${name}`)) return name;
-    const revisions = this.revisions.keysOf(ds.metadata.uid!).map((k) => this.ctx.store.get(REVISIONS, k));
-    const matchLabels = ((specOf(ds).selector as Json | undefined)?.matchLabels ?? {}) as Record<string, string>;
-    try {
-      await this.ctx.registryFor(this.type('apps', 'controllerrevisions')).create(
-        namespace,
-        {
-          apiVersion: 'apps/v1',
-          kind: 'ControllerRevision',
-          metadata: { name, namespace, labels: { ...matchLabels, [REVISION_LABEL]: name.split('-').pop()! }, ownerReferences: [newControllerRef(ds, 'apps/v1', 'DaemonSet')] },
-          data: { spec: { template: { ...(structuredClone(template) as Json), $patch: 'replace' } } },
-          revision: Math.max(0, ...revisions.map((r) => numberOr(r?.revision, 0))) + 1,
-        } as KubeObject,
-        { fieldManager: CONTROLLER_MANAGER },
-      );
-    } catch (err) {
-      if (!(err instanceof StatusError && err.status.reason === 'AlreadyExists')) throw err;
-    }
-    return name;
   }
 
   /** A daemon pod for one node: the template with the daemon tolerations and affinity pinning it there. */

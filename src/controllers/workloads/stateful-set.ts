@@ -12,13 +12,12 @@ import { StatusError } from '../../errors/status-error.ts';
 import type { StoreEvent } from '../../storage/versioned-store.ts';
 import type { ControllerContext } from '../context.ts';
 import { QueueController } from '../queue-controller.ts';
-import { CONTROLLER_MANAGER, OwnedIndex, updateStatus, controllerKeyOf } from './controller-support.ts';
-import { computeHash, isPodAvailable, isPodReady, isTerminal, newControllerRef, numberOr, specOf, statusOf, type Json } from './objects.ts';
+import { CONTROLLER_MANAGER, ensureControllerRevision, REVISION_LABEL, OwnedIndex, updateStatus, controllerKeyOf } from './controller-support.ts';
+import { isPodAvailable, isPodReady, isTerminal, newControllerRef, numberOr, specOf, statusOf, type Json } from './objects.ts';
 
 const SETS = 'apps/statefulsets';
 const PODS = '/pods';
 const REVISIONS = 'apps/controllerrevisions';
-const REVISION_LABEL = 'controller-revision-hash';
 const POD_NAME_LABEL = 'statefulset.kubernetes.io/pod-name';
 const POD_INDEX_LABEL = 'apps.kubernetes.io/pod-index';
 
@@ -57,7 +56,7 @@ export class StatefulSetController extends QueueController {
     if (!set || set.metadata.deletionTimestamp) return;
     const spec = specOf(set);
     const namespace = set.metadata.namespace!;
-    const updateRevision = await this.ensureRevision(set);
+    const { name: updateRevision } = await ensureControllerRevision(this.ctx, set, 'StatefulSet', this.revisions);
     const owned = this.pods
       .keysOf(set.metadata.uid!)
       .map((k) => this.ctx.store.get(PODS, k))
@@ -146,36 +145,6 @@ export class StatefulSetController extends QueueController {
         availableReplicas: current.filter((p) => isPodAvailable(p, minReadySeconds, now)).length,
       };
     });
-  }
-
-  /** The ControllerRevision of the current template (created when new); answers its name, the pods' controller-revision-hash. */
-  private async ensureRevision(set: StoredObject): Promise<string> {
-    const template = specOf(set).template;
-    const hash = computeHash(template);
-    const name = `${set.metadata.name}-${hash}`;
-    const namespace = set.metadata.namespace!;
-    const existing = this.ctx.store.get(REVISIONS, `${namespace}/${name}`);
-    if (existing) return name;
-    const revisions = this.revisions.keysOf(set.metadata.uid!).map((k) => this.ctx.store.get(REVISIONS, k));
-    const revision = Math.max(0, ...revisions.map((r) => numberOr(r?.revision, 0))) + 1;
-    const matchLabels = ((specOf(set).selector as Json | undefined)?.matchLabels ?? {}) as Record<string, string>;
-    try {
-      await this.ctx.registryFor(this.type('apps', 'controllerrevisions')).create(
-        namespace,
-        {
-          apiVersion: 'apps/v1',
-          kind: 'ControllerRevision',
-          metadata: { name, namespace, labels: { ...matchLabels, [REVISION_LABEL]: name }, ownerReferences: [newControllerRef(set, 'apps/v1', 'StatefulSet')] },
-          // getPatch: the template as a replace patch.
-          data: { spec: { template: { ...(structuredClone(template) as Json), $patch: 'replace' } } },
-          revision,
-        } as KubeObject,
-        { fieldManager: CONTROLLER_MANAGER },
-      );
-    } catch (err) {
-      if (!(err instanceof StatusError && err.status.reason === 'AlreadyExists')) throw err;
-    }
-    return name;
   }
 
   /** newVersionedStatefulSetPod: identity, storage and revision label; its claims are created first. */
