@@ -5,10 +5,8 @@
 // maxUnavailable at a time (OnDelete waits for the user). ControllerRevisions name the templates.
 // Status: desired, current, misscheduled, ready, updated, available and unavailable counts.
 import type { KubeObject, StoredObject } from '../../apis/object.ts';
-import type { ResourceType } from '../../apis/resource-type.ts';
 import { StatusError } from '../../errors/status-error.ts';
 import type { StoreEvent } from '../../storage/versioned-store.ts';
-import type { ControllerContext } from '../context.ts';
 import { QueueController } from '../queue-controller.ts';
 import { CONTROLLER_MANAGER, ensureControllerRevision, REVISION_LABEL, OwnedIndex, updateStatus, controllerKeyOf } from './controller-support.ts';
 import { isPodAvailable, isPodReady, isTerminal, newControllerRef, numberOr, specOf, type Json } from './objects.ts';
@@ -48,14 +46,6 @@ export class DaemonSetController extends QueueController {
   private readonly pods = new OwnedIndex(PODS);
   private readonly revisions = new OwnedIndex(REVISIONS);
 
-  constructor(ctx: ControllerContext, onError: (err: unknown, key: string) => void) {
-    super(ctx, onError);
-  }
-
-  private type(group: string, resource: string): ResourceType {
-    return this.ctx.catalog.find(group, 'v1', resource)!;
-  }
-
   protected observe(event: StoreEvent): void {
     if (event.bucket === SETS) this.queue.add(event.key);
     else if (event.bucket === REVISIONS) this.revisions.observe(event);
@@ -87,7 +77,7 @@ export class DaemonSetController extends QueueController {
       if (!node) continue;
       byNode.set(node, [...(byNode.get(node) ?? []), pod]);
     }
-    const podRegistry = this.ctx.registryFor(this.type('', 'pods'));
+    const podRegistry = this.ctx.registryFor(this.resourceType('', 'pods'));
     const deletePod = async (pod: StoredObject) => {
       try {
         await podRegistry.delete(namespace, pod.metadata.name!, { preconditions: { uid: pod.metadata.uid! } });
@@ -141,7 +131,7 @@ export class DaemonSetController extends QueueController {
     const scheduled = fresh.filter((p) => desiredNames.has(pinnedNode(p) ?? ''));
     const misscheduled = fresh.filter((p) => !desiredNames.has(pinnedNode(p) ?? ''));
     const available = scheduled.filter((p) => isPodAvailable(p, minReadySeconds, now)).length;
-    await updateStatus(this.ctx, this.type('apps', 'daemonsets'), namespace, ds.metadata.name!, ds.metadata.uid!, (obj) => {
+    await updateStatus(this.ctx, this.resourceType('apps', 'daemonsets'), namespace, ds.metadata.name!, ds.metadata.uid!, (obj) => {
       const omitZero = (field: string, n: number) => (n ? { [field]: n } : {});
       obj.status = {
         currentNumberScheduled: new Set(scheduled.map(pinnedNode)).size,
@@ -177,6 +167,6 @@ export class DaemonSetController extends QueueController {
       },
       spec: podSpec,
     };
-    await this.ctx.registryFor(this.type('', 'pods')).create(ds.metadata.namespace, pod, { fieldManager: CONTROLLER_MANAGER });
+    await this.ctx.registryFor(this.resourceType('', 'pods')).create(ds.metadata.namespace, pod, { fieldManager: CONTROLLER_MANAGER });
   }
 }

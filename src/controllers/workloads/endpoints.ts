@@ -5,11 +5,9 @@
 // pod references, ports resolved from the pods' (named) container ports; and the legacy Endpoints
 // object with ready and not-ready addresses.
 import type { KubeObject, StoredObject } from '../../apis/object.ts';
-import type { ResourceType } from '../../apis/resource-type.ts';
 import { StatusError } from '../../errors/status-error.ts';
 import { parseLabelSelector, type LabelSelector } from '../../selectors/label-selector.ts';
 import type { StoreEvent } from '../../storage/versioned-store.ts';
-import type { ControllerContext } from '../context.ts';
 import { QueueController } from '../queue-controller.ts';
 import { CONTROLLER_MANAGER, OwnedIndex } from './controller-support.ts';
 import { isPodReady, isTerminal, labelsOf, newControllerRef, specOf, stableJson, statusOf, type Json } from './objects.ts';
@@ -69,14 +67,6 @@ export class EndpointsController extends QueueController {
   readonly name = 'endpoints';
   private readonly slices = new OwnedIndex(SLICES);
 
-  constructor(ctx: ControllerContext, onError: (err: unknown, key: string) => void) {
-    super(ctx, onError);
-  }
-
-  private type(group: string, resource: string): ResourceType {
-    return this.ctx.catalog.find(group, 'v1', resource)!;
-  }
-
   protected observe(event: StoreEvent): void {
     if (event.bucket === SERVICES) this.queue.add(event.key);
     else if (event.bucket === SLICES) this.slices.observe(event);
@@ -131,7 +121,7 @@ export class EndpointsController extends QueueController {
     // A service with no endpoints still has one (empty) slice, with its ports.
     if (wanted.length === 0) wanted.push({ ports: [], endpoints: [] });
     const namespace = svc.metadata.namespace!;
-    const registry = this.ctx.registryFor(this.type('discovery.k8s.io', 'endpointslices'));
+    const registry = this.ctx.registryFor(this.resourceType('discovery.k8s.io', 'endpointslices'));
     const existing = this.slices
       .keysOf(svc.metadata.uid!)
       .map((k) => this.ctx.store.get(SLICES, k))
@@ -190,7 +180,7 @@ export class EndpointsController extends QueueController {
     }));
     const namespace = svc.metadata.namespace!;
     const name = svc.metadata.name!;
-    const registry = this.ctx.registryFor(this.type('', 'endpoints'));
+    const registry = this.ctx.registryFor(this.resourceType('', 'endpoints'));
     const labels: Record<string, string> = { ...(svc.metadata.labels ?? {}), 'endpoints.kubernetes.io/managed-by': 'endpoint-controller' };
     if (specOf(svc).clusterIP === 'None') labels[HEADLESS_LABEL] = '';
     const current = registry.peek(namespace, name);

@@ -7,10 +7,8 @@
 // from the highest ordinal, one at a time, each once the previous replacement is ready. Status:
 // replicas, readyReplicas, currentReplicas, updatedReplicas, availableReplicas, the revisions.
 import type { KubeObject, StoredObject } from '../../apis/object.ts';
-import type { ResourceType } from '../../apis/resource-type.ts';
 import { StatusError } from '../../errors/status-error.ts';
 import type { StoreEvent } from '../../storage/versioned-store.ts';
-import type { ControllerContext } from '../context.ts';
 import { QueueController } from '../queue-controller.ts';
 import { CONTROLLER_MANAGER, ensureControllerRevision, REVISION_LABEL, OwnedIndex, updateStatus, controllerKeyOf } from './controller-support.ts';
 import { isPodAvailable, isPodReady, isTerminal, newControllerRef, numberOr, specOf, statusOf, type Json } from './objects.ts';
@@ -32,14 +30,6 @@ export class StatefulSetController extends QueueController {
   readonly name = 'statefulset';
   private readonly pods = new OwnedIndex(PODS);
   private readonly revisions = new OwnedIndex(REVISIONS);
-
-  constructor(ctx: ControllerContext, onError: (err: unknown, key: string) => void) {
-    super(ctx, onError);
-  }
-
-  private type(group: string, resource: string): ResourceType {
-    return this.ctx.catalog.find(group, 'v1', resource)!;
-  }
 
   protected observe(event: StoreEvent): void {
     if (event.bucket === SETS) this.queue.add(event.key);
@@ -69,7 +59,7 @@ export class StatefulSetController extends QueueController {
       const ordinal = ordinalOf(set, pod);
       if (ordinal !== undefined) byOrdinal.set(ordinal, pod);
     }
-    const podRegistry = this.ctx.registryFor(this.type('', 'pods'));
+    const podRegistry = this.ctx.registryFor(this.resourceType('', 'pods'));
     const deletePod = async (pod: StoredObject) => {
       try {
         await podRegistry.delete(namespace, pod.metadata.name!, { preconditions: { uid: pod.metadata.uid! } });
@@ -131,7 +121,7 @@ export class StatefulSetController extends QueueController {
     const currentRevision = updated.length === current.length && current.length === replicas ? updateRevision : ((oldStatus.currentRevision as string | undefined) ?? updateRevision);
     const now = this.ctx.clock.now();
     const minReadySeconds = numberOr(spec.minReadySeconds, 0);
-    await updateStatus(this.ctx, this.type('apps', 'statefulsets'), namespace, set.metadata.name!, set.metadata.uid!, (obj) => {
+    await updateStatus(this.ctx, this.resourceType('apps', 'statefulsets'), namespace, set.metadata.name!, set.metadata.uid!, (obj) => {
       const omitZero = (field: string, n: number) => (n ? { [field]: n } : {});
       obj.status = {
         observedGeneration: obj.metadata?.generation,
@@ -157,7 +147,7 @@ export class StatefulSetController extends QueueController {
     const podSpec = structuredClone((template.spec ?? {}) as Json);
     const claims = (spec.volumeClaimTemplates as Json[] | undefined) ?? [];
     const volumes = ((podSpec.volumes as Json[] | undefined) ?? []).filter((v) => !claims.some((c) => (c.metadata as Json | undefined)?.name === v.name));
-    const pvcs = this.ctx.registryFor(this.type('', 'persistentvolumeclaims'));
+    const pvcs = this.ctx.registryFor(this.resourceType('', 'persistentvolumeclaims'));
     const selectorLabels = ((spec.selector as Json | undefined)?.matchLabels ?? {}) as Record<string, string>;
     const retention = (spec.persistentVolumeClaimRetentionPolicy ?? {}) as Json;
     for (const claim of claims) {
@@ -203,7 +193,7 @@ export class StatefulSetController extends QueueController {
       spec: podSpec,
     };
     try {
-      await this.ctx.registryFor(this.type('', 'pods')).create(namespace, pod, { fieldManager: CONTROLLER_MANAGER });
+      await this.ctx.registryFor(this.resourceType('', 'pods')).create(namespace, pod, { fieldManager: CONTROLLER_MANAGER });
     } catch (err) {
       // The previous pod of that ordinal is still terminating: it is created once that one is gone.
       if (!(err instanceof StatusError && err.status.reason === 'AlreadyExists')) throw err;
