@@ -291,25 +291,24 @@ function validateParamRef(pr: Json | undefined, path: string): FieldError[] {
 
 /** ValidateMutatingAdmissionPolicyBinding: policyName, paramRef and matchResources (no validationActions). */
 export function validateMutatingAdmissionPolicyBinding(o: KubeObject): FieldError[] {
-  const spec = obj(o.spec) ?? {};
+  return validateBindingSpec(obj(o.spec) ?? {}, 'spec.matchResources');
+}
+
+/** What both kinds of binding check: the policy's name, the paramRef and the matchResources (at the path given). */
+function validateBindingSpec(spec: Record<string, unknown>, matchResourcesPath: string): FieldError[] {
   const errs: FieldError[] = [];
   const policyName = str(spec.policyName);
   if (policyName === '') errs.push(fieldError.required('spec.policyName'));
   else for (const m of isDNS1123Subdomain(policyName)) errs.push(fieldError.invalid('spec.policyName', policyName, m));
   errs.push(...validateParamRef(obj(spec.paramRef), 'spec.paramRef'));
-  errs.push(...validateMatchResources(obj(spec.matchResources), 'spec.matchResources'));
+  errs.push(...validateMatchResources(obj(spec.matchResources), matchResourcesPath));
   return errs;
 }
 
 /** validateValidatingAdmissionPolicyBindingSpec (its `matchResouces` path is upstream's spelling). */
 export function validateValidatingAdmissionPolicyBinding(o: KubeObject): FieldError[] {
   const spec = obj(o.spec) ?? {};
-  const errs: FieldError[] = [];
-  const policyName = str(spec.policyName);
-  if (policyName === '') errs.push(fieldError.required('spec.policyName'));
-  else for (const m of isDNS1123Subdomain(policyName)) errs.push(fieldError.invalid('spec.policyName', policyName, m));
-  errs.push(...validateParamRef(obj(spec.paramRef), 'spec.paramRef'));
-  errs.push(...validateMatchResources(obj(spec.matchResources), 'spec.matchResouces'));
+  const errs = validateBindingSpec(spec, 'spec.matchResouces');
   const actions = Array.isArray(spec.validationActions) ? spec.validationActions.map(str) : [];
   const seen = new Set<string>();
   actions.forEach((a, i) => {
