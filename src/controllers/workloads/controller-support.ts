@@ -90,23 +90,13 @@ export async function updateStatus(
   uid: string,
   mutate: (obj: KubeObject) => void,
 ): Promise<StoredObject | undefined> {
-  const registry = ctx.registryFor(statusTypeOf(type)!);
-  for (let attempt = 0; attempt < 10; attempt++) {
-    const stored = registry.peek(namespace, name);
-    if (!stored || stored.metadata.uid !== uid) return undefined;
+  return writeRetryingConflicts(ctx.registryFor(statusTypeOf(type)!), namespace, name, uid, `status of ${name}`, (stored) => {
     const copy = structuredClone(stored) as KubeObject;
     copy.status = structuredClone(stored.status ?? {});
     mutate(copy);
-    if (stableJson(copy.status) === stableJson(stored.status ?? {}) && stableJson(copy.metadata?.annotations) === stableJson(stored.metadata.annotations)) return stored;
-    try {
-      return (await registry.update(namespace, name, copy, { fieldManager: CONTROLLER_MANAGER })).object as StoredObject;
-    } catch (err) {
-      if (err instanceof StatusError && err.code === 409) continue;
-      if (err instanceof StatusError && err.code === 404) return undefined;
-      throw err;
-    }
-  }
-  throw new Error(`kubefake: status of ${name} kept conflicting`);
+    const unchanged = stableJson(copy.status) === stableJson(stored.status ?? {}) && stableJson(copy.metadata?.annotations) === stableJson(stored.metadata.annotations);
+    return unchanged ? undefined : copy;
+  });
 }
 
 /** Updates the whole object (spec, metadata) as a controller's Update does, retrying conflicts. */
@@ -118,21 +108,39 @@ export async function updateObject(
   uid: string,
   mutate: (obj: KubeObject) => boolean,
 ): Promise<StoredObject | undefined> {
-  const registry = ctx.registryFor(type);
+  return writeRetryingConflicts(ctx.registryFor(type), namespace, name, uid, name, (stored) => {
+    const copy = structuredClone(stored) as KubeObject;
+    return mutate(copy) ? copy : undefined;
+  });
+}
+
+/**
+ * A controller's update with retry.RetryOnConflict: `edit` answers the object to write from the
+ * stored one (undefined: nothing to write); a conflict reads again, a vanished or replaced
+ * object (another uid) ends it. Answers the stored object after the write, or as it was.
+ */
+async function writeRetryingConflicts(
+  registry: ReturnType<ControllerContext['registryFor']>,
+  namespace: string | undefined,
+  name: string,
+  uid: string,
+  what: string,
+  edit: (stored: StoredObject) => KubeObject | undefined,
+): Promise<StoredObject | undefined> {
   for (let attempt = 0; attempt < 10; attempt++) {
     const stored = registry.peek(namespace, name);
     if (!stored || stored.metadata.uid !== uid) return undefined;
-    const copy = structuredClone(stored) as KubeObject;
-    if (!mutate(copy)) return stored;
+    const next = edit(stored);
+    if (!next) return stored;
     try {
-      return (await registry.update(namespace, name, copy, { fieldManager: CONTROLLER_MANAGER })).object as StoredObject;
+      return (await registry.update(namespace, name, next, { fieldManager: CONTROLLER_MANAGER })).object as StoredObject;
     } catch (err) {
       if (err instanceof StatusError && err.code === 409) continue;
       if (err instanceof StatusError && err.code === 404) return undefined;
       throw err;
     }
   }
-  throw new Error(`kubefake: ${name} kept conflicting`);
+  throw new Error(`kubefake: ${what} kept conflicting`);
 }
 
 const REVISIONS = 'apps/controllerrevisions';
