@@ -47,8 +47,7 @@ export function authorizationAttributes(request: Request, user: UserInfo): Autho
   const path = new URL(request.url).pathname;
   const resource = info.resource ?? '';
   const name = info.name ?? '';
-  // requestinfo.go: a request on a namespace object is in that namespace.
-  const namespace = info.namespace ?? (resource === 'namespaces' && name ? name : '');
+  const namespace = info.namespace ?? '';
   return {
     user,
     verb: info.verb,
