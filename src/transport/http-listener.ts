@@ -58,8 +58,9 @@ export interface Listener {
  */
 export const MAX_HEADER_BYTES = (1 << 20) + 4096;
 
-/** How long a connection refused at parse time stays open for the client to read the answer (Go's rstAvoidanceDelay). */
+/** How long a connection refused at parse time stays open after the last data the client sent (Go's rstAvoidanceDelay). */
 const REFUSED_LINGER_MS = 500;
+const REFUSED_LINGER_CAP_MS = 5_000;
 
 /** Methods a WHATWG Request cannot carry. */
 const FORBIDDEN_METHODS = new Set(['CONNECT', 'TRACE', 'TRACK']);
@@ -209,10 +210,21 @@ function refuseUnparsable(err: NodeJS.ErrnoException & { bytesParsed?: number },
   }
   const status = err.code === 'HPE_HEADER_OVERFLOW' ? '431 Request Header Fields Too Large' : '400 Bad Request';
   socket.end(`HTTP/1.1 ${status}\r\nContent-Type: text/plain; charset=utf-8\r\nConnection: close\r\n\r\n${status}`);
-  // Keep reading what the client still sends, so closing does not reset the connection.
-  socket.on('data', () => undefined);
+  // Keep reading what the client still sends, so closing does not reset the connection. net/http
+  // waits rstAvoidanceDelay (500 ms) once; here the wait restarts while data still arrives (a
+  // client on a loaded machine may still be writing a 1 MiB header after 500 ms, and a reset would
+  // discard the 431 it has not read yet), bounded by REFUSED_LINGER_CAP_MS in all.
+  let linger = setTimeout(() => socket.destroy(), REFUSED_LINGER_MS).unref();
+  const cap = setTimeout(() => socket.destroy(), REFUSED_LINGER_CAP_MS).unref();
+  socket.on('data', () => {
+    clearTimeout(linger);
+    linger = setTimeout(() => socket.destroy(), REFUSED_LINGER_MS).unref();
+  });
   socket.on('error', () => undefined);
-  setTimeout(() => socket.destroy(), REFUSED_LINGER_MS).unref();
+  socket.on('close', () => {
+    clearTimeout(linger);
+    clearTimeout(cap);
+  });
 }
 
 /** Resolves once `res` can take more data, or it closed (a client that left never drains). */
