@@ -73,7 +73,7 @@ function servePost(handler: PostSubresourceHandler, r: SubresourceRequest): Prom
  * Binding's own name says which pod (`name` undefined).
  */
 async function serveBinding(pods: GenericRegistry, namespace: string | undefined, name: string | undefined, request: Request, query: URLSearchParams, format: OutputFormat, now: Date): Promise<Response> {
-  const { body, options } = await readWriteRequest(request, query, { apiVersion: 'v1', kind: 'Binding', protobuf: false });
+  const { body, options } = await readWriteRequest(request, query, { apiVersion: 'v1', kind: 'Binding', protobuf: true });
   const pod = name ?? (isPlainObject(body.metadata) && typeof body.metadata.name === 'string' ? body.metadata.name : '');
   const status = bindPod(pods, namespace, pod, body, now, (options.dryRun ?? []).length > 0);
   return objectResponse(status, { status: 201, format });
@@ -106,7 +106,7 @@ async function serveUpdateSubresource(r: SubresourceRequest, updateType: Resourc
 }
 
 async function serveEviction(r: SubresourceRequest): Promise<Response> {
-  const { body } = await readWriteRequest(r.request, r.query, { apiVersion: 'policy/v1', kind: 'Eviction', protobuf: false });
+  const { body } = await readWriteRequest(r.request, r.query, { apiVersion: 'policy/v1', kind: 'Eviction', protobuf: true });
   const embedded = isPlainObject(body.deleteOptions) ? body.deleteOptions : undefined;
   const out = await evictPod(body, {
     pods: r.registryFor(r.type),
@@ -122,7 +122,7 @@ async function serveEviction(r: SubresourceRequest): Promise<Response> {
 }
 
 async function serveTokenRequest(r: SubresourceRequest): Promise<Response> {
-  const { body } = await readWriteRequest(r.request, r.query, { apiVersion: 'authentication.k8s.io/v1', kind: 'TokenRequest', protobuf: false });
+  const { body } = await readWriteRequest(r.request, r.query, { apiVersion: 'authentication.k8s.io/v1', kind: 'TokenRequest', protobuf: true });
   const out = await requestToken(body, {
     serviceAccounts: r.registryFor(r.type),
     namespace: r.info.namespace ?? '',
