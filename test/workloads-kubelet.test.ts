@@ -47,6 +47,20 @@ describe('nodes', () => {
     expect(node.status?.daemonEndpoints?.kubeletEndpoint?.Port).toBe(10250);
   });
 
+  it('gives each node its heartbeat Lease in kube-node-lease, owned by the Node (kubectl describe node reads it)', async () => {
+    const core = await start(2);
+    const leases = await cluster.kubeConfig.makeApiClient(k8s.CoordinationV1Api).listNamespacedLease({ namespace: 'kube-node-lease' });
+    expect(leases.items.map((l) => l.metadata?.name)).toEqual(['kubefake-node-1', 'kubefake-node-2']);
+    const node = await core.readNode({ name: 'kubefake-node-1' });
+    const lease = leases.items[0]!;
+    expect(lease.metadata?.ownerReferences).toEqual([{ apiVersion: 'v1', kind: 'Node', name: 'kubefake-node-1', uid: node.metadata?.uid }]);
+    expect(lease.spec).toMatchObject({ holderIdentity: 'kubefake-node-1', leaseDurationSeconds: 40 });
+    // A MicroTime, on the cluster clock.
+    expect(new Date(String(lease.spec?.renewTime)).toISOString()).toBe(cluster.clock.now().toISOString());
+    const raw = (await (await cluster.handle(new Request(`${cluster.url}/apis/coordination.k8s.io/v1/namespaces/kube-node-lease/leases/kubefake-node-1`))).json()) as { spec: { renewTime: string } };
+    expect(raw.spec.renewTime).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{6}Z$/);
+  });
+
   it('are not there without the option, and pods stay Pending', async () => {
     cluster = await createFakeCluster({ deterministic: true });
     const core = cluster.kubeConfig.makeApiClient(k8s.CoreV1Api);
