@@ -44,6 +44,11 @@ describe('nodes', () => {
       { type: 'Hostname', address: 'kubefake-node-2' },
     ]);
     expect(node.status?.nodeInfo).toMatchObject({ kubeletVersion: 'v1.36.0', operatingSystem: 'linux', architecture: 'amd64', containerRuntimeVersion: 'containerd://2.1.4' });
+    // As encoding/json writes NodeStatus: the non-omitempty kubeProxyVersion as "", no empty images list
+    // (Python client 22's model refuses a node without kube_proxy_version).
+    const raw = (await (await cluster.handle(new Request(`${cluster.url}/api/v1/nodes/kubefake-node-2`))).json()) as { status: Record<string, unknown> & { nodeInfo: Record<string, unknown> } };
+    expect(raw.status.nodeInfo.kubeProxyVersion).toBe('');
+    expect(raw.status).not.toHaveProperty('images');
     expect(node.status?.daemonEndpoints?.kubeletEndpoint?.Port).toBe(10250);
   });
 

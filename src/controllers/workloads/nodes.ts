@@ -83,11 +83,12 @@ function nodeStatus(i: number, kubeletVersion: string, now: Date): Record<string
       osImage: 'Debian GNU/Linux 12 (bookworm)',
       containerRuntimeVersion: 'containerd://2.1.4',
       kubeletVersion,
+      // Deprecated and no longer set by kubelets, but not omitempty: encoding/json writes "".
+      kubeProxyVersion: '',
       operatingSystem: 'linux',
       architecture: 'amd64',
       swap: {},
     },
-    images: [],
     runtimeHandlers: [{ name: 'runc', features: { recursiveReadOnlyMounts: true, userNamespaces: true } }, { name: '', features: { recursiveReadOnlyMounts: true, userNamespaces: true } }],
     features: { supplementalGroupsPolicy: true },
   };
