@@ -157,6 +157,21 @@ describe('pod-level resources', () => {
       'spec.resources.requests[memory]: Invalid value: "1Gi": must be greater than or equal to aggregate container requests of 2Gi',
       'spec.resources.containers[0][memory].limits: Invalid value: "2Gi": must be less than or equal to pod limits of 1Gi',
     ]);
+    expect(
+      await invalidCauses(
+        pod('pod-level-hugepages', {
+          resources: { limits: { 'hugepages-2Mi': '2Mi', memory: '1Gi' } },
+          containers: [container({ resources: { limits: { 'hugepages-2Mi': '4Mi', memory: '100Mi' } } })],
+        }),
+      ),
+    ).toEqual([
+      'spec.resources.requests[hugepages-2Mi]: Invalid value: "2Mi": must be greater than or equal to aggregate container requests of 4Mi',
+      'spec.resources.limits[hugepages-2Mi]: Invalid value: "2Mi": must be greater than or equal to aggregate container limits of 4Mi',
+      'spec.resources.containers[0][hugepages-2Mi].limits: Invalid value: "4Mi": must be less than or equal to pod limits of 2Mi',
+    ]);
+    // Only what the pod itself requests is compared: the containers' ephemeral storage is theirs.
+    const created = await pod('pod-level-partial', { resources: { requests: { cpu: '1' } }, containers: [container({ resources: { requests: { cpu: '500m', 'ephemeral-storage': '1Gi' } } })] });
+    expect(created.spec!.resources).toEqual({ requests: { cpu: '1' } });
   });
 });
 

@@ -7,8 +7,8 @@
 // Go ranges over the maps in random order; here they go in the order the object lists them.
 // Pod-level resources (spec.resources; PodLevelResources is beta and on by default in v1.36):
 // validatePodResources — no claims, names cpu, memory or hugepages-*, the same quantity rules, then
-// validatePodResourceConsistency (pod requests at least the containers' aggregate requests, no
-// container limit above the pod's).
+// validatePodResourceConsistency (a pod request at least the containers' aggregate request of that
+// resource, a pod hugepages limit at least theirs, no container limit above the pod's).
 import { fieldError, type FieldError } from '../../errors/field-error.ts';
 import { isQualifiedName } from '../../validation/names.ts';
 import { isPlainObject } from '../object.ts';
@@ -129,13 +129,21 @@ function validatePodResourceConsistency(spec: Json, path: string): FieldError[] 
   const errs: FieldError[] = [];
   const r = spec.resources as Json;
   const podRequests = resourceList(r.requests);
+  // Only the resources the pod requests itself are compared.
   for (const [name, containerRequests] of aggregate(spec as PodSpecJson, 'requests')) {
-    const podRequest = podRequests.get(name) ?? new Quantity();
-    if (containerRequests.cmp(podRequest) > 0) {
+    const podRequest = podRequests.get(name);
+    if (podRequest && containerRequests.cmp(podRequest) > 0) {
       errs.push(fieldError.invalid(`${path}.requests[${name}]`, podRequest.toString(), `must be greater than or equal to aggregate container requests of ${containerRequests.toString()}`));
     }
   }
   const podLimits = resourceList(r.limits);
+  // A pod-level hugepages limit covers the containers' (hugepages cannot be overcommitted).
+  for (const [name, containerLimits] of aggregate(spec as PodSpecJson, 'limits')) {
+    const podLimit = podLimits.get(name);
+    if (isHugePages(name) && podLimit && containerLimits.cmp(podLimit) > 0) {
+      errs.push(fieldError.invalid(`${path}.limits[${name}]`, podLimit.toString(), `must be greater than or equal to aggregate container limits of ${containerLimits.toString()}`));
+    }
+  }
   (Array.isArray(spec.containers) ? spec.containers.filter(isPlainObject) : []).forEach((c, i) => {
     for (const [name, limit] of resourceList(isPlainObject(c.resources) ? c.resources.limits : undefined)) {
       const podLimit = podLimits.get(name);
