@@ -104,7 +104,7 @@ describe('seLinuxChangePolicy', () => {
 });
 
 describe('host ports', () => {
-  it('refuses one protocol/hostIP/hostPort twice across the app containers, and within one init container', async () => {
+  it('refuses one protocol/hostIP/hostPort twice across the app containers, and within one init container; with hostNetwork, a hostPort other than the containerPort', async () => {
     expect(
       await invalidCauses(
         pod('ports', {
@@ -113,6 +113,11 @@ describe('host ports', () => {
         }),
       ),
     ).toEqual(['spec.containers[1].ports[0].hostPort: Duplicate value: "TCP//8080"', 'spec.initContainers[0].ports[1].hostPort: Duplicate value: "TCP//9090"']);
+    expect(
+      await invalidCauses(pod('ports-host-network', { hostNetwork: true, containers: [container({ ports: [{ containerPort: 80 }, { containerPort: 81, hostPort: 8081 }] })] })),
+    ).toEqual(['spec.containers[0].ports[1].hostPort: Invalid value: 8081: must match `containerPort` when `hostNetwork` is true']);
+    const hostNetwork = await pod('ports-host-network-ok', { hostNetwork: true, containers: [container({ ports: [{ containerPort: 80 }] })] });
+    expect(hostNetwork.spec!.containers[0]!.ports).toEqual([{ containerPort: 80, hostPort: 80, protocol: 'TCP' }]);
     const created = await pod('ports-ok', { containers: [container({ ports: [{ containerPort: 80, hostPort: 8080 }, { containerPort: 80, hostPort: 8080, protocol: 'UDP' }, { containerPort: 81, hostPort: 8080, hostIP: '10.0.0.1' }] })] });
     expect(created.spec!.containers[0]!.ports).toHaveLength(3);
   });

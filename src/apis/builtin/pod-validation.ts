@@ -161,6 +161,24 @@ function validateContainerList(containers: Json[], volumes: Set<string>, claims:
   return errs;
 }
 
+/**
+ * validatePodHostNetworkDeps: with hostNetwork an app container's hostPort is its containerPort.
+ * Go lets a template leave it 0 (ResourceIsPod is false there); a Pod's was defaulted to the
+ * containerPort already, so checking only set host ports gives both answers.
+ */
+function validatePodHostNetworkDeps(spec: Json, path: string): FieldError[] {
+  if (spec.hostNetwork !== true) return [];
+  const errs: FieldError[] = [];
+  list(spec.containers).forEach((c, i) => {
+    list(c.ports).forEach((p, j) => {
+      const hostPort = typeof p.hostPort === 'number' ? p.hostPort : 0;
+      const containerPort = typeof p.containerPort === 'number' ? p.containerPort : 0;
+      if (hostPort !== 0 && hostPort !== containerPort) errs.push(fieldError.invalid(`${path}.containers[${i}].ports[${j}].hostPort`, hostPort, 'must match `containerPort` when `hostNetwork` is true'));
+    });
+  });
+  return errs;
+}
+
 /** checkHostPortConflicts (AccumulateUniqueHostPorts): one protocol/hostIP/hostPort per list. */
 function checkHostPortConflicts(containers: Json[], path: string): FieldError[] {
   const errs: FieldError[] = [];
@@ -239,6 +257,7 @@ export function validatePodSpec(spec: unknown, path: string): FieldError[] {
   errs.push(...validateEphemeralContainers(s, volumes, claims, `${path}.ephemeralContainers`, hostUsers));
   // opts.PodLevelResourcesEnabled: PodLevelResources is on by default in v1.36.
   errs.push(...validatePodLevelResources(s, claims, `${path}.resources`));
+  errs.push(...validatePodHostNetworkDeps(s, path));
   errs.push(...supported(str(s.restartPolicy), `${path}.restartPolicy`, RESTART_POLICIES));
   errs.push(...supported(str(s.dnsPolicy), `${path}.dnsPolicy`, DNS_POLICIES));
   const nodeSelector = obj(s.nodeSelector);
