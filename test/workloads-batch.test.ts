@@ -100,7 +100,14 @@ describe('Job', () => {
     expect((await readJob('retry')).status?.conditions).toBeUndefined();
     cluster.clock.advance(11_000);
     await cluster.settle();
-    const job = await readJob('retry');
+    let job = await readJob('retry');
+    // The job's end stops its pod; Failed waits until the pod is gone (the 30 s grace period).
+    expect(conditions(job)).toEqual([['FailureTarget', 'True', 'BackoffLimitExceeded', 'Job has reached the specified backoff limit']]);
+    expect(job.status).toMatchObject({ terminating: 1, failed: 1 });
+    cluster.clock.advance(30_000);
+    await cluster.settle();
+    job = await readJob('retry');
+    expect(job.status?.terminating).toBe(0);
     expect(conditions(job)).toEqual([
       ['FailureTarget', 'True', 'BackoffLimitExceeded', 'Job has reached the specified backoff limit'],
       ['Failed', 'True', 'BackoffLimitExceeded', 'Job has reached the specified backoff limit'],
