@@ -100,7 +100,9 @@ export class JobController extends QueueController {
     } else if (event.bucket === PODS) {
       this.pods.observe(event);
       const ref = controllerRefOf(event.object);
-      if (event.type === 'DELETED' && ref?.kind === 'Job' && !this.accounted.delete(event.object.metadata.uid!)) {
+      // A pod that goes before it was accounted for is remembered, while its job is still there.
+      const jobKey = `${event.object.metadata.namespace}/${ref?.name}`;
+      if (event.type === 'DELETED' && ref?.kind === 'Job' && !this.accounted.delete(event.object.metadata.uid!) && this.ctx.store.get(JOBS, jobKey)?.metadata.uid === ref.uid) {
         let byPod = this.gone.get(ref.uid);
         if (!byPod) this.gone.set(ref.uid, (byPod = new Map()));
         byPod.set(event.object.metadata.uid!, goneCopy(event.object));
