@@ -129,6 +129,36 @@ describe('Job', () => {
     expect(await podsOf('slow')).toEqual([]);
   });
 
+  it('stops its pods while suspended without counting them failed, and restarts its deadline on resume', async () => {
+    await start();
+    cluster.kubelet.on({ selector: { app: 'task' } }, { runFor: 3_600_000, stopAfter: 0 });
+    await batch.createNamespacedJob({ namespace, body: { metadata: { name: 'paused' }, spec: { activeDeadlineSeconds: 100, template: podTemplate() } } });
+    await cluster.settle();
+    const merge = k8s.setHeaderOptions('Content-Type', k8s.PatchStrategy.MergePatch);
+    await batch.patchNamespacedJob({ name: 'paused', namespace, body: { spec: { suspend: true } } }, merge);
+    await cluster.settle();
+    let job = await readJob('paused');
+    expect(conditions(job)).toEqual([['Suspended', 'True', 'JobSuspended', 'Job suspended']]);
+    expect(job.status?.failed).toBeUndefined();
+    expect(job.status?.active).toBeUndefined();
+    expect(await podsOf('paused')).toEqual([]);
+    cluster.clock.advance(90_000);
+    await cluster.settle();
+    await batch.patchNamespacedJob({ name: 'paused', namespace, body: { spec: { suspend: false } } }, merge);
+    await cluster.settle();
+    job = await readJob('paused');
+    expect(conditions(job)).toEqual([['Suspended', 'False', 'JobResumed', 'Job resumed']]);
+    expect(job.status?.startTime?.toISOString()).toBe('2025-01-01T00:01:30.000Z');
+    expect(job.status?.active).toBe(1);
+    // The deadline counts from the resume: 100 s after it, not after the creation.
+    cluster.clock.advance(20_000);
+    await cluster.settle();
+    expect((await readJob('paused')).status?.conditions?.map((c) => c.type)).toEqual(['Suspended']);
+    cluster.clock.advance(80_000);
+    await cluster.settle();
+    expect(conditions(await readJob('paused'))?.slice(1).map((c) => c[2])).toEqual(['DeadlineExceeded', 'DeadlineExceeded']);
+  });
+
   it('is deleted ttlSecondsAfterFinished after it finishes', async () => {
     await start();
     await batch.createNamespacedJob({ namespace, body: { metadata: { name: 'brief' }, spec: { ttlSecondsAfterFinished: 100, template: podTemplate() } } });
