@@ -105,6 +105,15 @@ describe('Job validation', () => {
     ]);
   });
 
+  it('wants managedBy to be a domain-prefixed path of at most 63 characters', async () => {
+    expect(await refused('managed', { managedBy: 'my controller' })).toEqual(['spec.managedBy: Invalid value: "my controller": must be a domain-prefixed path (such as "acme.io/foo")']);
+    expect(await refused('managed-path', { managedBy: 'Example.com/a b' })).toEqual([
+      `spec.managedBy: Invalid value: "Example.com": a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character (e.g. 'example.com', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*')`,
+      `spec.managedBy: Invalid value: "a b": Invalid path (regex used for validation is '[A-Za-z0-9/\\-._~%!$&'()*+,;=:]+')`,
+    ]);
+    expect(await refused('managed-long', { managedBy: `example.com/${'x'.repeat(60)}` })).toEqual(['spec.managedBy: Too long: may not be more than 63 bytes']);
+  });
+
   it('refuses an Indexed job whose last pod hostname would not be a DNS label', async () => {
     const name = 'x'.repeat(62);
     expect(await refused(name, { completionMode: 'Indexed', completions: 10 })).toEqual([`metadata.name: Invalid value: "${name}": will not able to create pod with invalid DNS label: ${name}-9`]);

@@ -278,3 +278,16 @@ describe('podReplacementPolicy', () => {
     expect((await readJob('eager')).status).toMatchObject({ active: 1, failed: 1, terminating: 0 });
   });
 });
+
+describe('managedBy', () => {
+  it('leaves a job managed by another controller alone, and runs one naming the job controller', async () => {
+    await start();
+    await createJob('elsewhere', { managedBy: 'example.com/queue' });
+    await createJob('here', { managedBy: 'kubernetes.io/job-controller' });
+    await cluster.settle();
+    expect(await podsOf('elsewhere')).toEqual([]);
+    // Untouched: no startTime, no counts.
+    expect((await readJob('elsewhere')).status).toEqual({});
+    expect(conditions(await readJob('here'))?.map((c) => c[0])).toEqual(['SuccessCriteriaMet', 'Complete']);
+  });
+});

@@ -1,9 +1,9 @@
 // The parts of validateJobSpec (pkg/apis/batch/validation/validation.go, v1.36) about how a Job
-// retries and ends: backoffLimitPerIndex and maxFailedIndexes, the completion mode's limits,
+// retries and ends: backoffLimitPerIndex and maxFailedIndexes, managedBy, the completion mode's limits,
 // podFailurePolicy, successPolicy and podReplacementPolicy. Texts, paths and order as in Go.
 import { fieldError, OMIT_VALUE, type FieldError } from '../../errors/field-error.ts';
 import { goQuote } from '../../errors/go-format.ts';
-import { invalidWithJson, validateNonnegativeField } from '../../validation/meta-fields.ts';
+import { invalidWithJson, validateDomainPrefixedPath, validateNonnegativeField } from '../../validation/meta-fields.ts';
 import { isQualifiedName } from '../../validation/names.ts';
 import { isPlainObject } from '../object.ts';
 import { typedInternalJson } from './go-struct-diff.ts';
@@ -22,6 +22,7 @@ const MAX_ON_EXIT_CODES_VALUES = 255;
 const MAX_ON_POD_CONDITIONS_PATTERNS = 20;
 const MAX_SUCCEEDED_INDEXES_LENGTH = 64 * 1024;
 const MAX_SUCCESS_POLICY_RULES = 20;
+const MAX_MANAGED_BY_LENGTH = 63;
 
 const ACTIONS = ['Count', 'FailIndex', 'FailJob', 'Ignore'];
 const OPERATORS = ['In', 'NotIn'];
@@ -42,6 +43,10 @@ export function validateJobRetryAndEnd(spec: Json, path: string): FieldError[] {
   if (maxFailed !== undefined) {
     errs.push(...validateNonnegativeField(maxFailed, `${path}.maxFailedIndexes`));
     if (perIndex === undefined) errs.push(fieldError.required(`${path}.backoffLimitPerIndex`, 'when maxFailedIndexes is specified'));
+  }
+  if (typeof spec.managedBy === 'string') {
+    errs.push(...validateDomainPrefixedPath(spec.managedBy, `${path}.managedBy`));
+    if (spec.managedBy.length > MAX_MANAGED_BY_LENGTH) errs.push(fieldError.tooLong(`${path}.managedBy`, MAX_MANAGED_BY_LENGTH));
   }
   const mode = spec.completionMode;
   if (mode !== undefined && mode !== null) {

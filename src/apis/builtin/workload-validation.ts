@@ -346,7 +346,9 @@ function validateJobSpecCounts(spec: Json, path: string): FieldError[] {
 function validateJobSpecTemplate(spec: Json, path: string): FieldError[] {
   const errs = validatePodTemplateSpec(spec.template, `${path}.template`);
   const policy = templateSpec(spec.template).restartPolicy;
-  if (policy !== 'OnFailure' && policy !== 'Never') errs.push(fieldError.notSupported(`${path}.template.spec.restartPolicy`, policy ?? '', ['OnFailure', 'Never']));
+  // Always is also what PodSpec defaulting gives an unset policy: Required names the choices.
+  if (policy === 'Always' || policy === '' || policy === undefined || policy === null) errs.push(fieldError.required(`${path}.template.spec.restartPolicy`, 'valid values: "OnFailure", "Never"'));
+  else if (policy !== 'OnFailure' && policy !== 'Never') errs.push(fieldError.notSupported(`${path}.template.spec.restartPolicy`, policy, ['OnFailure', 'Never']));
   else errs.push(...validateRestartPolicyForFailurePolicy(spec, policy, path));
   return errs;
 }

@@ -115,6 +115,8 @@ export class JobController extends QueueController {
   protected async sync(key: string): Promise<void> {
     const job = this.ctx.store.get(JOBS, key);
     if (!job || job.metadata.deletionTimestamp) return;
+    // managedByExternalController: a job another controller manages is left to it.
+    if (typeof specOf(job).managedBy === 'string' && specOf(job).managedBy !== 'kubernetes.io/job-controller') return;
     const jobUid = job.metadata.uid!;
     const now = this.ctx.clock.now();
     const nowMs = now.getTime();
