@@ -344,9 +344,10 @@ export class JobController extends QueueController {
     if (diff <= 0) return { active, deleted: 0, deletedReady: 0 };
     if (!c.perIndex) {
       const remaining = remainingBackoffMs(c.backoff.failuresAfterLastSuccess, c.backoff.lastFailureAt, c.now);
+      // manageJob answers 0 active pods while it waits out the back-off, whatever still runs.
       if (remaining > 0) {
         this.wakeups.at(key, c.now + remaining);
-        return { active, deleted: 0, deletedReady: 0 };
+        return { active: 0, deleted: 0, deletedReady: 0 };
       }
     }
     if (!c.indexed) {
@@ -361,7 +362,10 @@ export class JobController extends QueueController {
         return last ? remainingBackoffMs(absoluteFailureCount(last) + 1, podFinishedTime(last), c.now) : 0;
       });
       const now = indexes.filter((_, i) => waits[i] === 0);
-      if (now.length === 0 && indexes.length > 0) this.wakeups.at(key, c.now + Math.min(...waits));
+      if (now.length === 0 && indexes.length > 0) {
+        this.wakeups.at(key, c.now + Math.min(...waits));
+        return { active: 0, deleted: 0, deletedReady: 0 };
+      }
       indexes = now;
     }
     for (const index of indexes) if (await this.createPod(job, index, c.perIndex ? indexFailureCounts(c.failurePolicy, c.delayed.get(index)) : undefined)) active++;
