@@ -279,6 +279,27 @@ describe('podReplacementPolicy', () => {
   });
 });
 
+describe('pod accounting', () => {
+  it('counts a pod removed at once (grace 0) as failed from its last state, once, and replaces it after the back-off', async () => {
+    await start();
+    cluster.kubelet.on({ selector: { app: 'task' } }, { runFor: 3_600_000 });
+    await createJob('forced', { backoffLimit: 3 });
+    await cluster.settle();
+    const [pod] = await podsOf('forced');
+    await core.deleteNamespacedPod({ name: pod!.metadata!.name!, namespace, gracePeriodSeconds: 0 });
+    await cluster.settle();
+    let job = await readJob('forced');
+    expect(job.status).toMatchObject({ failed: 1, terminating: 0 });
+    expect(await podsOf('forced')).toEqual([]);
+    await step(9_000);
+    expect(await podsOf('forced')).toEqual([]);
+    await step(1_000);
+    job = await readJob('forced');
+    expect(job.status).toMatchObject({ active: 1, failed: 1 });
+    expect(job.status?.conditions).toBeUndefined();
+  });
+});
+
 describe('managedBy', () => {
   it('leaves a job managed by another controller alone, and runs one naming the job controller', async () => {
     await start();

@@ -105,7 +105,7 @@ export class JobController extends QueueController {
       if (event.type === 'DELETED' && ref?.kind === 'Job' && !this.accounted.delete(event.object.metadata.uid!) && this.ctx.store.get(JOBS, jobKey)?.metadata.uid === ref.uid) {
         let byPod = this.gone.get(ref.uid);
         if (!byPod) this.gone.set(ref.uid, (byPod = new Map()));
-        byPod.set(event.object.metadata.uid!, goneCopy(event.object));
+        byPod.set(event.object.metadata.uid!, goneCopy(event.object, this.ctx.clock.now()));
       }
       const owner = controllerKeyOf(event.object, 'Job');
       if (owner) this.queue.add(owner);
@@ -476,12 +476,15 @@ interface ManageContext {
 }
 
 /**
- * A deleted pod as the controller keeps it until accounted for: marked deleted, and Failed unless
- * it had ended (PodGC marks a pod that vanished while running Failed).
+ * A deleted pod as the controller keeps it until accounted for: marked deleted (now, when it went
+ * at once), and Failed unless it had ended (PodGC marks a pod that vanished while running Failed).
  */
-function goneCopy(pod: StoredObject): KubeObject {
+function goneCopy(pod: StoredObject, now: Date): KubeObject {
   const copy = structuredClone(pod) as KubeObject;
-  copy.metadata!.deletionTimestamp ??= copy.metadata!.creationTimestamp;
+  if (!copy.metadata!.deletionTimestamp) {
+    copy.metadata!.deletionTimestamp = formatTimestamp(now);
+    copy.metadata!.deletionGracePeriodSeconds = 0;
+  }
   if (!isTerminal(copy)) copy.status = { ...statusOf(copy), phase: 'Failed' };
   return copy;
 }
