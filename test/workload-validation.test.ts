@@ -188,7 +188,7 @@ describe('other workloads', () => {
     );
     expect(causes(status)).toEqual([
       'spec.backoffLimit: Invalid value: -1: must be greater than or equal to 0',
-      'spec.template.spec.restartPolicy: Unsupported value: "Always": supported values: "OnFailure", "Never"',
+      'spec.template.spec.restartPolicy: Required value: valid values: "OnFailure", "Never"',
     ]);
     const ok = await api.batch.createNamespacedJob({ namespace: 'default', body: { metadata: { name: 'ok' }, spec: { template: { spec: { restartPolicy: 'Never', containers: [container()] } } } } });
     expect(ok.spec?.selector?.matchLabels?.['batch.kubernetes.io/controller-uid']).toBe(ok.metadata?.uid);

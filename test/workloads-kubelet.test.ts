@@ -4,7 +4,7 @@
 // loops, programmed logs, graceful deletion ending with the grace period, and nothing of it
 // without the option.
 import * as k8s from '@kubernetes/client-node';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createFakeCluster, type FakeCluster } from '../src/index.ts';
 import { expectStatus } from './support/status.ts';
 import { kubectlAvailable, kubectlRunner } from './support/kubectl.ts';
@@ -277,6 +277,42 @@ describe('kubelet', () => {
     cluster.clock.advance(28_000);
     await cluster.settle();
     expect((await core.listNamespacedPod({ namespace: 'default' })).items).toEqual([]);
+  });
+
+  it('reports a deleted pod terminal before it goes: 143 when it stopped on SIGTERM, 137 when the grace period ran out', async () => {
+    const core = await start();
+    cluster.kubelet.on({ name: 'quick' }, { stopAfter: 2000 });
+    cluster.kubelet.on({ name: 'slow' }, { runFor: 3_600_000 });
+    await core.createNamespacedPod({ namespace: 'default', body: podBody('slow', { terminationGracePeriodSeconds: 30, restartPolicy: 'Never' }) });
+    await core.createNamespacedPod({ namespace: 'default', body: podBody('quick') });
+    await cluster.settle();
+    const seen: Array<[string, string, string | undefined, number | undefined, string | undefined]> = [];
+    const { resourceVersion } = (await core.listNamespacedPod({ namespace: 'default' })).metadata!;
+    const stop = await new k8s.Watch(cluster.kubeConfig).watch('/api/v1/namespaces/default/pods', { resourceVersion }, (type, pod: k8s.V1Pod) => {
+      // Watch hands over the decoded JSON: times stay text.
+      const terminated = pod.status?.containerStatuses?.[0]?.state?.terminated;
+      seen.push([type, pod.metadata!.name!, pod.status?.phase, terminated?.exitCode, terminated?.finishedAt as unknown as string | undefined]);
+    }, () => {});
+    await core.deleteNamespacedPod({ name: 'slow', namespace: 'default' });
+    await core.deleteNamespacedPod({ name: 'quick', namespace: 'default' });
+    await cluster.settle();
+    cluster.clock.advance(2000);
+    await cluster.settle();
+    cluster.clock.advance(28_000);
+    await cluster.settle();
+    await vi.waitFor(() => expect(seen.filter((e) => e[0] === 'DELETED')).toHaveLength(2));
+    stop.abort();
+    expect(seen).toEqual([
+      ['MODIFIED', 'slow', 'Running', undefined, undefined],
+      ['MODIFIED', 'quick', 'Running', undefined, undefined],
+      // The terminal status, then the deletion confirmed with grace 0, then gone.
+      ['MODIFIED', 'quick', 'Failed', 143, '2025-01-01T00:00:02Z'],
+      ['MODIFIED', 'quick', 'Failed', 143, '2025-01-01T00:00:02Z'],
+      ['DELETED', 'quick', 'Failed', 143, '2025-01-01T00:00:02Z'],
+      ['MODIFIED', 'slow', 'Failed', 137, '2025-01-01T00:00:30Z'],
+      ['MODIFIED', 'slow', 'Failed', 137, '2025-01-01T00:00:30Z'],
+      ['DELETED', 'slow', 'Failed', 137, '2025-01-01T00:00:30Z'],
+    ]);
   });
 
   it('produces the same objects on every run', async () => {

@@ -120,6 +120,7 @@ export class Kubelet extends QueueController implements KubeletConnection {
         this.wakeAt(record, key, stopAt);
         return;
       }
+      this.writeTerminalStatus(pod, record, namespace, name, stopAt, stopAt >= graceEnd, now);
       try {
         await registry.delete(namespace, name, { gracePeriodSeconds: 0, preconditions: { uid: record.uid } });
       } catch (err) {
@@ -151,6 +152,35 @@ export class Kubelet extends QueueController implements KubeletConnection {
       }
     }
     if (life.nextChangeAt !== undefined) this.wakeAt(record, key, life.nextChangeAt);
+  }
+
+  /**
+   * Before confirming a deletion the kubelet reports the pod terminal (pkg/kubelet/status
+   * status_manager.go TerminatePod, kubelet_pods.go getPhase with podIsTerminal): containers still
+   * running when the pod was deleted end with 143 (stopped on SIGTERM) or 137 (killed when the
+   * grace period ran out), and the phase becomes Failed (Succeeded only when every container
+   * exited 0). Controllers that look at how a pod ended (the Job's podFailurePolicy, its failure
+   * count) see this status in the pod's last update.
+   */
+  private writeTerminalStatus(pod: KubeObject, record: PodRecord, namespace: string | undefined, name: string, stopAt: number, killed: boolean, now: Date): void {
+    const phase = statusOf(pod).phase;
+    if (phase === 'Failed' || phase === 'Succeeded') return;
+    // A container that ran to its end before it was stopped reports its own exit.
+    const life = lifeAt(pod, record.behavior, record.acceptedAt, stopAt).now;
+    const restarts = life.stage === 'creating' ? 0 : life.restarts;
+    const startedAt = life.stage === 'running' ? life.startedAt : stopAt;
+    const final: LifeStage = life.stage === 'finished' ? life : { stage: 'finished', restarts, last: { startedAt, finishedAt: stopAt, exitCode: killed ? 137 : 143 } };
+    const node = this.nodes.get(record.node)!;
+    const status = podStatusAt(pod, final, { hostIP: node.hostIP, podIP: record.podIP, acceptedAt: record.acceptedAt }, now);
+    this.ctx.registryFor(this.ctx.catalog.find('', 'v1', 'pods')!).systemUpdate(
+      namespace,
+      name,
+      (p) => {
+        p.status = status;
+        return true;
+      },
+      record.uid,
+    );
   }
 
   /** The next free address of the node's /24, from .2 on. */
