@@ -23,6 +23,7 @@ import { priority } from './priority.ts';
 import { defaultTolerationSeconds } from './default-toleration-seconds.ts';
 import { defaultStorageClassPlugin } from './default-storage-class.ts';
 import { runtimeClass } from './runtime-class.ts';
+import { certificateApproval, certificateSigning, certificateSubjectRestriction } from './certificates.ts';
 import { defaultIngressClass } from './default-ingress-class.ts';
 import { resourceQuota } from './resource-quota.ts';
 import { serviceAccountPlugin } from './service-account.ts';
@@ -40,6 +41,9 @@ export function defaultAdmissionPlugins(services: AdmissionServices): AdmissionP
     defaultTolerationSeconds(), // DefaultTolerationSeconds
     defaultStorageClassPlugin(services), // DefaultStorageClass
     runtimeClass(services), // RuntimeClass
+    certificateApproval(services), // CertificateApproval
+    certificateSigning(services), // CertificateSigning
+    certificateSubjectRestriction(), // CertificateSubjectRestriction
     defaultIngressClass(services), // DefaultIngressClass
     mutatingAdmissionPolicyPlugin(services), // MutatingAdmissionPolicy
     mutatingAdmissionWebhook(services), // MutatingAdmissionWebhook

@@ -277,7 +277,7 @@ export class GenericRegistry {
     delete meta.deletionGracePeriodSeconds;
     delete meta.selfLink;
     delete meta.resourceVersion;
-    this.type.strategy.prepareForCreate?.(obj);
+    this.type.strategy.prepareForCreate?.(obj, { user: options.user });
     if (!applied) recordUpdateManager(this.type, this.ctx.clock, undefined, obj, this.managerOf(options));
     // Mutating admission sees the object after the field manager, so what plugins add is not
     // attributed to the request's manager (create.go). Here it also sees the system fields and
