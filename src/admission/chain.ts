@@ -23,6 +23,8 @@ import { priority } from './priority.ts';
 import { defaultTolerationSeconds } from './default-toleration-seconds.ts';
 import { defaultStorageClassPlugin } from './default-storage-class.ts';
 import { runtimeClass } from './runtime-class.ts';
+import { storageObjectInUseProtection } from './storage-object-in-use-protection.ts';
+import { persistentVolumeClaimResize } from './pvc-resize.ts';
 import { certificateApproval, certificateSigning, certificateSubjectRestriction } from './certificates.ts';
 import { defaultIngressClass } from './default-ingress-class.ts';
 import { resourceQuota } from './resource-quota.ts';
@@ -40,6 +42,8 @@ export function defaultAdmissionPlugins(services: AdmissionServices): AdmissionP
     priority(services), // Priority
     defaultTolerationSeconds(), // DefaultTolerationSeconds
     defaultStorageClassPlugin(services), // DefaultStorageClass
+    storageObjectInUseProtection(), // StorageObjectInUseProtection
+    persistentVolumeClaimResize(services), // PersistentVolumeClaimResize
     runtimeClass(services), // RuntimeClass
     certificateApproval(services), // CertificateApproval
     certificateSigning(services), // CertificateSigning
