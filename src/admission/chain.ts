@@ -27,6 +27,7 @@ import { storageObjectInUseProtection } from './storage-object-in-use-protection
 import { persistentVolumeClaimResize } from './pvc-resize.ts';
 import { certificateApproval, certificateSigning, certificateSubjectRestriction } from './certificates.ts';
 import { defaultIngressClass } from './default-ingress-class.ts';
+import { podTopologyLabels } from './pod-topology-labels.ts';
 import { resourceQuota } from './resource-quota.ts';
 import { serviceAccountPlugin } from './service-account.ts';
 import { mutatingAdmissionWebhook } from './webhooks/mutating.ts';
@@ -49,6 +50,7 @@ export function defaultAdmissionPlugins(services: AdmissionServices): AdmissionP
     certificateSigning(services), // CertificateSigning
     certificateSubjectRestriction(), // CertificateSubjectRestriction
     defaultIngressClass(services), // DefaultIngressClass
+    podTopologyLabels(services), // PodTopologyLabels
     mutatingAdmissionPolicyPlugin(services), // MutatingAdmissionPolicy
     mutatingAdmissionWebhook(services), // MutatingAdmissionWebhook
     validatingAdmissionPolicyPlugin(services), // ValidatingAdmissionPolicy
