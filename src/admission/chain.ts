@@ -28,6 +28,7 @@ import { persistentVolumeClaimResize } from './pvc-resize.ts';
 import { certificateApproval, certificateSigning, certificateSubjectRestriction } from './certificates.ts';
 import { defaultIngressClass } from './default-ingress-class.ts';
 import { podTopologyLabels } from './pod-topology-labels.ts';
+import { podResizeValidator } from './pod-resize-validator.ts';
 import { resourceQuota } from './resource-quota.ts';
 import { serviceAccountPlugin } from './service-account.ts';
 import { mutatingAdmissionWebhook } from './webhooks/mutating.ts';
@@ -51,6 +52,7 @@ export function defaultAdmissionPlugins(services: AdmissionServices): AdmissionP
     certificateSubjectRestriction(), // CertificateSubjectRestriction
     defaultIngressClass(services), // DefaultIngressClass
     podTopologyLabels(services), // PodTopologyLabels
+    podResizeValidator(services), // PodResizeValidator
     mutatingAdmissionPolicyPlugin(services), // MutatingAdmissionPolicy
     mutatingAdmissionWebhook(services), // MutatingAdmissionWebhook
     validatingAdmissionPolicyPlugin(services), // ValidatingAdmissionPolicy
