@@ -2,8 +2,8 @@
 // storage.go BindingREST.Create and setPodNodeNameAndMetadata): the Binding goes through admission
 // (CREATE of pods/binding, kind Binding; PodTopologyLabels adds the node's topology labels to it),
 // then a storage-level update sets spec.nodeName, merges the Binding's annotations and labels
-// (labels overwrite, as with PodTopologyLabelsAdmission on) and marks the pod PodScheduled, past
-// the pod strategy (its generation does not move).
+// (labels overwrite, as with PodTopologyLabelsAdmission on), clears status.nominatedNodeName and
+// marks the pod PodScheduled, past the pod strategy (its generation does not move).
 import type { KubeObject } from '../../apis/object.ts';
 import type { WriteOptions } from '../../apis/options.ts';
 import type { ResourceType } from '../../apis/resource-type.ts';
@@ -88,8 +88,10 @@ function assign(pod: KubeObject, binding: Binding, now: Date): void {
   if (binding.metadata?.labels && Object.keys(binding.metadata.labels).length > 0) {
     pod.metadata!.labels = { ...pod.metadata!.labels, ...binding.metadata.labels };
   }
+  const status = (pod.status ??= {}) as { conditions?: Array<Record<string, unknown>>; nominatedNodeName?: string };
+  // ClearingNominatedNodeNameAfterBinding (beta, on since v1.35): the nomination is spent.
+  delete status.nominatedNodeName;
   // podutil.UpdatePodCondition: the transition time moves only when the status changes.
-  const status = (pod.status ??= {}) as { conditions?: Array<Record<string, unknown>> };
   const conditions = (status.conditions ??= []);
   const scheduled = conditions.find((c) => c.type === 'PodScheduled');
   if (!scheduled) conditions.push({ type: 'PodScheduled', status: 'True', lastProbeTime: null, lastTransitionTime: formatTimestamp(now) });
