@@ -72,6 +72,8 @@ describe('the pvc-protection controller', () => {
     expect(patched.metadata?.finalizers).toBeUndefined();
     await cluster.settle();
     expect((await readClaim('c')).metadata?.finalizers).toEqual(['kubernetes.io/pvc-protection']);
+    // The controller's write does not make the claim the cluster's: snapshots still show it.
+    expect(cluster.snapshot({ kinds: ['pvc'] }).map((o) => [o.metadata?.name, o.metadata?.finalizers])).toEqual([['c', ['kubernetes.io/pvc-protection']]]);
   });
 });
 

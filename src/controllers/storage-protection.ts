@@ -106,8 +106,8 @@ export class PvcProtectionController extends QueueController {
     const { namespace, name } = splitKey(type, key);
     const body = structuredClone(pvc);
     body.metadata.finalizers = present ? [...(body.metadata.finalizers ?? []), PVC_PROTECTION_FINALIZER] : (body.metadata.finalizers ?? []).filter((f) => f !== PVC_PROTECTION_FINALIZER);
-    const { object } = await this.ctx.registryFor(type).update(namespace, name, body, { fieldManager: CONTROLLER_MANAGER });
-    this.ctx.recordClusterWrite?.(type, object);
+    // Not a cluster write (recordClusterWrite): the claim stays the user's, in snapshots too.
+    await this.ctx.registryFor(type).update(namespace, name, body, { fieldManager: CONTROLLER_MANAGER });
   }
 }
 
@@ -136,7 +136,6 @@ export class PvProtectionController extends QueueController {
     const type = this.resourceType('', 'persistentvolumes');
     const body = structuredClone(pv);
     body.metadata.finalizers = present ? [...(body.metadata.finalizers ?? []), PV_PROTECTION_FINALIZER] : (body.metadata.finalizers ?? []).filter((f) => f !== PV_PROTECTION_FINALIZER);
-    const { object } = await this.ctx.registryFor(type).update(undefined, pv.metadata.name!, body, { fieldManager: CONTROLLER_MANAGER });
-    this.ctx.recordClusterWrite?.(type, object);
+    await this.ctx.registryFor(type).update(undefined, pv.metadata.name!, body, { fieldManager: CONTROLLER_MANAGER });
   }
 }
