@@ -225,7 +225,9 @@ describe('PersistentVolumeClaim updates (ValidatePersistentVolumeClaimUpdate)', 
   });
 
   it('lets a bound claim grow, or shrink while staying above status.capacity', async () => {
-    await api.core.createNamespacedPersistentVolumeClaim({ namespace: ns, body: claim('bound', { resources: { requests: { storage: '5Gi' } } }) });
+    // Growing also needs a class that allows expansion (PersistentVolumeClaimResize admission).
+    await api.cluster.apply({ apiVersion: 'storage.k8s.io/v1', kind: 'StorageClass', metadata: { name: 'expandable' }, provisioner: 'example.com/p', allowVolumeExpansion: true });
+    await api.core.createNamespacedPersistentVolumeClaim({ namespace: ns, body: claim('bound', { storageClassName: 'expandable', resources: { requests: { storage: '5Gi' } } }) });
     await bind('bound', '2Gi');
     const current = await api.core.readNamespacedPersistentVolumeClaim({ name: 'bound', namespace: ns });
     current.spec!.resources!.requests = { storage: '10Gi' };

@@ -27,6 +27,7 @@ import { CrdController } from '../controllers/crd-controller.ts';
 import { ValidatingAdmissionPolicyStatusController } from '../controllers/admission-policy-status-controller.ts';
 import { ServiceAccountController } from '../controllers/service-account-controller.ts';
 import { RootCaPublisher } from '../controllers/root-ca-publisher.ts';
+import { PvcProtectionController, PvProtectionController } from '../controllers/storage-protection.ts';
 import { KubernetesServiceController } from '../controllers/kubernetes-service.ts';
 import { ServiceAllocationRelease } from '../controllers/service-allocations.ts';
 import { clusterCaCertificate } from '../util/cluster-ca.ts';
@@ -343,6 +344,10 @@ export async function createInProcessCluster(options: FakeClusterOptions = {}): 
   controllers.add(new ClusterRoleAggregationController(controllerContext, controllers.reportError));
   controllers.add(new ValidatingAdmissionPolicyStatusController(controllerContext, controllers.reportError));
   controllers.add(new ResourceQuotaController(controllerContext, controllers.reportError));
+  // pvc-protection and pv-protection run on every cluster: without them a deleted claim or
+  // volume would keep its protection finalizer and never go.
+  controllers.add(new PvcProtectionController(controllerContext, controllers.reportError));
+  controllers.add(new PvProtectionController(controllerContext, controllers.reportError));
   const crdController = new CrdController(controllerContext, controllers.reportError);
   controllers.add(crdController);
   controllers.add(new ServiceAllocationRelease(controllerContext, builtinContext));

@@ -75,7 +75,7 @@ function servePost(handler: PostSubresourceHandler, r: SubresourceRequest): Prom
 async function serveBinding(pods: GenericRegistry, namespace: string | undefined, name: string | undefined, request: Request, query: URLSearchParams, format: OutputFormat, now: Date): Promise<Response> {
   const { body, options } = await readWriteRequest(request, query, { apiVersion: 'v1', kind: 'Binding', protobuf: true });
   const pod = name ?? (isPlainObject(body.metadata) && typeof body.metadata.name === 'string' ? body.metadata.name : '');
-  const status = bindPod(pods, namespace, pod, body, now, (options.dryRun ?? []).length > 0);
+  const status = await bindPod(pods, namespace, pod, body, now, options);
   return objectResponse(status, { status: 201, format });
 }
 

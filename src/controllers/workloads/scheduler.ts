@@ -131,7 +131,7 @@ export class Scheduler extends QueueController {
     this.unschedulable.clear();
   }
 
-  protected sync(key: string): void {
+  protected async sync(key: string): Promise<void> {
     const pod = this.ctx.store.get(PODS, key);
     if (!pod || !this.wantsScheduling(pod)) return;
     const nodes = this.ctx.store.list(NODES, '').map((e) => e.object);
@@ -152,7 +152,7 @@ export class Scheduler extends QueueController {
     const registry = this.ctx.registryFor(type);
     if (best) {
       try {
-        bindPod(registry, namespace, name, { metadata: { name, uid: pod.metadata.uid }, target: { kind: 'Node', name: best.name } }, this.ctx.clock.now(), false);
+        await bindPod(registry, namespace, name, { metadata: { name, uid: pod.metadata.uid }, target: { kind: 'Node', name: best.name } }, this.ctx.clock.now());
       } catch (err) {
         // Bound or deleted meanwhile: the pod's own event says what to do next.
         if (!(err instanceof StatusError && (err.code === 404 || err.code === 409))) throw err;
