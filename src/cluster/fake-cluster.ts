@@ -439,6 +439,9 @@ export async function createInProcessCluster(options: FakeClusterOptions = {}): 
       on() {
         throw new TypeError('kubefake: cluster.kubelet needs createFakeCluster({ workloads: true })');
       },
+      log() {
+        throw new TypeError('kubefake: cluster.kubelet needs createFakeCluster({ workloads: true })');
+      },
     },
   };
   registerInternals(cluster, { store: ctx.store, servedWatches, registryContext: ctx });
