@@ -399,7 +399,7 @@ export async function createInProcessCluster(options: FakeClusterOptions = {}): 
     async listen(listenOptions) {
       // kubectl sends no credentials over plain http: it would be system:anonymous there.
       if (auth && !listenOptions?.tls) throw new Error('kubefake: an auth: true cluster serves kubectl over HTTPS only (kubectl sends no credentials over plain http): listen({ tls: true })');
-      const listener = await (await httpListener()).listen(handle, listenOptions, { authenticatedByHandler: !!auth, upgrade: workloads ? (request) => handler.upgrade(request) : undefined });
+      const listener = await (await httpListener()).listen(handle, listenOptions, { authenticatedByHandler: !!auth, upgrades: !!workloads });
       // An auth cluster takes the listener's own token as its administrator's, and any identity's.
       if (auth && listener.token) auth.authenticator.register(listener.token, authKit!.ADMIN_IDENTITY);
       listeners.push(listener);

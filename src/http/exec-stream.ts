@@ -2,27 +2,26 @@
 // k8s.io/apimachinery/pkg/util/remotecommand (v4 and v5.channel.k8s.io: every message starts with
 // its channel: 1 stdout, 2 stderr, 3 the error channel carrying a Status). The command has already
 // run, so the answer is a fixed list of messages; stdin is not read.
-import type { ApiCatalog } from '../apis/catalog.ts';
-import type { ResourceType } from '../apis/resource-type.ts';
-import type { GenericRegistry } from '../registry/generic-registry.ts';
-import { podConnect, podConnectTarget, type ExecResult, type KubeletConnection } from '../registry/subresources/pod-connect.ts';
+import type { ExecResult } from '../registry/subresources/pod-connect.ts';
 import { encodeGoJson } from '../go/json-encode.ts';
-import { parseRequestPath } from './request-info.ts';
-import { requestTargetOf } from './request-target.ts';
 
 /** The protocols a stand-in exec speaks, most preferred first. */
 const PROTOCOLS = ['v5.channel.k8s.io', 'v4.channel.k8s.io'];
 
-/** What the listener sends after the handshake: the chosen subprotocol and the binary messages. */
+/** What a transport sends after the handshake: the chosen subprotocol and the binary messages. */
 export interface UpgradeAnswer {
   protocol: string;
   messages: Uint8Array[];
 }
 
-export interface ExecDeps {
-  catalog: ApiCatalog;
-  registryFor(type: ResourceType): GenericRegistry;
-  kubelet: KubeletConnection;
+// The handler answers an upgrade it makes with a Response the transports recognise, so the request
+// goes the way of every other (authentication, authorization, faults, the request log) and only
+// the socket work is the transport's: the listener's and the in-process upgrade server alike.
+const upgradeAnswers = new WeakMap<Response, UpgradeAnswer>();
+
+/** The WebSocket answer `response` stands for, when the handler made the upgrade. */
+export function upgradeAnswerOf(response: Response): UpgradeAnswer | undefined {
+  return upgradeAnswers.get(response);
 }
 
 const message = (channel: number, text: string): Uint8Array => {
@@ -50,39 +49,22 @@ function exitStatus(result: ExecResult, command: string[]): string {
 }
 
 /**
- * The answer to a WebSocket upgrade of pods/exec on a pod the kubelet stand-in runs, or undefined
- * when the request is anything else (the listener then answers it as a plain request).
+ * The answer to pods/exec the kubelet stand-in ran, for a GET asking for a WebSocket in a protocol
+ * it speaks; undefined for any other request (the kubelet's handshake refuses those).
  */
-export function execUpgrade(deps: ExecDeps, request: Request): UpgradeAnswer | undefined {
-  if (request.method !== 'GET') return undefined;
+export function execUpgradeResponse(request: Request, query: URLSearchParams, result: ExecResult): Response | undefined {
+  if (request.method !== 'GET' || request.headers.get('upgrade')?.toLowerCase() !== 'websocket') return undefined;
   const offered = (request.headers.get('sec-websocket-protocol') ?? '').split(',').map((p) => p.trim());
   const protocol = PROTOCOLS.find((p) => offered.includes(p));
-  const target = requestTargetOf(request);
-  if (!protocol || !target) return undefined;
-  const info = parseRequestPath(target.path);
-  if (info.kind !== 'resource' || info.group !== '' || info.resource !== 'pods' || info.subresource !== 'exec' || !info.name || !info.namespace) return undefined;
-  const type = deps.catalog.find('', info.version, 'pods');
-  if (!type) return undefined;
-  const pod = deps.registryFor(type).peek(info.namespace, podConnectTarget('exec', info.name).name);
-  if (!pod) return undefined;
-  const { query } = target;
+  if (!protocol) return undefined;
   const command = query.getAll('command');
-  const registryOf = (group: string, version: string, resource: string) => {
-    const other = deps.catalog.find(group, version, resource);
-    return other ? deps.registryFor(other) : undefined;
-  };
-  let outcome;
-  try {
-    outcome = podConnect({ subresource: 'exec', pod, container: query.get('container') ?? '', registryOf, kubelet: deps.kubelet, command });
-  } catch {
-    // Refusals are answered by the plain request path, with their Status.
-    return undefined;
-  }
-  if (outcome.kind !== 'exec') return undefined;
   const wants = (name: string) => ['1', 't', 'T', 'true', 'TRUE', 'True'].includes(query.get(name) ?? '');
   const messages: Uint8Array[] = [];
-  if (wants('stdout') && outcome.result.stdout) messages.push(message(1, outcome.result.stdout));
-  if (wants('stderr') && outcome.result.stderr) messages.push(message(2, outcome.result.stderr));
-  messages.push(message(3, exitStatus(outcome.result, command)));
-  return { protocol, messages };
+  if (wants('stdout') && result.stdout) messages.push(message(1, result.stdout));
+  if (wants('stderr') && result.stderr) messages.push(message(2, result.stderr));
+  messages.push(message(3, exitStatus(result, command)));
+  // Fetch's Response cannot say 101: the transports answer the handshake themselves.
+  const response = new Response(null, { status: 200 });
+  upgradeAnswers.set(response, { protocol, messages });
+  return response;
 }

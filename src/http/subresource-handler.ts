@@ -19,6 +19,7 @@ import { bodyTarget, readBody, readWriteRequest } from './body.ts';
 import type { OutputFormat } from './media-types.ts';
 import { deleteOptionsFrom, getOptionsFrom, patchOptionsFrom, podLogOptionsFrom } from './query-options.ts';
 import { markStreamed, sentResponse } from './sent-bodies.ts';
+import { execUpgradeResponse } from './exec-stream.ts';
 import { admissionObserverFor } from './admission-outcome.ts';
 import { patchContentTypeOf, patchEngines, patcherFor } from './patch-request.ts';
 import { APPLY_PATCH_CONTENT_TYPE, decodeApplyPatch } from '../apply/apply-patch.ts';
@@ -151,9 +152,13 @@ async function serveConnect(r: SubresourceRequest, methods: readonly string[]): 
   const outcome = podConnect({ subresource, pod, container: r.query.get('container') ?? '', port, registryOf: r.registryOf, kubelet: r.kubelet, logOptions, command: r.query.getAll('command') });
   // StreamObject: a nil stream is 204 No Content.
   if (outcome.kind === 'no-content') return new Response(null, { status: 204 });
-  // An exec the kubelet stand-in would run needs a WebSocket (the listener answers those); a plain
-  // request gets what the kubelet's stream handshake says to one.
-  if (outcome.kind === 'exec') throw badRequest('Upgrade request required');
+  // An exec the kubelet stand-in ran goes back over the WebSocket asked for (the transports make
+  // the handshake); a plain request gets what the kubelet's stream handshake says to one.
+  if (outcome.kind === 'exec') {
+    const upgraded = execUpgradeResponse(r.request, r.query, outcome.result);
+    if (upgraded) return upgraded;
+    throw badRequest('Upgrade request required');
+  }
   // LogREST streams the kubelet's answer as text/plain; a followed log is flushed as it comes
   // and is no body the request log can hold.
   const headers = { 'content-type': 'text/plain' };

@@ -1,11 +1,16 @@
 // The server side of a WebSocket upgrade (RFC 6455) for answers that are known in full: the
 // handshake naming the chosen subprotocol, each message as one unmasked binary frame, then a
 // normal close. What the client sends is read and dropped. Used for pods/exec of the kubelet
-// stand-in, whose command has already run.
+// stand-in, whose command has already run, by the loopback listener and the in-process upgrades.
 import { createHash } from 'node:crypto';
 import { STATUS_CODES } from 'node:http';
 import type { Socket } from 'node:net';
+import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
+import { toStatusError } from '../errors/status-error.ts';
+import { upgradeAnswerOf } from '../http/exec-stream.ts';
+import { errorResponse } from '../http/responses.ts';
+import type { RequestHandlerFn } from './in-process-dispatcher.ts';
 
 const WEBSOCKET_GUID = '258EAFA5-E914-47DA-95CA-C5AB0DC85B11';
 
@@ -45,4 +50,22 @@ export async function answerPlainly(socket: Duplex | Socket, response: Response)
   head += `Content-Length: ${body.length}\r\nConnection: close\r\n\r\n`;
   socket.on('error', () => undefined);
   socket.end(Buffer.concat([Buffer.from(head, 'latin1'), body]));
+}
+
+/**
+ * Hands an upgrade request to the cluster's handler, which authenticates, authorizes and records
+ * it as any request: the upgrade it makes is completed on `socket`, any other answer is written
+ * plainly (a refusal, `400 Upgrade request required`).
+ */
+export function answerUpgrade(socket: Duplex, req: IncomingMessage, request: Request, handler: RequestHandlerFn): void {
+  socket.on('error', () => undefined);
+  const key = req.headers['sec-websocket-key'];
+  handler(request).then(
+    (response) => {
+      const answer = upgradeAnswerOf(response);
+      if (answer && typeof key === 'string') answerWebSocket(socket, key, answer.protocol, answer.messages);
+      else return answerPlainly(socket, response);
+    },
+    (err: unknown) => answerPlainly(socket, errorResponse(toStatusError(err))),
+  );
 }
