@@ -21,6 +21,7 @@ import { ClockTimers } from '../controllers/workloads/timers.ts';
 import { onClockMove, type ClusterClock } from '../harness/clock.ts';
 
 export type { PodBehavior, PodMatch } from '../controllers/workloads/kubelet-behavior.ts';
+export type { LogsBehavior, ProgrammedLogs, TimedLogLine } from '../controllers/workloads/container-logs.ts';
 
 /** `cluster.kubelet`: programs what the kubelet stand-in does with the pods it runs. */
 export interface KubeletControl {
