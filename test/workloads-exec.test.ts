@@ -1,10 +1,13 @@
-// pods/exec of the kubelet stand-in through client-node's Exec on cluster.kubeConfig, in process:
-// no listen(), on both transports (its WebSocket goes over an in-memory connection). The
-// programmed output and exit status, the kubelet's refusals, and a closed cluster.
+// pods/exec and pods/attach of the kubelet stand-in through client-node's Exec and Attach on
+// cluster.kubeConfig, in process: no listen(), on both transports (their WebSocket goes over an
+// in-memory connection). The programmed output and exit status, the container's output as it is
+// written, the kubelet's refusals, authorization, and a closed cluster; kubectl attach too.
 import { PassThrough } from 'node:stream';
 import * as k8s from '@kubernetes/client-node';
-import { afterEach, describe, expect, it } from 'vitest';
+import { spawn } from 'node:child_process';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createFakeCluster, type FakeCluster } from '../src/index.ts';
+import { kubectlAvailable, kubectlEnv } from './support/kubectl.ts';
 
 let cluster: FakeCluster;
 afterEach(() => cluster?.close());
@@ -80,4 +83,68 @@ describe('exec through cluster.kubeConfig, without listen()', () => {
     await cluster.close();
     await expect(exec(kc, 'shell', ['ls'])).rejects.toMatchObject({ message: expect.stringMatching(/^getaddrinfo ENOTFOUND c.*\.kubefake\.local$/) });
   });
+});
+
+describe('attach through cluster.kubeConfig, without listen()', () => {
+  it('streams what the container prints from then on and ends when it stops', async () => {
+    cluster = await createFakeCluster({ deterministic: true, workloads: true });
+    cluster.kubelet.on({ name: 'web' }, { runFor: 30_000, logs: [{ after: 0, text: 'before\n' }, { after: 10_000, text: 'tick\n' }] });
+    const core = cluster.kubeConfig.makeApiClient(k8s.CoreV1Api);
+    await core.createNamespacedPod({ namespace: 'default', body: { ...podBody('web'), spec: { ...podBody('web').spec!, restartPolicy: 'Never' } } });
+    await core.createNamespacedPod({ namespace: 'default', body: { ...podBody('gated'), spec: { ...podBody('gated').spec!, schedulingGates: [{ name: 'example.com/wait' }] } } });
+    await cluster.settle();
+    const stdout = new PassThrough();
+    let out = '';
+    let ended = false;
+    stdout.on('data', (d: Buffer) => (out += d.toString()));
+    stdout.on('end', () => (ended = true));
+    await new k8s.Attach(cluster.kubeConfig).attach('default', 'web', 'app', stdout, null, null, false);
+    cluster.kubelet.log({ name: 'web' }, 'hello\n');
+    await vi.waitFor(() => expect(out).toBe('hello\n'));
+    cluster.clock.advance(10_000);
+    await cluster.settle();
+    await vi.waitFor(() => expect(out).toBe('hello\ntick\n'));
+    expect(ended).toBe(false);
+    // The container exits at 30 s: the error channel says Success and client-node ends stdout.
+    cluster.clock.advance(20_000);
+    await cluster.settle();
+    await vi.waitFor(() => expect(ended).toBe(true));
+    expect(out).toBe('hello\ntick\n');
+    // A container that is not running, a pod on no node: refused before the handshake.
+    await expect(new k8s.Attach(cluster.kubeConfig).attach('default', 'web', 'app', new PassThrough(), null, null, false)).rejects.toMatchObject({ message: 'Unexpected server response: 400' });
+    await expect(new k8s.Attach(cluster.kubeConfig).attach('default', 'gated', 'app', new PassThrough(), null, null, false)).rejects.toMatchObject({ message: 'Unexpected server response: 400' });
+    const refusals = cluster.requests.all({ resource: 'pods', subresource: 'attach' }).slice(1);
+    expect(await Promise.all(refusals.map(async (r) => ((await r.responseBody()) as { message: string }).message))).toEqual(['container not found ("app")', 'pod gated does not have a host assigned']);
+  });
+});
+
+describe.skipIf(!kubectlAvailable)('kubectl attach against the kubelet stand-in', () => {
+  it('prints the output as it is written and exits when the container stops', async () => {
+    cluster = await createFakeCluster({ deterministic: true, workloads: true });
+    cluster.kubelet.on({ name: 'web' }, { runFor: 30_000 });
+    const core = cluster.kubeConfig.makeApiClient(k8s.CoreV1Api);
+    await core.createNamespacedPod({ namespace: 'default', body: { ...podBody('web'), spec: { ...podBody('web').spec!, restartPolicy: 'Never' } } });
+    await cluster.settle();
+    const { kubeconfig } = await cluster.listen();
+    const child = spawn('kubectl', ['attach', 'web'], { env: kubectlEnv(kubeconfig) });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d: Buffer) => (stdout += d));
+    child.stderr.on('data', (d: Buffer) => (stderr += d));
+    const exited = new Promise<number | null>((resolve) => child.on('exit', resolve));
+    // kubectl reads the pod first, then upgrades: append until the attached stream has a line.
+    await vi.waitFor(
+      () => {
+        expect(cluster.requests.all({ resource: 'pods', subresource: 'attach' })).toHaveLength(1);
+      },
+      { timeout: 20_000 },
+    );
+    cluster.kubelet.log({ name: 'web' }, 'hello\n');
+    await vi.waitFor(() => expect(stdout).toBe('hello\n'), { timeout: 10_000 });
+    cluster.clock.advance(30_000);
+    await cluster.settle();
+    expect(await exited).toBe(0);
+    // What kubectl attach prints against any cluster.
+    expect(stderr).toBe("If you don't see a command prompt, try pressing enter.\n");
+  }, 60_000);
 });

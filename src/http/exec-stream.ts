@@ -8,10 +8,13 @@ import { encodeGoJson } from '../go/json-encode.ts';
 /** The protocols a stand-in exec speaks, most preferred first. */
 const PROTOCOLS = ['v5.channel.k8s.io', 'v4.channel.k8s.io'];
 
-/** What a transport sends after the handshake: the chosen subprotocol and the binary messages. */
+/**
+ * What a transport sends after the handshake: the chosen subprotocol and the binary messages, as
+ * they come (cancelled when the client goes); the connection closes after the last.
+ */
 export interface UpgradeAnswer {
   protocol: string;
-  messages: Uint8Array[];
+  messages: ReadableStream<Uint8Array>;
 }
 
 // The handler answers an upgrade it makes with a Response the transports recognise, so the request
@@ -48,23 +51,71 @@ function exitStatus(result: ExecResult, command: string[]): string {
   });
 }
 
+/** The protocol of a GET asking for a WebSocket in a protocol the stand-in speaks, if it is one. */
+function negotiatedProtocol(request: Request): string | undefined {
+  if (request.method !== 'GET' || request.headers.get('upgrade')?.toLowerCase() !== 'websocket') return undefined;
+  const offered = (request.headers.get('sec-websocket-protocol') ?? '').split(',').map((p) => p.trim());
+  return PROTOCOLS.find((p) => offered.includes(p));
+}
+
+/** The stream options of the request (strconv.ParseBool, as remotecommand's NewOptions reads them). */
+const wants = (query: URLSearchParams, name: string) => ['1', 't', 'T', 'true', 'TRUE', 'True'].includes(query.get(name) ?? '');
+
+function upgradeResponse(protocol: string, messages: ReadableStream<Uint8Array>): Response {
+  // Fetch's Response cannot say 101: the transports answer the handshake themselves.
+  const response = new Response(null, { status: 200 });
+  upgradeAnswers.set(response, { protocol, messages });
+  return response;
+}
+
 /**
  * The answer to pods/exec the kubelet stand-in ran, for a GET asking for a WebSocket in a protocol
  * it speaks; undefined for any other request (the kubelet's handshake refuses those).
  */
 export function execUpgradeResponse(request: Request, query: URLSearchParams, result: ExecResult): Response | undefined {
-  if (request.method !== 'GET' || request.headers.get('upgrade')?.toLowerCase() !== 'websocket') return undefined;
-  const offered = (request.headers.get('sec-websocket-protocol') ?? '').split(',').map((p) => p.trim());
-  const protocol = PROTOCOLS.find((p) => offered.includes(p));
+  const protocol = negotiatedProtocol(request);
   if (!protocol) return undefined;
   const command = query.getAll('command');
-  const wants = (name: string) => ['1', 't', 'T', 'true', 'TRUE', 'True'].includes(query.get(name) ?? '');
   const messages: Uint8Array[] = [];
-  if (wants('stdout') && result.stdout) messages.push(message(1, result.stdout));
-  if (wants('stderr') && result.stderr) messages.push(message(2, result.stderr));
+  if (wants(query, 'stdout') && result.stdout) messages.push(message(1, result.stdout));
+  if (wants(query, 'stderr') && result.stderr) messages.push(message(2, result.stderr));
   messages.push(message(3, exitStatus(result, command)));
-  // Fetch's Response cannot say 101: the transports answer the handshake themselves.
-  const response = new Response(null, { status: 200 });
-  upgradeAnswers.set(response, { protocol, messages });
-  return response;
+  return upgradeResponse(
+    protocol,
+    new ReadableStream<Uint8Array>({
+      start(controller) {
+        for (const m of messages) controller.enqueue(m);
+        controller.close();
+      },
+    }),
+  );
+}
+
+/**
+ * The answer to pods/attach of a container the stand-in runs: its output on the stdout channel
+ * (when asked for) as it is written, then Success on the error channel once the container stops
+ * (remotecommand ServeAttach); undefined for a request that is no WebSocket upgrade.
+ */
+export function attachUpgradeResponse(request: Request, query: URLSearchParams, output: ReadableStream<Uint8Array>): Response | undefined {
+  const protocol = negotiatedProtocol(request);
+  if (!protocol) {
+    void output.cancel();
+    return undefined;
+  }
+  const toStdout = wants(query, 'stdout');
+  const framed = output.pipeThrough(
+    new TransformStream<Uint8Array, Uint8Array>({
+      transform(chunk, controller) {
+        if (!toStdout) return;
+        const out = new Uint8Array(chunk.byteLength + 1);
+        out[0] = 1;
+        out.set(chunk, 1);
+        controller.enqueue(out);
+      },
+      flush(controller) {
+        controller.enqueue(message(3, encodeGoJson({ metadata: {}, status: 'Success' })));
+      },
+    }),
+  );
+  return upgradeResponse(protocol, framed);
 }

@@ -19,7 +19,7 @@ import { bodyTarget, readBody, readWriteRequest } from './body.ts';
 import type { OutputFormat } from './media-types.ts';
 import { deleteOptionsFrom, getOptionsFrom, patchOptionsFrom, podLogOptionsFrom } from './query-options.ts';
 import { markStreamed, sentResponse } from './sent-bodies.ts';
-import { execUpgradeResponse } from './exec-stream.ts';
+import { attachUpgradeResponse, execUpgradeResponse } from './exec-stream.ts';
 import { admissionObserverFor } from './admission-outcome.ts';
 import { patchContentTypeOf, patchEngines, patcherFor } from './patch-request.ts';
 import { APPLY_PATCH_CONTENT_TYPE, decodeApplyPatch } from '../apply/apply-patch.ts';
@@ -156,6 +156,11 @@ async function serveConnect(r: SubresourceRequest, methods: readonly string[]): 
   // the handshake); a plain request gets what the kubelet's stream handshake says to one.
   if (outcome.kind === 'exec') {
     const upgraded = execUpgradeResponse(r.request, r.query, outcome.result);
+    if (upgraded) return upgraded;
+    throw badRequest('Upgrade request required');
+  }
+  if (outcome.kind === 'attach') {
+    const upgraded = attachUpgradeResponse(r.request, r.query, outcome.output);
     if (upgraded) return upgraded;
     throw badRequest('Upgrade request required');
   }

@@ -23,7 +23,7 @@ export interface PodBehavior {
   /** The containers exit (after runFor, default 0) and the kubelet restarts them with its back-off, for ever. */
   crashLoop?: boolean;
   /**
-   * What each run of a container prints, read by `pods/log`: text (lines written when it starts),
+   * What each run of a container prints, read by `pods/log` (and `pods/attach`): text (lines written when it starts),
    * lines over time (`[{ after: ms into the run, text }]`, streamed to `follow` readers as the
    * clock reaches them), or a function of the container name and pod answering either.
    */

@@ -364,6 +364,16 @@ export class Kubelet extends QueueController implements KubeletConnection {
   }
 
   /**
+   * attach: the running container's output from now on (its log as it is written), ending when the
+   * container stops; a container that is not running is not found, as for exec.
+   */
+  attach(pod: KubeObject, container: string): ReadableStream<Uint8Array> {
+    if (this.stageOf(pod)?.stage.stage !== 'running') throw badRequest(`container not found (${JSON.stringify(container)})`);
+    const log = this.logs(pod, container, { follow: true, tailLines: 0 });
+    return log.kind === 'stream' ? log.body : new ReadableStream({ start: (controller) => controller.close() });
+  }
+
+  /**
    * exec: what the programmed `exec` answers (by default nothing, exit code 0); a container that is
    * not running has nothing to run it in (the kubelet's findContainer text).
    */

@@ -57,7 +57,11 @@ function validateContainer(container: string, pod: KubeObject): string {
 export type ContainerLog = { kind: 'text'; body: Uint8Array } | { kind: 'stream'; body: ReadableStream<Uint8Array> };
 
 /** What answers a connect request: nothing to stream (log of an unscheduled pod: 204), a log, or an error thrown. */
-export type PodConnectOutcome = { kind: 'no-content' } | { kind: 'log'; log: ContainerLog } | { kind: 'exec'; result: ExecResult };
+export type PodConnectOutcome =
+  | { kind: 'no-content' }
+  | { kind: 'log'; log: ContainerLog }
+  | { kind: 'exec'; result: ExecResult }
+  | { kind: 'attach'; output: ReadableStream<Uint8Array> };
 
 /** What a command run in a container printed and how it exited. */
 export interface ExecResult {
@@ -97,6 +101,8 @@ export interface KubeletConnection {
   logs(pod: KubeObject, container: string, options: PodLogOptions): ContainerLog;
   /** Runs `command` in the container; throws a StatusError the way a kubelet refuses. */
   exec(pod: KubeObject, container: string, command: string[]): ExecResult;
+  /** What the running container prints from now on, ending when it stops; throws a StatusError the way a kubelet refuses. */
+  attach(pod: KubeObject, container: string): ReadableStream<Uint8Array>;
 }
 
 export interface PodConnectRequest {
@@ -132,6 +138,7 @@ export function podConnect(r: PodConnectRequest): PodConnectOutcome {
   if (r.registryOf('', 'v1', 'nodes')?.peek(undefined, nodeName) === undefined) throw notFound({ group: '', resource: 'nodes' }, nodeName);
   if (r.subresource === 'log' && r.kubelet?.servesNode(nodeName)) return { kind: 'log', log: r.kubelet.logs(pod, container, r.logOptions ?? {}) };
   if (r.subresource === 'exec' && r.kubelet?.servesNode(nodeName)) return { kind: 'exec', result: r.kubelet.exec(pod, container, r.command ?? []) };
+  if (r.subresource === 'attach' && r.kubelet?.servesNode(nodeName)) return { kind: 'attach', output: r.kubelet.attach(pod, container) };
   const path = r.subresource === 'log' ? 'containerLogs' : r.subresource === 'portforward' ? 'portForward' : r.subresource;
   const target = `https://${nodeName}:10250/${path}/${pod.metadata?.namespace}/${name}${container ? `/${container}` : ''}`;
   // A transport error is not an APIStatus: ErrorToAPIStatus makes it a 500 with its text and no reason.
