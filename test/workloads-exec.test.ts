@@ -10,6 +10,8 @@ import { createFakeCluster, type FakeCluster } from '../src/index.ts';
 import { kubectlAvailable, kubectlEnv } from './support/kubectl.ts';
 
 let cluster: FakeCluster;
+/** Waits for what a stream delivers asynchronously (generous: the suite shares a loaded machine). */
+const eventually = (assertion: () => void) => vi.waitFor(assertion, { timeout: 10_000 });
 afterEach(() => cluster?.close());
 
 const podBody = (name: string): k8s.V1Pod => ({ metadata: { name }, spec: { containers: [{ name: 'app', image: 'nginx' }] } });
@@ -100,15 +102,15 @@ describe('attach through cluster.kubeConfig, without listen()', () => {
     stdout.on('end', () => (ended = true));
     await new k8s.Attach(cluster.kubeConfig).attach('default', 'web', 'app', stdout, null, null, false);
     cluster.kubelet.log({ name: 'web' }, 'hello\n');
-    await vi.waitFor(() => expect(out).toBe('hello\n'));
+    await eventually(() => expect(out).toBe('hello\n'));
     cluster.clock.advance(10_000);
     await cluster.settle();
-    await vi.waitFor(() => expect(out).toBe('hello\ntick\n'));
+    await eventually(() => expect(out).toBe('hello\ntick\n'));
     expect(ended).toBe(false);
     // The container exits at 30 s: the error channel says Success and client-node ends stdout.
     cluster.clock.advance(20_000);
     await cluster.settle();
-    await vi.waitFor(() => expect(ended).toBe(true));
+    await eventually(() => expect(ended).toBe(true));
     expect(out).toBe('hello\ntick\n');
     // A container that is not running, a pod on no node: refused before the handshake.
     await expect(new k8s.Attach(cluster.kubeConfig).attach('default', 'web', 'app', new PassThrough(), null, null, false)).rejects.toMatchObject({ message: 'Unexpected server response: 400' });

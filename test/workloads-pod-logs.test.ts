@@ -14,6 +14,8 @@ import { kubectlAvailable, kubectlEnv } from './support/kubectl.ts';
 import { rawRequest } from './support/raw-http.ts';
 
 let cluster: FakeCluster;
+/** Waits for what a stream delivers asynchronously (generous: the suite shares a loaded machine). */
+const eventually = (assertion: () => void) => vi.waitFor(assertion, { timeout: 10_000 });
 afterEach(() => cluster?.close());
 
 async function start(): Promise<k8s.CoreV1Api> {
@@ -152,15 +154,15 @@ describe('pods/log with follow', () => {
     cluster.kubelet.on({ name: 'web' }, { runFor: 60_000, logs: [{ after: 0, text: 'starting\n' }, { after: 5000, text: 'ready\n' }, { after: 90_000, text: 'never\n' }] });
     await runPod(core, 'web', { restartPolicy: 'Never' });
     const reader = await follow('web');
-    await vi.waitFor(() => expect(reader.text()).toBe('starting\n'));
+    await eventually(() => expect(reader.text()).toBe('starting\n'));
     await advance(5000);
-    await vi.waitFor(() => expect(reader.text()).toBe('starting\nready\n'));
+    await eventually(() => expect(reader.text()).toBe('starting\nready\n'));
     cluster.kubelet.log({ name: 'web' }, 'GET /healthz\n');
-    await vi.waitFor(() => expect(reader.text()).toBe('starting\nready\nGET /healthz\n'));
+    await eventually(() => expect(reader.text()).toBe('starting\nready\nGET /healthz\n'));
     expect(reader.ended()).toBe(false);
     // The container exits at 60 s: the stream ends with it.
     await advance(60_000);
-    await vi.waitFor(() => expect(reader.ended()).toBe(true));
+    await eventually(() => expect(reader.ended()).toBe(true));
     expect(reader.text()).toBe('starting\nready\nGET /healthz\n');
     expect((await core.readNamespacedPod({ name: 'web', namespace: 'default' })).status?.phase).toBe('Succeeded');
   });
@@ -170,14 +172,14 @@ describe('pods/log with follow', () => {
     cluster.kubelet.on({ name: 'web' }, { logs: 'a\nb\nc\n' });
     await runPod(core, 'web');
     const tail = await follow('web', { tailLines: 1, timestamps: true });
-    await vi.waitFor(() => expect(tail.text()).toBe('2025-01-01T00:00:00.000000000Z c\n'));
+    await eventually(() => expect(tail.text()).toBe('2025-01-01T00:00:00.000000000Z c\n'));
     const limited = await follow('web', { limitBytes: 8 });
-    await vi.waitFor(() => expect(limited.text()).toBe('a\nb\nc\n'));
+    await eventually(() => expect(limited.text()).toBe('a\nb\nc\n'));
     await advance(1000);
     cluster.kubelet.log({ name: 'web' }, 'd\ne\n');
-    await vi.waitFor(() => expect(tail.text()).toBe('2025-01-01T00:00:00.000000000Z c\n2025-01-01T00:00:01.000000000Z d\n2025-01-01T00:00:01.000000000Z e\n'));
+    await eventually(() => expect(tail.text()).toBe('2025-01-01T00:00:00.000000000Z c\n2025-01-01T00:00:01.000000000Z d\n2025-01-01T00:00:01.000000000Z e\n'));
     // The byte limit is spent within the appended lines: that stream ends there.
-    await vi.waitFor(() => expect(limited.ended()).toBe(true));
+    await eventually(() => expect(limited.ended()).toBe(true));
     expect(limited.text()).toBe('a\nb\nc\nd\n');
     expect(tail.ended()).toBe(false);
   });
@@ -189,13 +191,13 @@ describe('pods/log with follow', () => {
     await runPod(core, 'survivor');
     const doomed = await follow('doomed');
     const survivor = await follow('survivor');
-    await vi.waitFor(() => expect([doomed.text(), survivor.text()]).toEqual(['up\n', 'up\n']));
+    await eventually(() => expect([doomed.text(), survivor.text()]).toEqual(['up\n', 'up\n']));
     await core.deleteNamespacedPod({ name: 'doomed', namespace: 'default' });
     await cluster.settle();
-    await vi.waitFor(() => expect(doomed.ended()).toBe(true));
+    await eventually(() => expect(doomed.ended()).toBe(true));
     expect(survivor.ended()).toBe(false);
     await cluster.close();
-    await vi.waitFor(() => expect(survivor.ended()).toBe(true));
+    await eventually(() => expect(survivor.ended()).toBe(true));
   });
 
   it('reads a container that has stopped to the end and ends; a reader that leaves is let go', async () => {
@@ -203,7 +205,7 @@ describe('pods/log with follow', () => {
     cluster.kubelet.on({ name: 'job' }, { logs: 'done\n' });
     await runPod(core, 'job', { restartPolicy: 'Never' });
     const finished = await follow('job');
-    await vi.waitFor(() => expect(finished.ended()).toBe(true));
+    await eventually(() => expect(finished.ended()).toBe(true));
     expect(finished.text()).toBe('done\n');
     cluster.kubelet.on({ name: 'web' }, { logs: 'up\n' });
     await runPod(core, 'web');
