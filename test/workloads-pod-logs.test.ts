@@ -133,6 +133,12 @@ describe('pods/log of the kubelet stand-in', () => {
       reason: 'Invalid',
       message: 'PodLogOptions "nowhere" is invalid: [limitBytes: Invalid value: -1: must be greater than 0, sinceSeconds: Invalid value: -5: must be greater than 0]',
     });
+    // Selecting stdout or stderr needs the PodLogsQuerySplitStreams gate, alpha and off in v1.36.
+    await expectStatus(read(core, 'nowhere', { stream: 'Stdout' }), {
+      code: 422,
+      reason: 'Invalid',
+      message: 'PodLogOptions "nowhere" is invalid: stream: Forbidden: may not be specified',
+    });
     await expectStatus(read(core, 'nowhere'), { code: 404, reason: 'NotFound', message: 'pods "nowhere" not found' });
     const { url } = await cluster.listen();
     const port = Number(new URL(url).port);

@@ -123,5 +123,6 @@ export function podLogOptionsFrom(q: URLSearchParams): PodLogOptions {
     limitBytes: optional(q, 'limitBytes', parseInt64),
     sinceSeconds: optional(q, 'sinceSeconds', parseInt64),
     sinceTime: optional(q, 'sinceTime', parseQueryTime),
+    stream: q.get('stream') ?? undefined,
   };
 }

@@ -79,6 +79,8 @@ export interface PodLogOptions {
   limitBytes?: number;
   sinceSeconds?: number;
   sinceTime?: number;
+  /** `stream` as sent: selecting stdout or stderr needs the PodLogsQuerySplitStreams gate, alpha and off in v1.36. */
+  stream?: string;
 }
 
 /** validation.ValidatePodLogOptions, which LogREST.Get runs before it looks the pod up: a 422 on PodLogOptions. */
@@ -91,6 +93,8 @@ export function validatePodLogOptions(name: string, options: PodLogOptions): voi
   } else if (options.sinceSeconds !== undefined && options.sinceSeconds < 1) {
     errors.push(fieldError.invalid('sinceSeconds', options.sinceSeconds, 'must be greater than 0'));
   }
+  // allowStreamSelection is the feature gate, off: any stream is refused.
+  if (options.stream !== undefined) errors.push(fieldError.forbidden('stream', 'may not be specified'));
   if (errors.length) throw invalid({ group: '', kind: 'PodLogOptions' }, name, errors);
 }
 
