@@ -1,7 +1,8 @@
-// pods/exec over a WebSocket, as a kubelet stand-in answers it: the channel protocols of
-// k8s.io/apimachinery/pkg/util/remotecommand (v4 and v5.channel.k8s.io: every message starts with
-// its channel: 1 stdout, 2 stderr, 3 the error channel carrying a Status). The command has already
-// run, so the answer is a fixed list of messages; stdin is not read.
+// pods/exec and pods/attach over a WebSocket, as a kubelet stand-in answers them: the channel
+// protocols of k8s.io/apimachinery/pkg/util/remotecommand (v4 and v5.channel.k8s.io: every message
+// starts with its channel: 1 stdout, 2 stderr, 3 the error channel carrying a Status). An exec's
+// command has already run, so its answer is a fixed list of messages; an attach streams the
+// container's output until it stops. Stdin is not read.
 import type { ExecResult } from '../registry/subresources/pod-connect.ts';
 import { encodeGoJson } from '../go/json-encode.ts';
 

@@ -75,16 +75,19 @@ export async function answerPlainly(socket: Duplex | Socket, response: Response)
 export function answerUpgrade(socket: Duplex, req: IncomingMessage, request: Request, handler: RequestHandlerFn): void {
   socket.on('error', () => undefined);
   const key = req.headers['sec-websocket-key'];
-  handler(request).then(
-    (response) => {
-      const answer = upgradeAnswerOf(response);
-      if (answer && typeof key === 'string') answerWebSocket(socket, key, answer.protocol, answer.messages);
-      else {
-        // No handshake to complete: what would have been sent is let go.
-        void answer?.messages.cancel().catch(() => undefined);
-        return answerPlainly(socket, response);
-      }
-    },
-    (err: unknown) => answerPlainly(socket, errorResponse(toStatusError(err))),
-  );
+  handler(request)
+    .then(
+      (response) => {
+        const answer = upgradeAnswerOf(response);
+        if (answer && typeof key === 'string') answerWebSocket(socket, key, answer.protocol, answer.messages);
+        else {
+          // No handshake to complete: what would have been sent is let go.
+          void answer?.messages.cancel().catch(() => undefined);
+          return answerPlainly(socket, response);
+        }
+      },
+      (err: unknown) => answerPlainly(socket, errorResponse(toStatusError(err))),
+    )
+    // A body that failed while being read: the connection is all there is to end.
+    .catch(() => socket.destroy());
 }
