@@ -171,6 +171,14 @@ describe('pods/log with follow', () => {
     await eventually(() => expect(reader.ended()).toBe(true));
     expect(reader.text()).toBe('starting\nready\nGET /healthz\n');
     expect((await core.readNamespacedPod({ name: 'web', namespace: 'default' })).status?.phase).toBe('Succeeded');
+    // The request log keeps a followed log as it keeps a watch: its headers, not a copy of the stream.
+    const followed = cluster.requests.last({ resource: 'pods', subresource: 'log' })!;
+    expect(followed.status).toBe(200);
+    expect(await followed.responseBody()).toBeUndefined();
+    // A line due after the container exited was never written.
+    await advance(40_000);
+    expect(await read(core, 'web')).toBe('starting\nready\nGET /healthz\n');
+    expect(await cluster.requests.last({ resource: 'pods', subresource: 'log' })!.responseBody()).toBe('starting\nready\nGET /healthz\n');
   });
 
   it('starts from tailLines, keeps to sinceSeconds and timestamps, and stops at limitBytes', async () => {
