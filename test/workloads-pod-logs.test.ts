@@ -67,6 +67,19 @@ describe('pods/log of the kubelet stand-in', () => {
     );
   });
 
+  it('reads each container’s own log: a function of the container, and lines appended to one container', async () => {
+    const core = await start();
+    cluster.kubelet.on({ name: 'duo' }, { logs: (container) => [{ after: 1000, text: `${container} up\n` }] });
+    await runPod(core, 'duo', { containers: [{ name: 'app', image: 'nginx' }, { name: 'sidecar', image: 'envoy' }] });
+    await advance(1000);
+    cluster.kubelet.log({ name: 'duo' }, 'to sidecar\n', { container: 'sidecar' });
+    expect(await read(core, 'duo', { container: 'app' })).toBe('app up\n');
+    expect(await read(core, 'duo', { container: 'sidecar' })).toBe('sidecar up\nto sidecar\n');
+    expect(() => cluster.kubelet.log({ name: 'duo' }, 'x\n', { container: 'nope' })).toThrow('kubefake: cluster.kubelet.log(): no running container matches {"name":"duo","container":"nope"}');
+    // Several containers and none named: the apiserver's refusal, before the kubelet.
+    await expectStatus(read(core, 'duo'), { code: 400, reason: 'BadRequest', message: 'a container name must be specified for pod duo, choose one of: [app sidecar]' });
+  });
+
   it('cuts by tailLines, sinceSeconds and limitBytes as the kubelet reads the file', async () => {
     const core = await start();
     cluster.kubelet.on({ name: 'web' }, { logs: [{ after: 0, text: 'one\n' }, { after: 10_000, text: 'two\n' }, { after: 20_000, text: 'three\n' }] });
