@@ -59,6 +59,8 @@ interface LogFollower {
   seen: number;
   controller: ReadableStreamDefaultController<Uint8Array>;
   ended: boolean;
+  /** When a wake-up for its next programmed line is already scheduled. */
+  wakeAt?: number;
 }
 
 /** What distinguishes one written status from the next on the kubelet's side. */
@@ -300,7 +302,8 @@ export class Kubelet extends QueueController implements KubeletConnection {
   /** Wakes the follower when its next programmed line falls due. */
   private scheduleNextLine(record: PodRecord, follower: LogFollower, run: ContainerRun, now: number): void {
     const next = nextLineAt(follower.programmed, run, now);
-    if (next === undefined) return;
+    if (next === undefined || next === follower.wakeAt) return;
+    follower.wakeAt = next;
     this.timers.at(next, () => {
       const pod = this.ctx.store.get(PODS, record.key);
       if (pod && pod.metadata.uid === record.uid) this.pump(pod, record, follower);
