@@ -244,7 +244,7 @@ describe('kubelet', () => {
     await cluster.settle();
     expect(await core.readNamespacedPodLog({ name: 'chatty', namespace: 'default' })).toBe('one\ntwo\nthree\n');
     expect(await core.readNamespacedPodLog({ name: 'chatty', namespace: 'default', tailLines: 2 })).toBe('two\nthree\n');
-    expect(await core.readNamespacedPodLog({ name: 'chatty', namespace: 'default', tailLines: 1, timestamps: true })).toBe('2025-01-01T00:00:00Z three\n');
+    expect(await core.readNamespacedPodLog({ name: 'chatty', namespace: 'default', tailLines: 1, timestamps: true })).toBe('2025-01-01T00:00:00.000000000Z three\n');
     // A rule added once the pod runs still applies to its logs, read when asked for.
     cluster.kubelet.on({ name: 'chatty' }, { logs: (container) => `from ${container}\n` });
     expect(await core.readNamespacedPodLog({ name: 'chatty', namespace: 'default' })).toBe('from app\n');

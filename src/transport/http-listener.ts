@@ -18,11 +18,7 @@ import type { ServingCertificates } from './serving-certs.ts';
 import type { TLSSocket } from 'node:tls';
 import type { UserInfo } from '../apis/options.ts';
 import { rememberClientCertificate } from '../http/request-user.ts';
-import { answerPlainly, answerWebSocket } from './websocket-upgrade.ts';
-import type { UpgradeAnswer } from '../http/exec-stream.ts';
-
-/** Answers a WebSocket upgrade the cluster serves itself (pods/exec with a kubelet stand-in), or undefined. */
-export type UpgradeHandlerFn = (request: Request) => UpgradeAnswer | undefined;
+import { answerPlainly, answerUpgrade } from './websocket-upgrade.ts';
 
 /** Where `cluster.listen()` serves. */
 export interface ListenOptions {
@@ -148,7 +144,8 @@ function verifiedClientCertificate(req: IncomingMessage): UserInfo | undefined {
   return { username: cn, groups: [...groups, 'system:authenticated'] };
 }
 
-function toRequest(req: IncomingMessage, origin: string, target: string): Request {
+/** The WHATWG Request of what `req` asked for (its body streamed), addressed at `origin`. */
+export function toRequest(req: IncomingMessage, origin: string, target: string): Request {
   const headers = new Headers();
   for (const [key, value] of Object.entries(req.headers)) {
     if (Array.isArray(value)) value.forEach((v) => headers.append(key, v));
@@ -167,7 +164,8 @@ function toRequest(req: IncomingMessage, origin: string, target: string): Reques
   return request;
 }
 
-async function writeResponse(response: Response, res: ServerResponse): Promise<void> {
+/** Writes `response` on `res`, streaming its body as it comes. */
+export async function writeResponse(response: Response, res: ServerResponse): Promise<void> {
   const headers: Record<string, string | string[]> = {};
   response.headers.forEach((value, key) => {
     headers[key] = value;
@@ -243,12 +241,13 @@ function drained(res: ServerResponse): Promise<void> {
 /**
  * `authenticatedByHandler`: the handler authenticates every request itself (an `auth: true`
  * cluster), so a TLS listener passes any bearer token on instead of requiring its own.
- * `upgrade`: answers the WebSocket upgrades the cluster serves itself (pods/exec with workloads).
+ * `upgrades`: the handler makes WebSocket upgrades (pods/exec with workloads): upgrade requests are
+ * handed to it instead of being answered as plain requests.
  */
 export async function listen(
   handler: RequestHandlerFn,
   options: ListenOptions = {},
-  { authenticatedByHandler = false, upgrade }: { authenticatedByHandler?: boolean; upgrade?: UpgradeHandlerFn } = {},
+  { authenticatedByHandler = false, upgrades = false }: { authenticatedByHandler?: boolean; upgrades?: boolean } = {},
 ): Promise<Listener> {
   const host = options.host ?? '127.0.0.1';
   const tls = options.tls ?? false;
@@ -331,7 +330,7 @@ export async function listen(
   server.on('clientError', refuseUnparsable);
   // WebSocket upgrades: the ones the cluster serves are answered here; the rest as plain requests
   // (without this listener Node hands them to the request handler, as before).
-  if (upgrade) {
+  if (upgrades) {
     server.on('upgrade', (req: IncomingMessage, socket: Socket) => {
       const hostError = hostHeaderError(req);
       const refused = hostError ? undefined : refusal(req);
@@ -340,15 +339,9 @@ export async function listen(
         return;
       }
       const request = toRequest(req, origin, req.url ?? '/');
-      let answer: UpgradeAnswer | undefined;
-      try {
-        answer = upgrade(request);
-      } catch {
-        answer = undefined;
-      }
-      const key = req.headers['sec-websocket-key'];
-      if (answer && typeof key === 'string') answerWebSocket(socket, key, answer.protocol, answer.messages);
-      else handler(request).then((response) => answerPlainly(socket, response), (err: unknown) => answerPlainly(socket, errorResponse(toStatusError(err))));
+      const certificateUser = authenticatedByHandler ? verifiedClientCertificate(req) : undefined;
+      if (certificateUser) rememberClientCertificate(request, certificateUser);
+      answerUpgrade(socket, req, request, handler);
     });
   }
   // CONNECT never reaches the request handler in Node; net/http would route it to go-restful.
