@@ -10,6 +10,9 @@ import type { ControllerContext } from '../context.ts';
 import { computeHash, controllerRefOf, newControllerRef, numberOr, specOf, stableJson, type Json } from './objects.ts';
 import type { ClockTimers } from './timers.ts';
 import type { WorkQueue } from '../work-queue.ts';
+import { QueueController } from '../queue-controller.ts';
+
+const PODS = '/pods';
 
 /**
  * A controller's timed requeues (the workqueue's AddAfter on the cluster clock): a key queued
@@ -183,4 +186,46 @@ export async function ensureControllerRevision(
     if (!(err instanceof StatusError && err.status.reason === 'AlreadyExists')) throw err;
   }
   return { name, hash };
+}
+
+/**
+ * What the DaemonSet and StatefulSet controllers share: the set bucket queued on every change,
+ * the pods and ControllerRevisions they control indexed by owner, and a pod event queuing its
+ * controlling set. A subclass watches more buckets through observeMore.
+ */
+export abstract class PodSetController extends QueueController {
+  protected abstract readonly setBucket: string;
+  protected abstract readonly setKind: 'DaemonSet' | 'StatefulSet';
+  protected readonly pods = new OwnedIndex(PODS);
+  protected readonly revisions = new OwnedIndex(REVISIONS);
+
+  protected observe(event: StoreEvent): void {
+    if (event.bucket === this.setBucket) this.queue.add(event.key);
+    else if (event.bucket === REVISIONS) this.revisions.observe(event);
+    else if (event.bucket === PODS) {
+      this.pods.observe(event);
+      const owner = controllerKeyOf(event.object, this.setKind);
+      if (owner) this.queue.add(owner);
+    } else this.observeMore(event);
+  }
+
+  /** Events of the buckets other than the set's, its pods' and the revisions'. */
+  protected observeMore(_event: StoreEvent): void {}
+
+  /** The stored pods the set controls. */
+  protected ownedPods(set: StoredObject): StoredObject[] {
+    return this.pods
+      .keysOf(set.metadata.uid!)
+      .map((k) => this.ctx.store.get(PODS, k))
+      .filter((p): p is StoredObject => p !== undefined);
+  }
+
+  /** Deletes one of the set's pods by uid; one already gone or replaced is no error. */
+  protected async deletePod(pod: StoredObject): Promise<void> {
+    try {
+      await this.ctx.registryFor(this.resourceType('', 'pods')).delete(pod.metadata.namespace, pod.metadata.name!, { preconditions: { uid: pod.metadata.uid! } });
+    } catch (err) {
+      if (!(err instanceof StatusError && (err.code === 404 || err.code === 409))) throw err;
+    }
+  }
 }
