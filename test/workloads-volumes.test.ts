@@ -2,10 +2,12 @@
 // @kubernetes/client-node on a frozen clock: kind's `standard` StorageClass, claims bound to
 // matching PersistentVolumes by the PersistentVolume controller (phases and annotations),
 // dynamic provisioning for Immediate and WaitForFirstConsumer classes, the reclaim policies, and
-// the scheduler's VolumeBinding (a pod waits for its claims, with the scheduler's messages).
+// the scheduler's VolumeBinding (a pod waits for its claims, with the scheduler's messages);
+// `kubectl rollout status sts` and `kubectl get pvc,pv`.
 import * as k8s from '@kubernetes/client-node';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createFakeCluster, type FakeCluster } from '../src/index.ts';
+import { kubectlAvailable, kubectlRunner } from './support/kubectl.ts';
 
 let cluster: FakeCluster;
 let core: k8s.CoreV1Api;
@@ -83,7 +85,19 @@ describe('the standard StorageClass', () => {
       'volume.kubernetes.io/storage-provisioner': 'rancher.io/local-path',
     });
     expect(bound.status).toEqual({ phase: 'Bound', accessModes: ['ReadWriteOnce'], capacity: { storage: '1Gi' } });
+    // Each writer under its own name: the scheduler chose the node, the controller bound.
+    expect(bound.metadata?.managedFields?.map((f) => [f.manager, f.subresource ?? '']).sort()).toEqual([
+      ['kube-controller-manager', ''],
+      ['kube-controller-manager', 'status'],
+      ['kube-scheduler', ''],
+      ['kubernetes-client-javascript', ''],
+    ]);
     const pv = await readVolume(pvName);
+    // The provisioner made it pre-bound; the controller only moved its phase.
+    expect(pv.metadata?.managedFields?.map((f) => [f.manager, f.subresource ?? '']).sort()).toEqual([
+      ['kube-controller-manager', 'status'],
+      ['local-path-provisioner', ''],
+    ]);
     expect(pv.metadata?.annotations).toEqual({ 'local.path.provisioner/selected-node': node, 'pv.kubernetes.io/provisioned-by': 'rancher.io/local-path' });
     expect(pv.spec).toMatchObject({
       accessModes: ['ReadWriteOnce'],
@@ -344,4 +358,57 @@ describe('scheduling pods with claims', () => {
     expect((await readVolume('local-2')).metadata?.annotations).toEqual({ 'pv.kubernetes.io/bound-by-controller': 'yes' });
     expect(bound.metadata?.annotations).toEqual({ 'pv.kubernetes.io/bind-completed': 'yes', 'pv.kubernetes.io/bound-by-controller': 'yes' });
   });
+});
+
+describe.skipIf(!kubectlAvailable)('kubectl', () => {
+  const manifest = `apiVersion: apps/v1
+kind: StatefulSet
+metadata:
+  name: web
+spec:
+  serviceName: web
+  replicas: 2
+  selector:
+    matchLabels: {app: web}
+  template:
+    metadata:
+      labels: {app: web}
+    spec:
+      containers: [{name: nginx, image: nginx}]
+  volumeClaimTemplates:
+  - metadata: {name: www}
+    spec:
+      accessModes: [ReadWriteOnce]
+      resources: {requests: {storage: 1Gi}}
+`;
+
+  it('rollout status sts/web returns once the claims are bound and the pods ready; get pvc,pv show the bindings', async () => {
+    await start();
+    const kubectl = kubectlRunner((await cluster.listen()).kubeconfig);
+    cluster.kubelet.on({ selector: { app: 'web' } }, { startAfter: 1000 });
+    expect(await kubectl(['apply', '-f', '-'], manifest)).toMatchObject({ code: 0, stdout: 'statefulset.apps/web created\n' });
+    const status = kubectl(['rollout', 'status', 'sts/web', '--timeout=30s']);
+    for (let i = 0; i < 2; i++) {
+      await cluster.settle();
+      cluster.clock.advance(1000);
+    }
+    await cluster.settle();
+    const result = await status;
+    expect(result).toMatchObject({ code: 0, stderr: '' });
+    expect(result.stdout.trim().split('\n').at(-1)).toBe('partitioned roll out complete: 2 new pods have been updated...');
+    const claims = await kubectl(['get', 'pvc', '--no-headers', '-o', 'custom-columns=NAME:.metadata.name,STATUS:.status.phase,VOLUME:.spec.volumeName,CAPACITY:.status.capacity.storage,CLASS:.spec.storageClassName']);
+    const uids = Object.fromEntries((await core.listNamespacedPersistentVolumeClaim({ namespace })).items.map((c) => [c.metadata!.name!, c.metadata!.uid!]));
+    expect(claims.stdout.trim().split('\n').map((line) => line.split(/\s+/))).toEqual([
+      ['www-web-0', 'Bound', `pvc-${uids['www-web-0']}`, '1Gi', 'standard'],
+      ['www-web-1', 'Bound', `pvc-${uids['www-web-1']}`, '1Gi', 'standard'],
+    ]);
+    const volumes = await kubectl(['get', 'pv', '--no-headers', '-o', 'custom-columns=STATUS:.status.phase,CLAIM:.spec.claimRef.name,RECLAIM:.spec.persistentVolumeReclaimPolicy']);
+    expect(volumes.stdout.trim().split('\n').map((line) => line.split(/\s+/)).sort()).toEqual([
+      ['Bound', 'www-web-0', 'Delete'],
+      ['Bound', 'www-web-1', 'Delete'],
+    ]);
+    const table = await kubectl(['get', 'pvc', 'www-web-0']);
+    expect(table.stdout.split('\n')[0]!.split(/\s{2,}/)).toEqual(['NAME', 'STATUS', 'VOLUME', 'CAPACITY', 'ACCESS MODES', 'STORAGECLASS', 'VOLUMEATTRIBUTESCLASS', 'AGE']);
+    expect(table.stdout.split('\n')[1]!.split(/\s+/).slice(0, 6)).toEqual(['www-web-0', 'Bound', `pvc-${uids['www-web-0']}`, '1Gi', 'RWO', 'standard']);
+  }, 60_000);
 });

@@ -102,7 +102,7 @@ export async function updateStatus(
   });
 }
 
-/** Updates the whole object (spec, metadata) as a controller's Update does, retrying conflicts. */
+/** Updates the whole object (spec, metadata) as a controller's Update does, retrying conflicts; `manager` names the writer (kube-controller-manager unless said). */
 export async function updateObject(
   ctx: ControllerContext,
   type: ResourceType,
@@ -110,11 +110,20 @@ export async function updateObject(
   name: string,
   uid: string,
   mutate: (obj: KubeObject) => boolean,
+  manager: string = CONTROLLER_MANAGER,
 ): Promise<StoredObject | undefined> {
-  return writeRetryingConflicts(ctx.registryFor(type), namespace, name, uid, name, (stored) => {
-    const copy = structuredClone(stored) as KubeObject;
-    return mutate(copy) ? copy : undefined;
-  });
+  return writeRetryingConflicts(
+    ctx.registryFor(type),
+    namespace,
+    name,
+    uid,
+    name,
+    (stored) => {
+      const copy = structuredClone(stored) as KubeObject;
+      return mutate(copy) ? copy : undefined;
+    },
+    manager,
+  );
 }
 
 /**
@@ -129,6 +138,7 @@ async function writeRetryingConflicts(
   uid: string,
   what: string,
   edit: (stored: StoredObject) => KubeObject | undefined,
+  manager: string = CONTROLLER_MANAGER,
 ): Promise<StoredObject | undefined> {
   for (let attempt = 0; attempt < 10; attempt++) {
     const stored = registry.peek(namespace, name);
@@ -136,7 +146,7 @@ async function writeRetryingConflicts(
     const next = edit(stored);
     if (!next) return stored;
     try {
-      return (await registry.update(namespace, name, next, { fieldManager: CONTROLLER_MANAGER })).object as StoredObject;
+      return (await registry.update(namespace, name, next, { fieldManager: manager })).object as StoredObject;
     } catch (err) {
       if (err instanceof StatusError && err.code === 409) continue;
       if (err instanceof StatusError && err.code === 404) return undefined;

@@ -42,6 +42,9 @@ export interface NodeVolumes {
   provision: StoredObject[];
 }
 
+/** The field manager the scheduler writes as. */
+const SCHEDULER_MANAGER = 'kube-scheduler';
+
 const ERR_NODE_CONFLICT = 'node(s) had volume node affinity conflict';
 const ERR_BIND_CONFLICT = "node(s) didn't find available persistent volumes to bind";
 const ERR_PV_NOT_EXIST = 'node(s) unavailable due to one or more pvc(s) bound to non-existent pv(s)';
@@ -123,13 +126,13 @@ export async function reserveVolumes(ctx: ControllerContext, nodeName: string, p
       spec.claimRef = { kind: 'PersistentVolumeClaim', namespace: claim.metadata.namespace, name: claim.metadata.name, uid: claim.metadata.uid, apiVersion: 'v1', resourceVersion: claim.metadata.resourceVersion };
       obj.metadata!.annotations = { ...(obj.metadata?.annotations ?? {}), [ANN_BOUND_BY_CONTROLLER]: 'yes' };
       return true;
-    });
+    }, SCHEDULER_MANAGER);
   }
   for (const claim of plan.provision) {
     await updateObject(ctx, claims, claim.metadata.namespace, claim.metadata.name!, claim.metadata.uid!, (obj) => {
       if (obj.metadata?.annotations?.[ANN_SELECTED_NODE] === nodeName) return false;
       obj.metadata!.annotations = { ...(obj.metadata?.annotations ?? {}), [ANN_SELECTED_NODE]: nodeName };
       return true;
-    });
+    }, SCHEDULER_MANAGER);
   }
 }
