@@ -218,6 +218,19 @@ describe('static binding', () => {
   });
 });
 
+describe('a volume that does not satisfy the claim naming it', () => {
+  it('leaves the claim Pending and the volume Available', async () => {
+    await start();
+    await core.createPersistentVolume({ body: volume('small', '1Gi') });
+    await core.createNamespacedPersistentVolumeClaim({ namespace, body: claim('data', '5Gi', { storageClassName: '', volumeName: 'small' }) });
+    await cluster.settle();
+    expect((await readClaim('data')).status).toEqual({ phase: 'Pending' });
+    const pv = await readVolume('small');
+    expect(pv.status?.phase).toBe('Available');
+    expect(pv.spec?.claimRef).toBeUndefined();
+  });
+});
+
 describe('reclaiming', () => {
   const bindAndRelease = async (pv: k8s.V1PersistentVolume) => {
     await core.createPersistentVolume({ body: pv });

@@ -140,13 +140,14 @@ export class PersistentVolumeController extends QueueController {
   private async syncVolume(volume: StoredObject): Promise<void> {
     const ref = claimRefOf(volume);
     // Unused, or reserved for a claim that has not bound yet.
-    if (!ref || !ref.uid) return void (await this.updateVolumePhase(volume, 'Available', ''));
+    if (!ref || !ref.uid) {
+      await this.updateVolumePhase(volume, 'Available', '');
+      return;
+    }
     let claim: StoredObject | undefined = this.ctx.store.get(CLAIMS, `${ref.namespace}/${ref.name}`);
     if (claim && claim.metadata.uid !== ref.uid) claim = undefined;
     if (!claim) {
-      const phase = statusOf(volume).phase;
-      const released = phase === 'Released' || phase === 'Failed' ? volume : await this.updateVolumePhase(volume, 'Released', '');
-      if (released) await this.reclaimVolume(released);
+      await this.releaseAndReclaim(volume);
       return;
     }
     const claimVolume = (specOf(claim).volumeName as string | undefined) ?? '';
@@ -154,15 +155,20 @@ export class PersistentVolumeController extends QueueController {
       this.queue.add(claimKey(`${claim.metadata.namespace}/${claim.metadata.name}`));
       return;
     }
-    if (claimVolume === volume.metadata.name) return void (await this.updateVolumePhase(volume, 'Bound', ''));
-    // The claim is bound to another volume.
-    if (annotationsOf(volume)[ANN_PROVISIONED_BY] && specOf(volume).persistentVolumeReclaimPolicy === 'Delete') {
-      const phase = statusOf(volume).phase;
-      const released = phase === 'Released' || phase === 'Failed' ? volume : await this.updateVolumePhase(volume, 'Released', '');
-      if (released) await this.reclaimVolume(released);
+    if (claimVolume === volume.metadata.name) {
+      await this.updateVolumePhase(volume, 'Bound', '');
       return;
     }
-    await this.unbindVolume(volume);
+    // The claim is bound to another volume.
+    if (annotationsOf(volume)[ANN_PROVISIONED_BY] && specOf(volume).persistentVolumeReclaimPolicy === 'Delete') await this.releaseAndReclaim(volume);
+    else await this.unbindVolume(volume);
+  }
+
+  /** A volume whose claim is gone is Released (a Failed one stays Failed, for the user to see), then reclaimed. */
+  private async releaseAndReclaim(volume: StoredObject): Promise<void> {
+    const phase = statusOf(volume).phase;
+    const released = phase === 'Released' || phase === 'Failed' ? volume : await this.updateVolumePhase(volume, 'Released', '');
+    if (released) await this.reclaimVolume(released);
   }
 
   /**
@@ -244,7 +250,10 @@ export class PersistentVolumeController extends QueueController {
       if (typeof hostPath !== 'string') failure = `error getting deleter volume plugin for volume "${volume.metadata.name}": no deletable volume plugin matched`;
       else if (!/\/tmp\/.+/.test(hostPath)) failure = `host_path deleter only supports /tmp/.+ but received provided ${hostPath}`;
     }
-    if (failure) return void (await this.updateVolumePhase(volume, 'Failed', failure));
+    if (failure) {
+      await this.updateVolumePhase(volume, 'Failed', failure);
+      return;
+    }
     try {
       await this.ctx.registryFor(this.resourceType('', 'persistentvolumes')).delete(undefined, volume.metadata.name!, { preconditions: { uid: volume.metadata.uid! } });
     } catch (err) {
