@@ -125,7 +125,7 @@ export class Scheduler extends QueueController {
     this.unschedulable.clear();
   }
 
-  protected async sync(key: string): Promise<void> {
+  protected sync(key: string): Promise<void> | void {
     const pod = this.ctx.store.get(PODS, key);
     if (!pod || !this.wantsScheduling(pod)) return;
     const claims = podClaims(this.ctx.store, pod);
@@ -158,17 +158,7 @@ export class Scheduler extends QueueController {
     const type = this.ctx.catalog.find('', 'v1', 'pods')!;
     const { namespace, name } = splitKey(type, key);
     const registry = this.ctx.registryFor(type);
-    if (best && claims.delayed.length > 0) {
-      // PreBind: reserve the volumes, have the claims provisioned on the node, and wait.
-      this.waitingForVolumes.add(key);
-      try {
-        await reserveVolumes(this.ctx, best.node.metadata!.name!, best.volumes!);
-      } catch (err) {
-        this.waitingForVolumes.delete(key);
-        throw err;
-      }
-      return;
-    }
+    if (best && claims.delayed.length > 0) return this.preBind(key, best.node.metadata!.name!, best.volumes!);
     if (best) {
       try {
         bindPod(registry, namespace, name, { metadata: { name, uid: pod.metadata.uid }, target: { kind: 'Node', name: best.node.metadata!.name! } }, this.ctx.clock.now(), false);
@@ -198,6 +188,17 @@ export class Scheduler extends QueueController {
       },
       pod.metadata.uid,
     );
+  }
+
+  /** PreBind: reserve the volumes, have the claims provisioned on the node, and wait for their binding. */
+  private async preBind(key: string, node: string, volumes: NodeVolumes): Promise<void> {
+    this.waitingForVolumes.add(key);
+    try {
+      await reserveVolumes(this.ctx, node, volumes);
+    } catch (err) {
+      this.waitingForVolumes.delete(key);
+      throw err;
+    }
   }
 
   /** The first filter the node fails, in the default plugins' order; undefined when the pod fits. */
