@@ -1,7 +1,8 @@
 // Volumes on a workloads cluster (createFakeCluster({ workloads: true })), through
 // @kubernetes/client-node on a frozen clock: kind's `standard` StorageClass, claims bound to
 // matching PersistentVolumes by the PersistentVolume controller (phases and annotations),
-// dynamic provisioning for Immediate and WaitForFirstConsumer classes, the reclaim policies, and
+// dynamic provisioning for Immediate and WaitForFirstConsumer classes, the reclaim policies,
+// generic ephemeral volumes' claims, and
 // the scheduler's VolumeBinding (a pod waits for its claims, with the scheduler's messages);
 // `kubectl rollout status sts` and `kubectl get pvc,pv`.
 import * as k8s from '@kubernetes/client-node';
@@ -370,6 +371,40 @@ describe('scheduling pods with claims', () => {
     // The scheduler reserved the volume (claimRef, bound-by-controller); the controller completed the claim.
     expect((await readVolume('local-2')).metadata?.annotations).toEqual({ 'pv.kubernetes.io/bound-by-controller': 'yes' });
     expect(bound.metadata?.annotations).toEqual({ 'pv.kubernetes.io/bind-completed': 'yes', 'pv.kubernetes.io/bound-by-controller': 'yes' });
+  });
+});
+
+describe('generic ephemeral volumes', () => {
+  const withEphemeral = (name: string): k8s.V1Pod => ({
+    metadata: { name },
+    spec: {
+      containers: [{ name: 'app', image: 'busybox' }],
+      volumes: [{ name: 'scratch', ephemeral: { volumeClaimTemplate: { metadata: { labels: { type: 'scratch' } }, spec: { accessModes: ['ReadWriteOnce'], resources: { requests: { storage: '1Gi' } } } } } }],
+    },
+  });
+
+  it('get a claim <pod>-<volume> the pod controls, bound before the pod is, and gone with the pod', async () => {
+    await start();
+    const pod = await core.createNamespacedPod({ namespace, body: withEphemeral('app') });
+    await cluster.settle();
+    const scratch = await readClaim('app-scratch');
+    expect(scratch.metadata?.labels).toEqual({ type: 'scratch' });
+    expect(scratch.metadata?.ownerReferences).toEqual([{ apiVersion: 'v1', kind: 'Pod', name: 'app', uid: pod.metadata!.uid, controller: true, blockOwnerDeletion: true }]);
+    expect(scratch.status?.phase).toBe('Bound');
+    expect((await core.readNamespacedPod({ name: 'app', namespace })).status?.phase).toBe('Running');
+    await core.deleteNamespacedPod({ name: 'app', namespace, gracePeriodSeconds: 0 });
+    await cluster.settle();
+    expect((await core.listNamespacedPersistentVolumeClaim({ namespace })).items).toEqual([]);
+    expect((await core.listPersistentVolume()).items).toEqual([]);
+  });
+
+  it('keep a pod Pending when a claim of that name belongs to someone else', async () => {
+    await start();
+    await core.createNamespacedPersistentVolumeClaim({ namespace, body: claim('app-scratch', '1Gi') });
+    await core.createNamespacedPod({ namespace, body: withEphemeral('app') });
+    await cluster.settle();
+    expect((await scheduled('app'))?.message).toBe(`0/2 nodes are available: PVC default/app-scratch was not created for pod default/app (pod is not owner). ${preemption}`);
+    expect((await readClaim('app-scratch')).metadata?.ownerReferences).toBeUndefined();
   });
 });
 

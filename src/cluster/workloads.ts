@@ -15,6 +15,7 @@ import { Kubelet, type KubeletNode } from '../controllers/workloads/kubelet.ts';
 import type { PodBehavior, PodMatch } from '../controllers/workloads/kubelet-behavior.ts';
 import { nodeAddressOf, nodeName, registerNodes } from '../controllers/workloads/nodes.ts';
 import { REPLICA_SET, REPLICATION_CONTROLLER, ReplicaSetController } from '../controllers/workloads/replica-set.ts';
+import { EphemeralVolumeController } from '../controllers/workloads/ephemeral-volume.ts';
 import { PersistentVolumeController, registerStandardStorageClass } from '../controllers/workloads/persistent-volume.ts';
 import { StatefulSetController } from '../controllers/workloads/stateful-set.ts';
 import { Scheduler } from '../controllers/workloads/scheduler.ts';
@@ -67,6 +68,7 @@ export class Workloads {
     controllers.add(new CronJobController(this.ctx, reportError, this.timers));
     controllers.add(new StatefulSetController(this.ctx, reportError));
     controllers.add(new PersistentVolumeController(this.ctx, reportError));
+    controllers.add(new EphemeralVolumeController(this.ctx, reportError));
     controllers.add(new DaemonSetController(this.ctx, reportError));
     controllers.add(new EndpointsController(this.ctx, reportError));
     controllers.add(new DisruptionController(this.ctx, reportError, this.timers));

@@ -1,5 +1,5 @@
 // The scheduler's VolumeBinding plugin (pkg/scheduler/framework/plugins/volumebinding), reduced:
-// PreFilter reads the pod's claims (a missing, deleting or lost claim, or an unbound claim of an
+// PreFilter reads the pod's claims, its generic ephemeral volumes' too (a missing, deleting or lost claim, or an unbound claim of an
 // Immediate class, rules out every node); Filter asks of each node that the volumes of bound
 // claims may be used there and that each unbound WaitForFirstConsumer claim has a matching
 // volume there or can be provisioned there; PreBind reserves the chosen volumes (their claimRef,
@@ -8,7 +8,8 @@
 import type { KubeObject, StoredObject } from '../../apis/object.ts';
 import type { ControllerContext } from '../context.ts';
 import { updateObject } from './controller-support.ts';
-import { specOf, statusOf, type Json } from './objects.ts';
+import { ephemeralClaimName } from './ephemeral-volume.ts';
+import { controllerRefOf, specOf, statusOf, type Json } from './objects.ts';
 import {
   allVolumes,
   ANN_BOUND_BY_CONTROLLER,
@@ -49,11 +50,13 @@ const ERR_NODE_CONFLICT = 'node(s) had volume node affinity conflict';
 const ERR_BIND_CONFLICT = "node(s) didn't find available persistent volumes to bind";
 const ERR_PV_NOT_EXIST = 'node(s) unavailable due to one or more pvc(s) bound to non-existent pv(s)';
 
-/** The names of the claims the pod's volumes use. */
-export function claimNamesOf(pod: KubeObject): string[] {
-  return ((specOf(pod).volumes as Json[] | undefined) ?? [])
-    .map((v) => (v.persistentVolumeClaim as Json | undefined)?.claimName)
-    .filter((n): n is string => typeof n === 'string');
+/** The claims the pod's volumes use: persistentVolumeClaim sources and generic ephemeral volumes' claims. */
+export function claimsOfPod(pod: KubeObject): Array<{ name: string; ephemeral: boolean }> {
+  return ((specOf(pod).volumes as Json[] | undefined) ?? []).flatMap((v): Array<{ name: string; ephemeral: boolean }> => {
+    const claimName = (v.persistentVolumeClaim as Json | undefined)?.claimName;
+    if (typeof claimName === 'string') return [{ name: claimName, ephemeral: false }];
+    return v.ephemeral ? [{ name: ephemeralClaimName(pod, v), ephemeral: true }] : [];
+  });
 }
 
 type StoreReader = ControllerContext['store'];
@@ -62,11 +65,15 @@ type StoreReader = ControllerContext['store'];
 export function podClaims(store: StoreReader, pod: KubeObject): PodClaims {
   const result: PodClaims = { bound: [], delayed: [] };
   let immediate = false;
-  for (const name of claimNamesOf(pod)) {
+  for (const { name, ephemeral } of claimsOfPod(pod)) {
     const claim = store.get(CLAIMS, `${pod.metadata!.namespace}/${name}`);
-    if (!claim) return { ...result, failure: `persistentvolumeclaim "${name}" not found` };
+    if (!claim) return { ...result, failure: ephemeral ? `waiting for ephemeral volume controller to create the persistentvolumeclaim "${name}"` : `persistentvolumeclaim "${name}" not found` };
     if (statusOf(claim).phase === 'Lost') return { ...result, failure: `persistentvolumeclaim "${name}" bound to non-existent persistentvolume "${specOf(claim).volumeName ?? ''}"` };
     if (claim.metadata.deletionTimestamp) return { ...result, failure: `persistentvolumeclaim "${name}" is being deleted` };
+    // ephemeral.VolumeIsForPod.
+    if (ephemeral && controllerRefOf(claim)?.uid !== pod.metadata!.uid) {
+      return { ...result, failure: `PVC ${claim.metadata.namespace}/${name} was not created for pod ${pod.metadata!.namespace}/${pod.metadata!.name} (pod is not owner)` };
+    }
     if (isClaimBound(claim)) result.bound.push(claim);
     else if (isDelayBinding(store, claim)) result.delayed.push(claim);
     else immediate = true;
