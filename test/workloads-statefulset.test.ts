@@ -272,4 +272,24 @@ describe('StatefulSet claims', () => {
     const claim = await core.readNamespacedPersistentVolumeClaim({ name: 'data-db-0', namespace });
     expect(claim.metadata?.uid).not.toBe(oldClaim.metadata?.uid);
   });
+
+  it('creates a Pending pod\'s claim again when it is deleted, not a Running pod\'s', async () => {
+    await start();
+    cluster.kubelet.on({ selector: { app: 'db' } }, { startAfter: 60_000 });
+    await apps.createNamespacedStatefulSet({ namespace, body: withClaims({ replicas: 1 }) });
+    await cluster.settle();
+    expect((await core.readNamespacedPod({ name: 'db-0', namespace })).status?.phase).toBe('Pending');
+    const first = await core.readNamespacedPersistentVolumeClaim({ name: 'data-db-0', namespace });
+    await core.deleteNamespacedPersistentVolumeClaim({ name: 'data-db-0', namespace });
+    await cluster.settle();
+    const again = await core.readNamespacedPersistentVolumeClaim({ name: 'data-db-0', namespace });
+    expect(again.metadata?.uid).not.toBe(first.metadata?.uid);
+    cluster.clock.advance(60_000);
+    await cluster.settle();
+    expect((await core.readNamespacedPod({ name: 'db-0', namespace })).status?.phase).toBe('Running');
+    await core.deleteNamespacedPersistentVolumeClaim({ name: 'data-db-0', namespace });
+    await cluster.settle();
+    expect(await claimNames()).toEqual([]);
+  });
 });
+

@@ -1,9 +1,9 @@
 // The StatefulSet controller (pkg/controller/statefulset), reduced: pods `<set>-<ordinal>` from
 // spec.ordinals.start, each with its stable hostname, the set's service as subdomain, the pod-name,
 // pod-index and controller-revision-hash labels, and one PersistentVolumeClaim per
-// volumeClaimTemplate (`<template>-<set>-<ordinal>`, created before the pod, never deleted by the
-// set itself; persistentVolumeClaimRetentionPolicy hands them to the garbage collector through
-// owner references). OrderedReady creates in order, each once the one before is Running and Ready,
+// volumeClaimTemplate (`<template>-<set>-<ordinal>`, created before the pod and again while the pod
+// is Pending, never deleted by the set itself; persistentVolumeClaimRetentionPolicy hands them to
+// the garbage collector through owner references). OrderedReady creates in order, each once the one before is Running and Ready,
 // and removes from the highest ordinal one at a time; Parallel does both at once. Revisions are
 // ControllerRevisions; a RollingUpdate replaces pods at or above the partition from the highest
 // ordinal, one at a time, each once the previous replacement is ready (pods below the partition
@@ -107,6 +107,9 @@ export class StatefulSetController extends PodSetController {
     // The claims of every pod, in range or condemned, carry the owners the retention policy asks
     // for before anything is deleted (ClaimsMatchRetentionPolicy / UpdatePodClaimForRetentionPolicy).
     for (const [ordinal, pod] of byOrdinal) if (!pod.metadata.deletionTimestamp) await this.fixClaimOwners(set, pod, ordinal, inRange(ordinal));
+
+    // A Pending pod whose claim went gets it again (createMissingPersistentVolumeClaims).
+    for (const [ordinal, pod] of byOrdinal) if (inRange(ordinal) && !pod.metadata.deletionTimestamp && statusOf(pod).phase === 'Pending') await this.ensureClaims(set, ordinal);
 
     // Failed or succeeded pods are replaced (isFailed/isSucceeded in stateful_set_control.go).
     for (const pod of byOrdinal.values()) if (isTerminal(pod) && !pod.metadata.deletionTimestamp) await this.deletePod(pod);
@@ -214,28 +217,17 @@ export class StatefulSetController extends PodSetController {
   }
 
   /**
-   * newVersionedStatefulSetPod and CreateStatefulPod: the claims come first (one being deleted
-   * holds the pod back until it is gone, "pvc ... is being deleted"), then the pod with its
-   * identity, the claim volumes ahead of the template's (updateStorage) and the revision label.
+   * createPersistentVolumeClaims: the claims of one ordinal that do not exist yet are created from
+   * the templates, labelled with the template's and the selector's labels. Answers false when one
+   * is being deleted ("pvc ... is being deleted"): its pod must wait until it is gone.
    */
-  private async createPod(set: StoredObject, ordinal: number, revision: string): Promise<void> {
-    const spec = specOf(set);
-    const template = this.templateOf(set, revision);
-    const meta = (template.metadata ?? {}) as Json;
+  private async ensureClaims(set: StoredObject, ordinal: number): Promise<boolean> {
     const namespace = set.metadata.namespace!;
-    const name = `${set.metadata.name}-${ordinal}`;
-    const podSpec = structuredClone((template.spec ?? {}) as Json);
-    const claims = this.claimsOf(set, ordinal);
-    const templateNames = new Set(claims.map(({ template: t }) => (t.metadata as Json | undefined)?.name));
-    const volumes = [
-      ...claims.map(({ template: t, name: claimName }) => ({ name: (t.metadata as Json | undefined)?.name, persistentVolumeClaim: { claimName } })),
-      ...((podSpec.volumes as Json[] | undefined) ?? []).filter((v) => !templateNames.has(v.name)),
-    ];
     const pvcs = this.ctx.registryFor(this.resourceType('', 'persistentvolumeclaims'));
-    const selectorLabels = ((spec.selector as Json | undefined)?.matchLabels ?? {}) as Record<string, string>;
-    for (const { template: claimTemplate, name: claimName } of claims) {
+    const selectorLabels = ((specOf(set).selector as Json | undefined)?.matchLabels ?? {}) as Record<string, string>;
+    for (const { template: claimTemplate, name: claimName } of this.claimsOf(set, ordinal)) {
       const existing = pvcs.peek(namespace, claimName);
-      if (existing?.metadata.deletionTimestamp) return;
+      if (existing?.metadata.deletionTimestamp) return false;
       if (existing) continue;
       const claimMeta = (claimTemplate.metadata ?? {}) as Json;
       try {
@@ -258,6 +250,28 @@ export class StatefulSetController extends PodSetController {
         if (!(err instanceof StatusError && err.status.reason === 'AlreadyExists')) throw err;
       }
     }
+    return true;
+  }
+
+  /**
+   * newVersionedStatefulSetPod and CreateStatefulPod: the claims come first (one being deleted
+   * holds the pod back until it is gone), then the pod with its identity, the claim volumes ahead
+   * of the template's (updateStorage) and the revision label.
+   */
+  private async createPod(set: StoredObject, ordinal: number, revision: string): Promise<void> {
+    const spec = specOf(set);
+    const template = this.templateOf(set, revision);
+    const meta = (template.metadata ?? {}) as Json;
+    const namespace = set.metadata.namespace!;
+    const name = `${set.metadata.name}-${ordinal}`;
+    const podSpec = structuredClone((template.spec ?? {}) as Json);
+    const claims = this.claimsOf(set, ordinal);
+    const templateNames = new Set(claims.map(({ template: t }) => (t.metadata as Json | undefined)?.name));
+    const volumes = [
+      ...claims.map(({ template: t, name: claimName }) => ({ name: (t.metadata as Json | undefined)?.name, persistentVolumeClaim: { claimName } })),
+      ...((podSpec.volumes as Json[] | undefined) ?? []).filter((v) => !templateNames.has(v.name)),
+    ];
+    if (!(await this.ensureClaims(set, ordinal))) return;
     if (volumes.length) podSpec.volumes = volumes;
     podSpec.hostname = name;
     if (spec.serviceName) podSpec.subdomain = spec.serviceName;
