@@ -1,6 +1,7 @@
 // What the workload controllers share: an index of the objects each controller owns (the
 // informers' ownerReference lookups), and writing a status through the status subresource as a
-// controller's UpdateStatus does, retrying on conflicts; the ControllerRevisions of the sets.
+// controller's UpdateStatus does, retrying on conflicts; the ControllerRevisions of the sets, and
+// the scaffolding the DaemonSet and StatefulSet controllers share (PodSetController).
 import type { KubeObject, StoredObject } from '../../apis/object.ts';
 import type { ResourceType } from '../../apis/resource-type.ts';
 import { StatusError } from '../../errors/status-error.ts';
