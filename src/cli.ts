@@ -122,8 +122,9 @@ function banner(o: { url: string; kubeconfig: string; manifests: string[]; loade
   } else {
     lines.push(
       `With workloads: ${o.workloads} Ready node${o.workloads === 1 ? '' : 's'}, a scheduler, a kubelet stand-in (Pods become Running and`,
-      'Ready; containers run no code) and the Deployment, ReplicaSet, ReplicationController, Job and',
-      'CronJob controllers, besides garbage collection, namespace deletion and CRD establishment.',
+      'Ready; containers run no code), the workload controllers (Deployment, ReplicaSet, StatefulSet,',
+      'DaemonSet, Job, CronJob ...) and volume binding with a default StorageClass, "standard", whose',
+      'volumes are provisioned; besides garbage collection, namespace deletion and CRD establishment.',
     );
   }
   lines.push(

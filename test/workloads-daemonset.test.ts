@@ -90,4 +90,31 @@ describe('DaemonSet', () => {
     }
     expect((await apps.readNamespacedDaemonSet({ name: 'agent', namespace })).status).toMatchObject({ updatedNumberScheduled: 3, numberAvailable: 3, observedGeneration: 2 });
   });
+
+  it('with OnDelete replaces only the pods the user deletes', async () => {
+    await start(2);
+    await apps.createNamespacedDaemonSet({ namespace, body: daemonSet({ updateStrategy: { type: 'OnDelete' } }) });
+    await cluster.settle();
+    await apps.patchNamespacedDaemonSet(
+      { name: 'agent', namespace, body: { spec: { template: { spec: { containers: [{ name: 'agent', image: 'agent:2' }] } } } } },
+      k8s.setHeaderOptions('Content-Type', k8s.PatchStrategy.StrategicMergePatch),
+    );
+    const images = async () => Object.fromEntries((await livePods()).map((p) => [p.spec!.nodeName!, p.spec!.containers[0]!.image]));
+    await cluster.settle();
+    cluster.clock.advance(60_000);
+    await cluster.settle();
+    expect(await images()).toEqual({ 'kubefake-node-1': 'agent:1', 'kubefake-node-2': 'agent:1' });
+    let status = (await apps.readNamespacedDaemonSet({ name: 'agent', namespace })).status!;
+    expect(status).toMatchObject({ desiredNumberScheduled: 2, numberAvailable: 2, observedGeneration: 2 });
+    expect(status.updatedNumberScheduled).toBeUndefined();
+    const onNode2 = (await livePods()).find((p) => p.spec?.nodeName === 'kubefake-node-2')!;
+    await core.deleteNamespacedPod({ name: onNode2.metadata!.name!, namespace });
+    cluster.clock.advance(30_000);
+    await cluster.settle();
+    expect(await images()).toEqual({ 'kubefake-node-1': 'agent:1', 'kubefake-node-2': 'agent:2' });
+    const replacement = (await livePods()).find((p) => p.spec?.nodeName === 'kubefake-node-2')!;
+    expect(replacement.metadata?.labels?.['pod-template-generation']).toBe('2');
+    status = (await apps.readNamespacedDaemonSet({ name: 'agent', namespace })).status!;
+    expect(status).toMatchObject({ updatedNumberScheduled: 1, numberAvailable: 2 });
+  });
 });

@@ -15,6 +15,8 @@ import { Kubelet, type KubeletNode } from '../controllers/workloads/kubelet.ts';
 import type { PodBehavior, PodMatch } from '../controllers/workloads/kubelet-behavior.ts';
 import { nodeAddressOf, nodeName, registerNodes } from '../controllers/workloads/nodes.ts';
 import { REPLICA_SET, REPLICATION_CONTROLLER, ReplicaSetController } from '../controllers/workloads/replica-set.ts';
+import { EphemeralVolumeController } from '../controllers/workloads/ephemeral-volume.ts';
+import { PersistentVolumeController, registerStandardStorageClass } from '../controllers/workloads/persistent-volume.ts';
 import { StatefulSetController } from '../controllers/workloads/stateful-set.ts';
 import { Scheduler } from '../controllers/workloads/scheduler.ts';
 import { ClockTimers } from '../controllers/workloads/timers.ts';
@@ -60,9 +62,10 @@ export class Workloads {
     this.kubelet = new Kubelet(ctx, reportError, nodes, this.timers);
   }
 
-  /** Registers the nodes and starts the controllers. */
+  /** Registers the nodes and kind's default StorageClass, and starts the controllers. */
   async start(controllers: ControllerManager, reportError: (err: unknown, key: string) => void): Promise<void> {
     await registerNodes(this.ctx, this.nodeCount, KUBERNETES_VERSION.gitVersion);
+    await registerStandardStorageClass(this.ctx);
     controllers.add(new Scheduler(this.ctx, reportError));
     controllers.add(this.kubelet);
     controllers.add(new ReplicaSetController(this.ctx, reportError, REPLICA_SET, this.timers));
@@ -71,6 +74,8 @@ export class Workloads {
     controllers.add(new JobController(this.ctx, reportError, this.timers));
     controllers.add(new CronJobController(this.ctx, reportError, this.timers));
     controllers.add(new StatefulSetController(this.ctx, reportError));
+    controllers.add(new PersistentVolumeController(this.ctx, reportError));
+    controllers.add(new EphemeralVolumeController(this.ctx, reportError));
     controllers.add(new DaemonSetController(this.ctx, reportError));
     controllers.add(new EndpointsController(this.ctx, reportError));
     controllers.add(new DisruptionController(this.ctx, reportError, this.timers));

@@ -1,6 +1,7 @@
 // What the workload controllers share: an index of the objects each controller owns (the
 // informers' ownerReference lookups), and writing a status through the status subresource as a
-// controller's UpdateStatus does, retrying on conflicts; the ControllerRevisions of the sets.
+// controller's UpdateStatus does, retrying on conflicts; the ControllerRevisions of the sets, and
+// the scaffolding the DaemonSet and StatefulSet controllers share (PodSetController).
 import type { KubeObject, StoredObject } from '../../apis/object.ts';
 import type { ResourceType } from '../../apis/resource-type.ts';
 import { StatusError } from '../../errors/status-error.ts';
@@ -10,6 +11,9 @@ import type { ControllerContext } from '../context.ts';
 import { computeHash, controllerRefOf, newControllerRef, numberOr, specOf, stableJson, type Json } from './objects.ts';
 import type { ClockTimers } from './timers.ts';
 import type { WorkQueue } from '../work-queue.ts';
+import { QueueController } from '../queue-controller.ts';
+
+const PODS = '/pods';
 
 /**
  * A controller's timed requeues (the workqueue's AddAfter on the cluster clock): a key queued
@@ -99,7 +103,7 @@ export async function updateStatus(
   });
 }
 
-/** Updates the whole object (spec, metadata) as a controller's Update does, retrying conflicts. */
+/** Updates the whole object (spec, metadata) as a controller's Update does, retrying conflicts; `manager` names the writer (kube-controller-manager unless said). */
 export async function updateObject(
   ctx: ControllerContext,
   type: ResourceType,
@@ -107,11 +111,20 @@ export async function updateObject(
   name: string,
   uid: string,
   mutate: (obj: KubeObject) => boolean,
+  manager: string = CONTROLLER_MANAGER,
 ): Promise<StoredObject | undefined> {
-  return writeRetryingConflicts(ctx.registryFor(type), namespace, name, uid, name, (stored) => {
-    const copy = structuredClone(stored) as KubeObject;
-    return mutate(copy) ? copy : undefined;
-  });
+  return writeRetryingConflicts(
+    ctx.registryFor(type),
+    namespace,
+    name,
+    uid,
+    name,
+    (stored) => {
+      const copy = structuredClone(stored) as KubeObject;
+      return mutate(copy) ? copy : undefined;
+    },
+    manager,
+  );
 }
 
 /**
@@ -126,6 +139,7 @@ async function writeRetryingConflicts(
   uid: string,
   what: string,
   edit: (stored: StoredObject) => KubeObject | undefined,
+  manager: string = CONTROLLER_MANAGER,
 ): Promise<StoredObject | undefined> {
   for (let attempt = 0; attempt < 10; attempt++) {
     const stored = registry.peek(namespace, name);
@@ -133,7 +147,7 @@ async function writeRetryingConflicts(
     const next = edit(stored);
     if (!next) return stored;
     try {
-      return (await registry.update(namespace, name, next, { fieldManager: CONTROLLER_MANAGER })).object as StoredObject;
+      return (await registry.update(namespace, name, next, { fieldManager: manager })).object as StoredObject;
     } catch (err) {
       if (err instanceof StatusError && err.code === 409) continue;
       if (err instanceof StatusError && err.code === 404) return undefined;
@@ -183,4 +197,46 @@ export async function ensureControllerRevision(
     if (!(err instanceof StatusError && err.status.reason === 'AlreadyExists')) throw err;
   }
   return { name, hash };
+}
+
+/**
+ * What the DaemonSet and StatefulSet controllers share: the set bucket queued on every change,
+ * the pods and ControllerRevisions they control indexed by owner, and a pod event queuing its
+ * controlling set. A subclass watches more buckets through observeMore.
+ */
+export abstract class PodSetController extends QueueController {
+  protected abstract readonly setBucket: string;
+  protected abstract readonly setKind: 'DaemonSet' | 'StatefulSet';
+  protected readonly pods = new OwnedIndex(PODS);
+  protected readonly revisions = new OwnedIndex(REVISIONS);
+
+  protected observe(event: StoreEvent): void {
+    if (event.bucket === this.setBucket) this.queue.add(event.key);
+    else if (event.bucket === REVISIONS) this.revisions.observe(event);
+    else if (event.bucket === PODS) {
+      this.pods.observe(event);
+      const owner = controllerKeyOf(event.object, this.setKind);
+      if (owner) this.queue.add(owner);
+    } else this.observeMore(event);
+  }
+
+  /** Events of the buckets other than the set's, its pods' and the revisions'. */
+  protected observeMore(_event: StoreEvent): void {}
+
+  /** The stored pods the set controls. */
+  protected ownedPods(set: StoredObject): StoredObject[] {
+    return this.pods
+      .keysOf(set.metadata.uid!)
+      .map((k) => this.ctx.store.get(PODS, k))
+      .filter((p): p is StoredObject => p !== undefined);
+  }
+
+  /** Deletes one of the set's pods by uid; one already gone or replaced is no error. */
+  protected async deletePod(pod: StoredObject): Promise<void> {
+    try {
+      await this.ctx.registryFor(this.resourceType('', 'pods')).delete(pod.metadata.namespace, pod.metadata.name!, { preconditions: { uid: pod.metadata.uid! } });
+    } catch (err) {
+      if (!(err instanceof StatusError && (err.code === 404 || err.code === 409))) throw err;
+    }
+  }
 }

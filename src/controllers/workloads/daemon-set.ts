@@ -5,17 +5,13 @@
 // maxUnavailable at a time (OnDelete waits for the user). ControllerRevisions name the templates.
 // Status: desired, current, misscheduled, ready, updated, available and unavailable counts.
 import type { KubeObject, StoredObject } from '../../apis/object.ts';
-import { StatusError } from '../../errors/status-error.ts';
 import type { StoreEvent } from '../../storage/versioned-store.ts';
-import { QueueController } from '../queue-controller.ts';
-import { CONTROLLER_MANAGER, ensureControllerRevision, REVISION_LABEL, OwnedIndex, updateStatus, controllerKeyOf } from './controller-support.ts';
+import { CONTROLLER_MANAGER, ensureControllerRevision, PodSetController, REVISION_LABEL, updateStatus } from './controller-support.ts';
 import { isPodAvailable, isPodReady, isTerminal, newControllerRef, numberOr, specOf, type Json } from './objects.ts';
 import { placementFailure } from './scheduler.ts';
 
 const SETS = 'apps/daemonsets';
-const PODS = '/pods';
 const NODES = '/nodes';
-const REVISIONS = 'apps/controllerrevisions';
 const GENERATION_LABEL = 'pod-template-generation';
 
 /** util.AddOrUpdateDaemonPodTolerations: what every daemon pod tolerates. */
@@ -41,20 +37,14 @@ function pinnedNode(pod: KubeObject): string | undefined {
   return undefined;
 }
 
-export class DaemonSetController extends QueueController {
+export class DaemonSetController extends PodSetController {
   readonly name = 'daemonset';
-  private readonly pods = new OwnedIndex(PODS);
-  private readonly revisions = new OwnedIndex(REVISIONS);
+  protected readonly setBucket = SETS;
+  protected readonly setKind = 'DaemonSet';
 
-  protected observe(event: StoreEvent): void {
-    if (event.bucket === SETS) this.queue.add(event.key);
-    else if (event.bucket === REVISIONS) this.revisions.observe(event);
-    else if (event.bucket === NODES) for (const { key } of this.ctx.store.list(SETS, '')) this.queue.add(key);
-    else if (event.bucket === PODS) {
-      this.pods.observe(event);
-      const owner = controllerKeyOf(event.object, 'DaemonSet');
-      if (owner) this.queue.add(owner);
-    }
+  /** Every set is looked at again when nodes come, go or change. */
+  protected override observeMore(event: StoreEvent): void {
+    if (event.bucket === NODES) for (const { key } of this.ctx.store.list(SETS, '')) this.queue.add(key);
   }
 
   protected async sync(key: string): Promise<void> {
@@ -67,24 +57,14 @@ export class DaemonSetController extends QueueController {
     const { hash } = await ensureControllerRevision(this.ctx, ds, 'DaemonSet', this.revisions);
     const nodes = this.ctx.store.list(NODES, '').map((e) => e.object);
     const wants = (node: KubeObject) => placementFailure({ ...templateSpec, tolerations: daemonTolerations(templateSpec) }, node) === undefined;
-    const pods = this.pods
-      .keysOf(ds.metadata.uid!)
-      .map((k) => this.ctx.store.get(PODS, k))
-      .filter((p): p is StoredObject => p !== undefined);
+    const pods = this.ownedPods(ds);
     const byNode = new Map<string, StoredObject[]>();
     for (const pod of pods) {
       const node = pinnedNode(pod);
       if (!node) continue;
       byNode.set(node, [...(byNode.get(node) ?? []), pod]);
     }
-    const podRegistry = this.ctx.registryFor(this.resourceType('', 'pods'));
-    const deletePod = async (pod: StoredObject) => {
-      try {
-        await podRegistry.delete(namespace, pod.metadata.name!, { preconditions: { uid: pod.metadata.uid! } });
-      } catch (err) {
-        if (!(err instanceof StatusError && (err.code === 404 || err.code === 409))) throw err;
-      }
-    };
+    const deletePod = (pod: StoredObject) => this.deletePod(pod);
     const now = this.ctx.clock.now();
     const minReadySeconds = numberOr(spec.minReadySeconds, 0);
     const isUpdated = (p: KubeObject) => p.metadata?.labels?.[REVISION_LABEL] === hash;
@@ -123,10 +103,7 @@ export class DaemonSetController extends QueueController {
       }
     }
 
-    const fresh = this.pods
-      .keysOf(ds.metadata.uid!)
-      .map((k) => this.ctx.store.get(PODS, k))
-      .filter((p): p is StoredObject => p !== undefined && !p.metadata.deletionTimestamp && !isTerminal(p));
+    const fresh = this.ownedPods(ds).filter((p) => !p.metadata.deletionTimestamp && !isTerminal(p));
     const desiredNames = new Set(desiredNodes.map((n) => n.metadata.name!));
     const scheduled = fresh.filter((p) => desiredNames.has(pinnedNode(p) ?? ''));
     const misscheduled = fresh.filter((p) => !desiredNames.has(pinnedNode(p) ?? ''));

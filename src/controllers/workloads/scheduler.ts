@@ -3,17 +3,21 @@
 // required node affinity, and room for the pod's cpu, memory and pod count. Among the nodes that
 // fit it takes the one with the fewest pods (then by name), so placement is deterministic. It
 // binds through pods/binding's code path; a pod that fits nowhere gets PodScheduled=False with the
-// FitError text (pkg/scheduler/framework/types.go) and is retried when nodes or pods change.
+// FitError text (pkg/scheduler/framework/types.go) and is retried when nodes or pods change. Pods
+// with PersistentVolumeClaims go through VolumeBinding (volume-binding.ts) too, and are retried
+// when claims, volumes or classes change.
 import type { KubeObject, StoredObject } from '../../apis/object.ts';
 import { StatusError } from '../../errors/status-error.ts';
 import { formatTimestamp } from '../../go/time.ts';
 import { bindPod } from '../../registry/subresources/pod-binding.ts';
-import { newRequirement, requirementMatches, type LabelOperator } from '../../selectors/label-requirement.ts';
 import type { StoreEvent } from '../../storage/versioned-store.ts';
 import { splitKey } from '../context.ts';
 import { QueueController } from '../queue-controller.ts';
 import { findCondition, isTerminal, labelsOf, specOf, statusOf, type Json } from './objects.ts';
+import { termMatches } from './node-selector.ts';
 import { podRequests, quantityValue, type Requests } from './resources.ts';
+import { nodeVolumes, podClaims, reserveVolumes, type NodeVolumes } from './volume-binding.ts';
+import { CLAIMS, CLASSES, VOLUMES } from './volumes.ts';
 
 const PODS = '/pods';
 const NODES = '/nodes';
@@ -40,25 +44,6 @@ function tolerates(t: Toleration, taint: Taint): boolean {
   return (t.value ?? '') === (taint.value ?? '');
 }
 
-const OPERATORS: Record<string, LabelOperator> = { In: 'in', NotIn: 'notin', Exists: 'exists', DoesNotExist: '!', Gt: 'gt', Lt: 'lt' };
-
-/** A NodeSelectorTerm's matchExpressions and matchFields (metadata.name only) against a node. */
-function termMatches(term: Json, node: KubeObject): boolean {
-  const expressions = (term.matchExpressions as Json[] | undefined) ?? [];
-  const fields = (term.matchFields as Json[] | undefined) ?? [];
-  if (expressions.length === 0 && fields.length === 0) return false;
-  const matches = (e: Json, labels: Record<string, string>) => {
-    const op = OPERATORS[String(e.operator)];
-    if (!op) return false;
-    try {
-      return requirementMatches(newRequirement(String(e.key), op, ((e.values as string[] | undefined) ?? []).map(String)), labels);
-    } catch {
-      return false;
-    }
-  };
-  return expressions.every((e) => matches(e, labelsOf(node))) && fields.every((e) => matches(e, { 'metadata.name': node.metadata!.name! }));
-}
-
 interface NodeUsage extends Requests {
   pods: number;
 }
@@ -72,9 +57,17 @@ export class Scheduler extends QueueController {
   private readonly usageByNode = new Map<string, NodeUsage>();
   /** Pods that fitted nowhere: tried again when something changes. */
   private readonly unschedulable = new Set<string>();
+  /** Pods whose delayed claims are being bound for the node chosen (PreBind waiting). */
+  private readonly waitingForVolumes = new Set<string>();
 
   protected observe(event: StoreEvent): void {
     if (event.bucket === NODES) {
+      this.retryUnschedulable();
+      return;
+    }
+    // Claims, volumes and classes change what VolumeBinding answers (its queueing hints).
+    if (event.bucket === CLAIMS || event.bucket === VOLUMES || event.bucket === CLASSES) {
+      for (const key of this.waitingForVolumes) this.queue.add(key);
       this.retryUnschedulable();
       return;
     }
@@ -86,6 +79,7 @@ export class Scheduler extends QueueController {
     else if (this.release(event.key)) this.retryUnschedulable();
     if (event.type === 'DELETED') {
       this.unschedulable.delete(event.key);
+      this.waitingForVolumes.delete(event.key);
       return;
     }
     if (this.wantsScheduling(pod)) this.queue.add(event.key);
@@ -134,25 +128,40 @@ export class Scheduler extends QueueController {
   protected async sync(key: string): Promise<void> {
     const pod = this.ctx.store.get(PODS, key);
     if (!pod || !this.wantsScheduling(pod)) return;
+    const claims = podClaims(this.ctx.store, pod);
+    // PreBind is waiting for the PersistentVolume controller to bind the claims it prepared.
+    if (this.waitingForVolumes.has(key)) {
+      if (!claims.failure && claims.delayed.length > 0) return;
+      this.waitingForVolumes.delete(key);
+    }
     const nodes = this.ctx.store.list(NODES, '').map((e) => e.object);
     const requests = podRequests(pod);
-    const failures: Failure[] = [];
-    let best: { name: string; pods: number } | undefined;
-    for (const node of nodes) {
-      const failure = this.filter(pod, node, requests);
-      if (failure) {
-        failures.push(failure);
-        continue;
+    const failures: Failure[][] = [];
+    let best: { node: KubeObject; pods: number; volumes: NodeVolumes | undefined } | undefined;
+    if (!claims.failure) {
+      for (const node of nodes) {
+        const failure = this.filter(pod, node, requests);
+        if (failure) {
+          failures.push([failure]);
+          continue;
+        }
+        // VolumeBinding, after the filters above (its reasons are UnschedulableAndUnresolvable).
+        const volumes = claims.bound.length || claims.delayed.length ? nodeVolumes(this.ctx.store, claims, node) : undefined;
+        if (volumes?.reasons.length) {
+          failures.push(volumes.reasons.map((reason) => ({ reason, resolvable: false })));
+          continue;
+        }
+        const pods = this.usageOf(node.metadata.name!).pods;
+        if (!best || pods < best.pods) best = { node, pods, volumes };
       }
-      const pods = this.usageOf(node.metadata.name!).pods;
-      if (!best || pods < best.pods) best = { name: node.metadata.name!, pods };
     }
     const type = this.ctx.catalog.find('', 'v1', 'pods')!;
     const { namespace, name } = splitKey(type, key);
     const registry = this.ctx.registryFor(type);
+    if (best && claims.delayed.length > 0) return this.preBind(key, best.node.metadata!.name!, best.volumes!);
     if (best) {
       try {
-        await bindPod(registry, namespace, name, { metadata: { name, uid: pod.metadata.uid }, target: { kind: 'Node', name: best.name } }, this.ctx.clock.now());
+        await bindPod(registry, namespace, name, { metadata: { name, uid: pod.metadata.uid }, target: { kind: 'Node', name: best.node.metadata!.name! } }, this.ctx.clock.now());
       } catch (err) {
         // Bound or deleted meanwhile: the pod's own event says what to do next.
         if (!(err instanceof StatusError && (err.code === 404 || err.code === 409))) throw err;
@@ -160,7 +169,7 @@ export class Scheduler extends QueueController {
       return;
     }
     this.unschedulable.add(key);
-    const message = fitErrorMessage(nodes.length, failures);
+    const message = fitErrorMessage(nodes.length, failures, claims.failure);
     const now = formatTimestamp(this.ctx.clock.now());
     registry.systemUpdate(
       namespace,
@@ -179,6 +188,17 @@ export class Scheduler extends QueueController {
       },
       pod.metadata.uid,
     );
+  }
+
+  /** PreBind: reserve the volumes, have the claims provisioned on the node, and wait for their binding. */
+  private async preBind(key: string, node: string, volumes: NodeVolumes): Promise<void> {
+    this.waitingForVolumes.add(key);
+    try {
+      await reserveVolumes(this.ctx, node, volumes);
+    } catch (err) {
+      this.waitingForVolumes.delete(key);
+      throw err;
+    }
   }
 
   /** The first filter the node fails, in the default plugins' order; undefined when the pod fits. */
@@ -219,20 +239,21 @@ export function placementFailure(spec: Json, node: KubeObject): Failure | undefi
 }
 
 /**
- * FitError.Error(): the node count, each reason with how many nodes gave it (sorted), then the
- * preemption summary the default PostFilter adds.
+ * FitError.Error(): the node count, then PreFilter's message when a PreFilter plugin ruled out
+ * every node, else each reason with how many nodes gave it (sorted); then the preemption summary
+ * the default PostFilter adds (nodes whose failure is unresolvable counted apart).
  */
-export function fitErrorMessage(nodeCount: number, failures: readonly Failure[]): string {
+export function fitErrorMessage(nodeCount: number, nodeFailures: readonly (readonly Failure[])[], preFilterMessage?: string): string {
   if (nodeCount === 0) return 'no nodes available to schedule pods';
-  const reasons = (list: readonly Failure[]) => {
-    const counts = new Map<string, number>();
-    for (const f of list) counts.set(f.reason, (counts.get(f.reason) ?? 0) + 1);
-    return [...counts].map(([reason, n]) => `${n} ${reason}`).sort();
-  };
-  const unresolvable = failures.filter((f) => !f.resolvable).length;
+  const counts = new Map<string, number>();
+  for (const f of nodeFailures.flat()) counts.set(f.reason, (counts.get(f.reason) ?? 0) + 1);
+  const reasons = preFilterMessage ?? [...counts].map(([reason, n]) => `${n} ${reason}`).sort().join(', ');
+  // A PreFilter failure is UnschedulableAndUnresolvable for every node.
+  const unresolvable = preFilterMessage !== undefined ? nodeCount : nodeFailures.filter((f) => !f[0]?.resolvable).length;
+  const resolvable = preFilterMessage !== undefined ? 0 : nodeFailures.length - unresolvable;
   const preemption = [
     ...(unresolvable ? [`${unresolvable} Preemption is not helpful for scheduling`] : []),
-    ...(failures.length - unresolvable ? [`${failures.length - unresolvable} No preemption victims found for incoming pod`] : []),
+    ...(resolvable ? [`${resolvable} No preemption victims found for incoming pod`] : []),
   ].sort();
-  return `0/${nodeCount} nodes are available: ${reasons(failures).join(', ')}. preemption: 0/${nodeCount} nodes are available: ${preemption.join(', ')}.`;
+  return `0/${nodeCount} nodes are available: ${reasons}. preemption: 0/${nodeCount} nodes are available: ${preemption.join(', ')}.`;
 }
