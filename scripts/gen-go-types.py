@@ -21,7 +21,7 @@ import re
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from go_types import SERVED_PACKAGES as PACKAGES, GoTypes, group_name, source_version, split_map  # noqa: E402
+from go_types import GoTypes, group_name, json_table, SERVED_PACKAGES as PACKAGES, source_version, split_map  # noqa: E402
 
 
 # Types that implement json.Unmarshaler: the decoder ports each one's UnmarshalJSON by name.
@@ -139,13 +139,6 @@ def main():
     print('export const GO_STRUCTS: Readonly<Record<string, readonly (readonly [string, string, number])[]>> = '
           + json_table({name: structs_out[name] for name in sorted(structs_out)}) + ';')
 
-
-def json_table(table):
-    """JSON.parse of a template literal holding `table`, one entry a line."""
-    lines = [f'  {json.dumps(k)}: {json.dumps(v, separators=(",", ":"))}' for k, v in table.items()]
-    text = '{\n' + ',\n'.join(lines) + '\n}'
-    text = text.replace('\\', '\\\\').replace('`', '\\`').replace('${', '\\${')
-    return 'JSON.parse(`' + text + '`)'
 
 
 main()

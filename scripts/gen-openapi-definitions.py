@@ -33,7 +33,7 @@ import re
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from go_types import SERVED_PACKAGES as PACKAGES, GoTypes, group_name, import_path_of, markers, source_version, split_map  # noqa: E402
+from go_types import GoTypes, group_name, import_path_of, json_table, markers, SERVED_PACKAGES as PACKAGES, source_version, split_map  # noqa: E402
 
 V3 = '#/components/schemas/'
 
@@ -350,22 +350,16 @@ def main():
     print('// The tables are JSON read with JSON.parse, one entry a line: far cheaper to load than object literals.')
     print()
     print('/** `<group>/<version>/<Kind>` → the definition name of the kind (lists included). */')
-    print('export const OPENAPI_KINDS: Readonly<Record<string, string>> = ' + json_table(dict(sorted(kinds.items()))) + ';')
+    print('export const OPENAPI_KINDS: Readonly<Record<string, string>> = ' + json_table(dict(sorted(kinds.items())), ensure_ascii=False) + ';')
     print()
     print('/** Definition name → its OpenAPI v3 schema (refs under #/components/schemas/). */')
     print('export const OPENAPI_DEFINITIONS: Readonly<Record<string, Record<string, unknown>>> = '
-          + json_table(dict(sorted(table.items()))) + ';')
+          + json_table(dict(sorted(table.items())), ensure_ascii=False) + ';')
     print()
     print('/** The definitions whose swagger 2.0 form differs (no oneOf in 2.0). */')
     print('export const OPENAPI_V2_DEFINITIONS: Readonly<Record<string, Record<string, unknown>>> = '
-          + json_table(dict(sorted(v2.items()))) + ';')
+          + json_table(dict(sorted(v2.items())), ensure_ascii=False) + ';')
 
-
-def json_table(table):
-    lines = [f'  {json.dumps(k)}: {json.dumps(v, separators=(",", ":"), ensure_ascii=False)}' for k, v in table.items()]
-    text = '{\n' + ',\n'.join(lines) + '\n}'
-    text = text.replace('\\', '\\\\').replace('`', '\\`').replace('${', '\\${')
-    return 'JSON.parse(`' + text + '`)'
 
 
 main()

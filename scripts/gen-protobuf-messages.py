@@ -22,7 +22,7 @@ import re
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from go_types import GoTypes, group_name, source_version, split_map  # noqa: E402
+from go_types import GoTypes, group_name, json_table, source_version, split_map  # noqa: E402
 
 # The k8s.io/api group versions a default v1.36 apiserver serves (apiextensions and
 # apiregistration objects are not sent as protobuf by kubectl; their JSON schema types have no
@@ -142,13 +142,6 @@ def main():
     print('/** Message → [proto field number, Go json tag, type] rows in Go declaration order. */')
     print('export const PROTOBUF_MESSAGES: Readonly<Record<string, readonly (readonly [number, string, string])[]>> = ' + json_table({n: messages[n] for n in sorted(messages)}) + ';')
 
-
-def json_table(table):
-    """JSON.parse of a template literal holding `table`, one entry a line (cheaper to load than literals)."""
-    lines = [f'  {json.dumps(k)}: {json.dumps(v, separators=(",", ":"))}' for k, v in table.items()]
-    text = '{\n' + ',\n'.join(lines) + '\n}'
-    text = text.replace('\\', '\\\\').replace('`', '\\`').replace('${', '\\${')
-    return 'JSON.parse(`' + text + '`)'
 
 
 main()

@@ -9,6 +9,7 @@ non-struct types (`type Protocol string`, `type ResourceList map[ResourceName]re
 A package is named by a short id: `core.v1`, `apps.v1`, `meta.v1`, `resource`, `intstr`,
 `apiextensions.v1`, `apiregistration.v1`; types by `<package id>.<Name>`.
 """
+import json
 import re
 import subprocess
 
@@ -263,3 +264,12 @@ def markers(comments, key):
         if m:
             out.append(m.group(1).strip())
     return out
+
+
+def json_table(table, ensure_ascii=True):
+    """TypeScript source for `table`: JSON.parse of a template literal holding it, one entry a line
+    (far cheaper to load than object literals), for the generators' outputs."""
+    lines = [f'  {json.dumps(k)}: {json.dumps(v, separators=(",", ":"), ensure_ascii=ensure_ascii)}' for k, v in table.items()]
+    text = '{\n' + ',\n'.join(lines) + '\n}'
+    text = text.replace('\\', '\\\\').replace('`', '\\`').replace('${', '\\${')
+    return 'JSON.parse(`' + text + '`)'

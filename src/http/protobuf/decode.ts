@@ -394,28 +394,13 @@ function decodeSpecial(kind: SpecialKind, bytes: Uint8Array): { json: unknown; z
  */
 function decodeTime(bytes: Uint8Array): { json: unknown; zero: boolean } {
   if (bytes.length === 0) return { json: null, zero: true };
-  let seconds = 0;
-  const r = new WireReader(bytes);
-  while (!r.done) {
-    const t = r.tag();
-    checkKey('Timestamp', t.field, t.wireType, t.key);
-    if (t.field === 1 || t.field === 2) {
-      if (t.wireType !== WIRE_VARINT) throw wrongWireType(t.wireType, t.field === 1 ? 'Seconds' : 'Nanos');
-      if (t.field === 1) seconds = r.int64();
-      else r.int32();
-    } else r.skip(t.wireType);
-  }
+  const { seconds } = readTimestamp(bytes);
   if (seconds === GO_ZERO_TIME_UNIX) return { json: null, zero: true };
   return { json: formatRfc3339(seconds), zero: false };
 }
 
-/**
- * metav1.MicroTime: the same Timestamp, of which MicroTime.Unmarshal keeps the nanoseconds too;
- * MarshalJSON prints RFC3339Micro (`2006-01-02T15:04:05.000000Z07:00`) in UTC, truncating to
- * microseconds; the zero time is null.
- */
-function decodeMicroTime(bytes: Uint8Array): { json: unknown; zero: boolean } {
-  if (bytes.length === 0) return { json: null, zero: true };
+/** A google.protobuf.Timestamp {int64 seconds = 1; int32 nanos = 2}. */
+function readTimestamp(bytes: Uint8Array): { seconds: number; nanos: number } {
   let seconds = 0;
   let nanos = 0;
   const r = new WireReader(bytes);
@@ -428,6 +413,17 @@ function decodeMicroTime(bytes: Uint8Array): { json: unknown; zero: boolean } {
       else nanos = r.int32();
     } else r.skip(t.wireType);
   }
+  return { seconds, nanos };
+}
+
+/**
+ * metav1.MicroTime: the same Timestamp, of which MicroTime.Unmarshal keeps the nanoseconds too;
+ * MarshalJSON prints RFC3339Micro (`2006-01-02T15:04:05.000000Z07:00`) in UTC, truncating to
+ * microseconds; the zero time is null.
+ */
+function decodeMicroTime(bytes: Uint8Array): { json: unknown; zero: boolean } {
+  if (bytes.length === 0) return { json: null, zero: true };
+  let { seconds, nanos } = readTimestamp(bytes);
   // time.Unix normalises nanoseconds outside [0, 1e9) into the seconds.
   seconds += Math.floor(nanos / 1e9);
   nanos = ((nanos % 1e9) + 1e9) % 1e9;
@@ -451,18 +447,7 @@ function formatRfc3339(seconds: number): string {
  * bytes must be JSON for the object to be served back.
  */
 function decodeRawExtension(bytes: Uint8Array): { json: unknown; zero: boolean } {
-  let raw: Uint8Array | undefined;
-  const r = new WireReader(bytes);
-  while (!r.done) {
-    const t = r.tag();
-    checkKey('RawExtension', t.field, t.wireType, t.key);
-    if (t.field !== 1) {
-      r.skip(t.wireType);
-      continue;
-    }
-    if (t.wireType !== WIRE_BYTES) throw wrongWireType(t.wireType, 'Raw');
-    raw = r.bytes();
-  }
+  const raw = readRawField(bytes, 'RawExtension');
   if (!raw) return { json: null, zero: true };
   try {
     return { json: JSON.parse(decodeGoUtf8(raw)), zero: false };
@@ -520,11 +505,22 @@ function decodeIntOrString(bytes: Uint8Array): { json: unknown; zero: boolean } 
 
 /** metav1.FieldsV1: {bytes Raw = 1}, holding JSON that MarshalJSON embeds verbatim (null if empty). */
 function decodeFieldsV1(bytes: Uint8Array): { json: unknown; zero: boolean } {
+  const raw = readRawField(bytes, 'FieldsV1');
+  if (!raw || raw.length === 0) return { json: null, zero: raw === undefined };
+  try {
+    return { json: JSON.parse(decodeGoUtf8(raw)), zero: false };
+  } catch {
+    throw new ProtobufDecodeError('json: error calling MarshalJSON for type *v1.FieldsV1: invalid JSON in fieldsV1');
+  }
+}
+
+/** The `bytes Raw = 1` of FieldsV1 and RawExtension (the last occurrence wins); undefined when absent. */
+function readRawField(bytes: Uint8Array, goName: string): Uint8Array | undefined {
   let raw: Uint8Array | undefined;
   const r = new WireReader(bytes);
   while (!r.done) {
     const t = r.tag();
-    checkKey('FieldsV1', t.field, t.wireType, t.key);
+    checkKey(goName, t.field, t.wireType, t.key);
     if (t.field !== 1) {
       r.skip(t.wireType);
       continue;
@@ -532,10 +528,5 @@ function decodeFieldsV1(bytes: Uint8Array): { json: unknown; zero: boolean } {
     if (t.wireType !== WIRE_BYTES) throw wrongWireType(t.wireType, 'Raw');
     raw = r.bytes();
   }
-  if (!raw || raw.length === 0) return { json: null, zero: raw === undefined };
-  try {
-    return { json: JSON.parse(decodeGoUtf8(raw)), zero: false };
-  } catch {
-    throw new ProtobufDecodeError('json: error calling MarshalJSON for type *v1.FieldsV1: invalid JSON in fieldsV1');
-  }
+  return raw;
 }
