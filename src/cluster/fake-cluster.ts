@@ -30,7 +30,7 @@ import { RootCaPublisher } from '../controllers/root-ca-publisher.ts';
 import { KubernetesServiceController } from '../controllers/kubernetes-service.ts';
 import { ServiceAllocationRelease } from '../controllers/service-allocations.ts';
 import { clusterCaCertificate } from '../util/cluster-ca.ts';
-import { Workloads, type KubeletControl } from './workloads.ts';
+import type { KubeletControl } from './workloads.ts';
 import { kubeConfigYaml, makeKubeConfig } from './kubeconfig.ts';
 import type { Manifests } from './manifests.ts';
 import { applyManifests } from './apply-manifests.ts';
@@ -258,6 +258,10 @@ export interface FakeCluster extends AsyncDisposable {
 // import shared by concurrent first calls (concurrent import()s break Jest's ESM runtime, jestjs/jest#11434).
 let listenerModule: Promise<typeof import('../transport/http-listener.ts')> | undefined;
 const httpListener = () => (listenerModule ??= import('../transport/http-listener.ts'));
+// The simulated control plane of `workloads: true` (its controllers, scheduler and kubelet stand-in:
+// ~20 modules) loads with the first cluster that asks for it, not with kubefake.
+let workloadsModule: Promise<typeof import('./workloads.ts')> | undefined;
+const workloadsKit = () => (workloadsModule ??= import('./workloads.ts'));
 
 /** The namespaces every cluster starts with, as kube-apiserver creates them. */
 export const BOOT_NAMESPACES = ['default', 'kube-system', 'kube-public', 'kube-node-lease'];
@@ -312,7 +316,7 @@ export async function createInProcessCluster(options: FakeClusterOptions = {}): 
     recordClusterWrite: (type, object) => clusterWrites.set(clusterWriteId(type, object), object.metadata!.resourceVersion!),
   };
   if (options.nodes !== undefined && !options.workloads) throw new TypeError('kubefake: nodes needs workloads: true (nodes are registered by the simulated control plane)');
-  const workloads = options.workloads ? new Workloads(controllerContext, clock, { nodes: options.nodes ?? 1 }, controllers.reportError) : undefined;
+  const workloads = options.workloads ? new (await workloadsKit()).Workloads(controllerContext, clock, { nodes: options.nodes ?? 1 }, controllers.reportError) : undefined;
   const servedWatches = new ServedWatches();
   const handler = new ApiHandler({
     catalog,
