@@ -45,6 +45,24 @@ describe('machinery on first use', () => {
     expect(result.auth).toEqual([false, true, 403]);
   });
 
+  it('the workloads control plane loads with the first workloads: true cluster, not with the import or a plain cluster, and registers its node', () => {
+    expect(result.workloads).toEqual([false, false, false, true, ['kubefake-node-1']]);
+  });
+
+  it("PodSecurity's checks load with the first pod evaluated against a policy, not with the import, a cluster or a pod in a privileged namespace, and enforce", () => {
+    const [atImport, afterCluster, privilegedStatus, beforeCheck, after, refusedStatus, message] = result.podSecurity;
+    expect([atImport, afterCluster, privilegedStatus, beforeCheck, after, refusedStatus]).toEqual([false, false, 201, false, true, 403]);
+    expect(message).toMatch(/^pods "p" is forbidden: violates PodSecurity "restricted:latest": privileged \(container "c" must not set securityContext.privileged=true\)/);
+  });
+
+  it('the JSON patch engine of mutating webhooks loads with the first answer carrying a patch, and applies it', () => {
+    expect(result.webhookPatch).toEqual([false, false, false, true, 201, { mutated: 'yes' }]);
+  });
+
+  it('the CRD validation loads with the first CRD write, not with the import or a cluster', () => {
+    expect(result.crdValidation).toEqual([false, false, false, true]);
+  });
+
   it('CEL is not loaded by the import, and checks and enforces the rules of the first CRD of a fresh process', () => {
     expect(result.celAtImport).toBe(false);
     expect(result.badRule[0]).toBe(422);

@@ -5,12 +5,7 @@
 import type { ResourceType } from '../resource-type.ts';
 import type { KubeObject, StoredObject } from '../object.ts';
 import { setCrdCondition } from '../../apiextensions/crd-conditions.ts';
-import {
-  validateCustomResourceDefinition,
-  validateCustomResourceDefinitionStatusUpdate,
-  validateCustomResourceDefinitionUpdate,
-  type CrdValidationOptions,
-} from '../../apiextensions/validation/index.ts';
+import type { CrdValidationOptions } from '../../apiextensions/validation/index.ts';
 import { formatTimestamp } from '../../go/time.ts';
 import { checkWrappedPreconditions, type DeletionOutcome } from '../deletion-strategy.ts';
 import type { DeleteOptions } from '../options.ts';
@@ -30,6 +25,7 @@ export function apiextensionsV1ResourceTypes(): ResourceType[] {
       allowUnconditionalUpdate: false,
       allowCreateOnUpdate: false,
       returnDeletedObject: false,
+      loadValidation: loadCrdValidation,
       strategy: composeStrategy(
         defaulting(defaultCustomResourceDefinition),
         {
@@ -41,8 +37,8 @@ export function apiextensionsV1ResourceTypes(): ResourceType[] {
             obj.status = structuredClone(old.status ?? {});
             appendStoredVersion(obj);
           },
-          validate: (obj) => validateCustomResourceDefinition(obj, VALIDATION_OPTIONS),
-          validateUpdate: (obj, old) => validateCustomResourceDefinitionUpdate(obj, old, VALIDATION_OPTIONS),
+          validate: (obj) => crdValidation().validateCustomResourceDefinition(obj, VALIDATION_OPTIONS),
+          validateUpdate: (obj, old) => crdValidation().validateCustomResourceDefinitionUpdate(obj, old, VALIDATION_OPTIONS),
           beforeDelete: crdDelete,
         },
         generation(),
@@ -53,11 +49,27 @@ export function apiextensionsV1ResourceTypes(): ResourceType[] {
       statusStrategy: composeStrategy(
         defaulting(defaultCustomResourceDefinition),
         keepFromStored('spec'),
-        { validateUpdate: validateCustomResourceDefinitionStatusUpdate },
+        { validateUpdate: (obj, old) => crdValidation().validateCustomResourceDefinitionStatusUpdate(obj, old) },
         defaulting(statusShape),
       ),
     }),
   ];
+}
+
+// The CRD validation (apiextensions/validation, ~20 modules) loads before the first CRD write is
+// validated (the registry awaits loadValidation), not with kubefake. One import shared by concurrent
+// first writes (concurrent import()s break Jest's ESM runtime, jestjs/jest#11434).
+type CrdValidation = typeof import('../../apiextensions/validation/index.ts');
+let validation: CrdValidation | undefined;
+let loadingValidation: Promise<CrdValidation> | undefined;
+
+async function loadCrdValidation(): Promise<void> {
+  validation ??= await (loadingValidation ??= import('../../apiextensions/validation/index.ts'));
+}
+
+function crdValidation(): CrdValidation {
+  if (!validation) throw new Error('kubefake internal error: a CustomResourceDefinition reached validation before its validation was loaded');
+  return validation;
 }
 
 /** The finalizer the apiextensions server puts on a CRD when it is deleted, until its objects are gone. */
