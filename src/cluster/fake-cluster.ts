@@ -371,7 +371,8 @@ export async function createInProcessCluster(options: FakeClusterOptions = {}): 
   const apply = (manifests: Manifests, applyOptions?: ApplyOptions): Promise<KubeObject[]> =>
     applyManifests({ catalog, registryFor, settle: () => controllers.settle() }, manifests, applyOptions);
 
-  await attachHost(host, handle);
+  // The msw transport needs interception now; otherwise it waits for a client that connects.
+  await attachHost(host, handle, transport === 'msw' ? 'now' : 'on-connect');
   const dispatcher = transport === 'dispatcher' ? new InProcessDispatcher(url, handle) : undefined;
   const cluster: FakeCluster = {
     mode: 'fake',
