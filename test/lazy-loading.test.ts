@@ -14,7 +14,7 @@ describe('machinery on first use', () => {
     result = JSON.parse(child.stdout.trim().split('\n').at(-1)!);
   }, 60_000);
 
-  it('msw and the table printers are not loaded by the import; the first cluster intercepts its host for any client, the first Table prints', () => {
+  it('msw and the table printers are not loaded by the import; a raw fetch to the cluster is intercepted, the first Table prints', () => {
     expect(result.mswAtImport).toBe(false);
     expect(result.printersAtImport).toBe(false);
     expect(result.rawFetch).toEqual([200, 'default']);

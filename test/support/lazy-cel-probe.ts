@@ -56,7 +56,7 @@ const cluster = await createFakeCluster();
 const openapiTablesBeforeRequest = openapiTables.size > 0;
 // A plain cluster (its boot namespaces written, so through PodSecurity and the webhooks) loads none of them either.
 const afterPlainCluster = [workloads, podSecurityChecks, webhookPatch, crdValidation].map((s) => s.size > 0);
-// msw loads with the first cluster, which resolves only once its host is intercepted for every client.
+// msw loads with the first client that connects (test/lazy-msw.test.ts covers each kind): a raw fetch here.
 const rawFetch = await fetch(`${cluster.url}/api/v1/namespaces/default`);
 const rawFetchBody = (await rawFetch.json()) as { metadata?: { name?: string } };
 // The first Table of the process loads the built-in printers before rendering it.
