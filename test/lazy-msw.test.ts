@@ -20,6 +20,10 @@ describe('msw on first connection', () => {
     expect(run('none')).toEqual({ afterCluster: false, afterKubeConfig: false, afterClient: false, restored: true });
   });
 
+  it('a first connection to another HTTPS server switches the interception on and passes through to it; the cluster is answered after', () => {
+    expect(run('other-tls-server')).toEqual({ afterCluster: false, afterKubeConfig: false, other: 'from the other server', answer: [200, 'default'], afterClient: true, restored: true });
+  });
+
   it.each([
     ['fetch', 'a raw fetch'],
     ['https', 'https.request through its agent'],

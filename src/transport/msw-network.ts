@@ -4,6 +4,7 @@
 import { subscribe, unsubscribe } from 'node:diagnostics_channel';
 import { createRequire } from 'node:module';
 import net, { type Socket } from 'node:net';
+import tls from 'node:tls';
 import type { InterceptorSource, NetworkApi } from 'msw/experimental';
 import { frame } from './framing.ts';
 
@@ -117,12 +118,25 @@ function armInterception(): void {
   const original = descriptor.value as Connect;
   const hook: Connect = function connect(this: Socket, ...args: unknown[]) {
     if (!armed) return original.apply(this, args);
+    const start = startOf(tls.TLSSocket.prototype);
     enableInterception();
+    // tls.connect() passes its handshake trigger (`_start`, read before msw patched it) as the
+    // connect callback; msw tells it from a caller's callback by comparing it with `_start` as it
+    // is now, and must, or the handshake it emulates starts natively too (TLSWrap aborts the process).
+    if (this instanceof tls.TLSSocket && startOf(this) !== start) replaceArgument(args, start, startOf(this));
     return (proto.connect as Connect).apply(this, args);
   };
   ownHooks.add(hook);
   Object.defineProperty(proto, 'connect', { ...descriptor, value: hook });
   hooks.push({ descriptor, hook });
+}
+
+const startOf = (socket: object): unknown => (socket as { _start?: unknown })._start;
+
+/** Replaces `from` by `to` among connect()'s arguments, also inside the normalized array tls.connect() passes (kept in place: Node marks it). */
+function replaceArgument(args: unknown[], from: unknown, to: unknown): void {
+  const list = Array.isArray(args[0]) ? (args[0] as unknown[]) : args;
+  for (let i = 0; i < list.length; i++) if (list[i] === from) list[i] = to;
 }
 
 function disarm(): void {

@@ -3,7 +3,9 @@
 // case named by argv[2]) switches the interception on before its connection is made and is
 // answered. Prints one JSON line.
 import { registerHooks } from 'node:module';
+import { readFileSync } from 'node:fs';
 import https from 'node:https';
+import type { AddressInfo } from 'node:net';
 import net from 'node:net';
 import tls from 'node:tls';
 
@@ -75,6 +77,23 @@ if (which === 'fetch') {
   server.listen({ onUnhandledFrame: 'bypass' });
   out.answer = await httpsGet(path);
   server.close();
+} else if (which === 'other-tls-server') {
+  // The first connection goes to another HTTPS server (a webhook's, trusted through its CA): it
+  // switches the interception on mid-connect and passes through to that server untouched.
+  const pem = (file: string) => readFileSync(new URL(`./webhook-tls/${file}`, import.meta.url));
+  const server = https.createServer({ key: pem('key.pem'), cert: pem('cert.pem') }, (req, res) => req.resume().on('end', () => res.end('from the other server')));
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  out.other = await new Promise<string>((resolve, reject) => {
+    https
+      .get(`https://127.0.0.1:${port}/`, { ca: pem('cert.pem') }, (res) => {
+        let text = '';
+        res.setEncoding('utf8').on('data', (c: string) => (text += c)).on('end', () => resolve(text));
+      })
+      .on('error', reject);
+  });
+  server.close();
+  out.answer = await httpsGet(path);
 } else if (which === 'again') {
   // Interception goes off with the last cluster and on again for the next cluster's first client.
   await fetch(path).then((r) => r.arrayBuffer());
