@@ -59,6 +59,10 @@ describe('machinery on first use', () => {
     expect(result.webhookPatch).toEqual([false, false, false, true, 201, { mutated: 'yes' }]);
   });
 
+  it('the webhook configurations’ defaulting and validation load with the first one written, and default it', () => {
+    expect(result.admissionValidation).toEqual([false, false, true, 'Fail']);
+  });
+
   it('the CRD validation loads with the first CRD write, not with the import or a cluster', () => {
     expect(result.crdValidation).toEqual([false, false, false, true]);
   });

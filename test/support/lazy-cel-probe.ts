@@ -22,6 +22,7 @@ const workloads = new Set<string>();
 const podSecurityChecks = new Set<string>();
 const webhookPatch = new Set<string>();
 const crdValidation = new Set<string>();
+const admissionValidation = new Set<string>();
 registerHooks({
   resolve(specifier, context, next) {
     const result = next(specifier, context);
@@ -38,6 +39,7 @@ registerHooks({
     if (result.url.endsWith('/pod-security/evaluator.ts') || result.url.endsWith('/pod-security/baseline-checks.ts')) podSecurityChecks.add(result.url);
     if (result.url.endsWith('/admission/webhooks/patch.ts')) webhookPatch.add(result.url);
     if (result.url.includes('/src/apiextensions/validation/')) crdValidation.add(result.url);
+    if (result.url.endsWith('/admissionregistration-validation.ts') || result.url.endsWith('/admission-policy-validation.ts')) admissionValidation.add(result.url);
     return result;
   },
 });
@@ -55,7 +57,7 @@ const crdValidationAtImport = crdValidation.size > 0;
 const cluster = await createFakeCluster();
 const openapiTablesBeforeRequest = openapiTables.size > 0;
 // A plain cluster (its boot namespaces written, so through PodSecurity and the webhooks) loads none of them either.
-const afterPlainCluster = [workloads, podSecurityChecks, webhookPatch, crdValidation].map((s) => s.size > 0);
+const afterPlainCluster = [workloads, podSecurityChecks, webhookPatch, crdValidation, admissionValidation].map((s) => s.size > 0);
 // msw loads with the first client that connects (test/lazy-msw.test.ts covers each kind): a raw fetch here.
 const rawFetch = await fetch(`${cluster.url}/api/v1/namespaces/default`);
 const rawFetchBody = (await rawFetch.json()) as { metadata?: { name?: string } };
@@ -125,15 +127,17 @@ const podSecurityBeforeCheck = podSecurityChecks.size > 0;
 await (await post('/api/v1/namespaces', { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'strict', labels: { 'pod-security.kubernetes.io/enforce': 'restricted' } } })).arrayBuffer();
 const refusedPod = await psaPost('strict');
 const refusedPodBody = (await refusedPod.json()) as { message: string };
-// The JSON patch engine of mutating webhooks loads with the first webhook answer carrying a patch.
-await (
+// The JSON patch engine of mutating webhooks loads with the first webhook answer carrying a patch;
+// the webhook configurations' defaulting and validation with the first configuration written.
+const admissionValidationBeforeConfig = admissionValidation.size > 0;
+const webhookConfig = await (
   await post('/apis/admissionregistration.k8s.io/v1/mutatingwebhookconfigurations', {
     apiVersion: 'admissionregistration.k8s.io/v1',
     kind: 'MutatingWebhookConfiguration',
     metadata: { name: 'm' },
     webhooks: [{ name: 'label.example.com', clientConfig: { url: 'https://hooks.example.com/mutate' }, rules: [{ operations: ['CREATE'], apiGroups: [''], apiVersions: ['v1'], resources: ['configmaps'] }], sideEffects: 'None', admissionReviewVersions: ['v1'] }],
   })
-).arrayBuffer();
+).json() as { webhooks?: Array<{ failurePolicy?: string }> };
 cluster.serveWebhook('https://hooks.example.com/mutate', (review: { apiVersion: string; kind: string; request: { uid: string } }) => ({
   apiVersion: review.apiVersion,
   kind: review.kind,
@@ -178,6 +182,7 @@ console.log(
     workloads: [workloadsAtImport, afterPlainCluster[0], workloadsBeforeWorkloadsCluster, workloads.size > 0, nodes.items.map((n) => n.metadata.name)],
     podSecurity: [podSecurityAtImport, afterPlainCluster[1], privilegedPod.status, podSecurityBeforeCheck, podSecurityChecks.size > 0, refusedPod.status, refusedPodBody.message],
     webhookPatch: [webhookPatchAtImport, afterPlainCluster[2], webhookPatchBeforeAnswer, webhookPatch.size > 0, mutated.status, mutatedBody.metadata?.labels],
+    admissionValidation: [afterPlainCluster[4], admissionValidationBeforeConfig, admissionValidation.size > 0, webhookConfig.webhooks?.[0]?.failurePolicy],
     crdValidation: [crdValidationAtImport, afterPlainCluster[3], crdValidationBeforeCrd, crdValidation.size > 0],
     re2: [re2AtImport, re2BeforePattern, re2.size > 0],
     badPattern: [badPattern.status, badPatternBody.details?.causes?.map((c) => [c.field, c.message])],
