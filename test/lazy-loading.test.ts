@@ -63,8 +63,9 @@ describe('machinery on first use', () => {
     expect(result.admissionValidation).toEqual([false, false, true, 'Fail']);
   });
 
-  it('the CRD validation loads with the first CRD write, not with the import or a cluster', () => {
+  it('the CRD validation loads with the first CRD write, and the custom resource types with the first CRD served, not with the import or a cluster', () => {
     expect(result.crdValidation).toEqual([false, false, false, true]);
+    expect(result.customResourceTypes).toEqual([false, true]);
   });
 
   it('CEL is not loaded by the import, and checks and enforces the rules of the first CRD of a fresh process', () => {

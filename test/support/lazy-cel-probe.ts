@@ -23,6 +23,7 @@ const podSecurityChecks = new Set<string>();
 const webhookPatch = new Set<string>();
 const crdValidation = new Set<string>();
 const admissionValidation = new Set<string>();
+const customResourceTypes = new Set<string>();
 registerHooks({
   resolve(specifier, context, next) {
     const result = next(specifier, context);
@@ -39,6 +40,7 @@ registerHooks({
     if (result.url.endsWith('/pod-security/evaluator.ts') || result.url.endsWith('/pod-security/baseline-checks.ts')) podSecurityChecks.add(result.url);
     if (result.url.endsWith('/admission/webhooks/patch.ts')) webhookPatch.add(result.url);
     if (result.url.includes('/src/apiextensions/validation/')) crdValidation.add(result.url);
+    if (result.url.endsWith('/apiextensions/custom-resource-type.ts')) customResourceTypes.add(result.url);
     if (result.url.endsWith('/admissionregistration-validation.ts') || result.url.endsWith('/admission-policy-validation.ts')) admissionValidation.add(result.url);
     return result;
   },
@@ -57,7 +59,7 @@ const crdValidationAtImport = crdValidation.size > 0;
 const cluster = await createFakeCluster();
 const openapiTablesBeforeRequest = openapiTables.size > 0;
 // A plain cluster (its boot namespaces written, so through PodSecurity and the webhooks) loads none of them either.
-const afterPlainCluster = [workloads, podSecurityChecks, webhookPatch, crdValidation, admissionValidation].map((s) => s.size > 0);
+const afterPlainCluster = [workloads, podSecurityChecks, webhookPatch, crdValidation, admissionValidation, customResourceTypes].map((s) => s.size > 0);
 // msw loads with the first client that connects (test/lazy-msw.test.ts covers each kind): a raw fetch here.
 const rawFetch = await fetch(`${cluster.url}/api/v1/namespaces/default`);
 const rawFetchBody = (await rawFetch.json()) as { metadata?: { name?: string } };
@@ -97,6 +99,8 @@ const badRuleBody = (await badRule.json()) as { details?: { causes?: Array<{ mes
 const created = await post('/apis/apiextensions.k8s.io/v1/customresourcedefinitions', crd('self.replicas < 5'));
 await created.arrayBuffer();
 await cluster.settle();
+// The custom resource types load with the first CRD the controller serves.
+const customResourceTypesServed = customResourceTypes.size > 0;
 const rejected = await post('/apis/lazy.example.com/v1/namespaces/default/widgets', { apiVersion: 'lazy.example.com/v1', kind: 'Widget', metadata: { name: 'w' }, spec: { replicas: 7 } });
 const rejectedBody = (await rejected.json()) as { message: string };
 const accepted = await post('/apis/lazy.example.com/v1/namespaces/default/widgets', { apiVersion: 'lazy.example.com/v1', kind: 'Widget', metadata: { name: 'w' }, spec: { replicas: 3 } });
@@ -183,6 +187,7 @@ console.log(
     podSecurity: [podSecurityAtImport, afterPlainCluster[1], privilegedPod.status, podSecurityBeforeCheck, podSecurityChecks.size > 0, refusedPod.status, refusedPodBody.message],
     webhookPatch: [webhookPatchAtImport, afterPlainCluster[2], webhookPatchBeforeAnswer, webhookPatch.size > 0, mutated.status, mutatedBody.metadata?.labels],
     admissionValidation: [afterPlainCluster[4], admissionValidationBeforeConfig, admissionValidation.size > 0, webhookConfig.webhooks?.[0]?.failurePolicy],
+    customResourceTypes: [afterPlainCluster[5], customResourceTypesServed],
     crdValidation: [crdValidationAtImport, afterPlainCluster[3], crdValidationBeforeCrd, crdValidation.size > 0],
     re2: [re2AtImport, re2BeforePattern, re2.size > 0],
     badPattern: [badPattern.status, badPatternBody.details?.causes?.map((c) => [c.field, c.message])],
