@@ -63,6 +63,10 @@ describe('machinery on first use', () => {
     expect(result.admissionValidation).toEqual([false, false, true, 'Fail']);
   });
 
+  it('the CronJob validation loads with the first CronJob write, and refuses a bad schedule', () => {
+    expect(result.cronJobValidation).toEqual([false, true, 422, ['spec.schedule']]);
+  });
+
   it('the CRD validation loads with the first CRD write, and the custom resource types with the first CRD served, not with the import or a cluster', () => {
     expect(result.crdValidation).toEqual([false, false, false, true]);
     expect(result.customResourceTypes).toEqual([false, true]);

@@ -24,6 +24,7 @@ const webhookPatch = new Set<string>();
 const crdValidation = new Set<string>();
 const admissionValidation = new Set<string>();
 const customResourceTypes = new Set<string>();
+const cronJobValidation = new Set<string>();
 registerHooks({
   resolve(specifier, context, next) {
     const result = next(specifier, context);
@@ -41,6 +42,7 @@ registerHooks({
     if (result.url.endsWith('/admission/webhooks/patch.ts')) webhookPatch.add(result.url);
     if (result.url.includes('/src/apiextensions/validation/')) crdValidation.add(result.url);
     if (result.url.endsWith('/apiextensions/custom-resource-type.ts')) customResourceTypes.add(result.url);
+    if (result.url.endsWith('/apis/builtin/batch-validation.ts') || result.url.endsWith('/go/cron.ts')) cronJobValidation.add(result.url);
     if (result.url.endsWith('/admissionregistration-validation.ts') || result.url.endsWith('/admission-policy-validation.ts')) admissionValidation.add(result.url);
     return result;
   },
@@ -59,7 +61,7 @@ const crdValidationAtImport = crdValidation.size > 0;
 const cluster = await createFakeCluster();
 const openapiTablesBeforeRequest = openapiTables.size > 0;
 // A plain cluster (its boot namespaces written, so through PodSecurity and the webhooks) loads none of them either.
-const afterPlainCluster = [workloads, podSecurityChecks, webhookPatch, crdValidation, admissionValidation, customResourceTypes].map((s) => s.size > 0);
+const afterPlainCluster = [workloads, podSecurityChecks, webhookPatch, crdValidation, admissionValidation, customResourceTypes, cronJobValidation].map((s) => s.size > 0);
 // msw loads with the first client that connects (test/lazy-msw.test.ts covers each kind): a raw fetch here.
 const rawFetch = await fetch(`${cluster.url}/api/v1/namespaces/default`);
 const rawFetchBody = (await rawFetch.json()) as { metadata?: { name?: string } };
@@ -150,6 +152,14 @@ cluster.serveWebhook('https://hooks.example.com/mutate', (review: { apiVersion: 
 const webhookPatchBeforeAnswer = webhookPatch.size > 0;
 const mutated = await post('/api/v1/namespaces/default/configmaps', { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'm' }, data: { a: '1' } });
 const mutatedBody = (await mutated.json()) as { metadata?: { labels?: Record<string, string> } };
+// The CronJob validation (and its schedule parser) loads with the first CronJob write, which it refuses.
+const badCronJob = await post('/apis/batch/v1/namespaces/default/cronjobs', {
+  apiVersion: 'batch/v1',
+  kind: 'CronJob',
+  metadata: { name: 'cj' },
+  spec: { schedule: 'not a schedule', jobTemplate: { spec: { template: { spec: { restartPolicy: 'Never', containers: [{ name: 'c', image: 'busybox' }] } } } } },
+});
+const badCronJobBody = (await badCronJob.json()) as { details?: { causes?: Array<{ field: string }> } };
 // The X.509 machinery loads with the first TLS listener, which answers over HTTPS with its CA.
 const tlsBeforeListen = tls.size > 0;
 const listenerBeforeListen = listener.size > 0;
@@ -188,6 +198,7 @@ console.log(
     webhookPatch: [webhookPatchAtImport, afterPlainCluster[2], webhookPatchBeforeAnswer, webhookPatch.size > 0, mutated.status, mutatedBody.metadata?.labels],
     admissionValidation: [afterPlainCluster[4], admissionValidationBeforeConfig, admissionValidation.size > 0, webhookConfig.webhooks?.[0]?.failurePolicy],
     customResourceTypes: [afterPlainCluster[5], customResourceTypesServed],
+    cronJobValidation: [afterPlainCluster[6], cronJobValidation.size > 0, badCronJob.status, badCronJobBody.details?.causes?.map((c) => c.field)],
     crdValidation: [crdValidationAtImport, afterPlainCluster[3], crdValidationBeforeCrd, crdValidation.size > 0],
     re2: [re2AtImport, re2BeforePattern, re2.size > 0],
     badPattern: [badPattern.status, badPatternBody.details?.causes?.map((c) => [c.field, c.message])],

@@ -8,26 +8,20 @@ import type { KubeObject } from '../object.ts';
 import { genericDefinition } from './generic.ts';
 import type { FieldError } from '../../errors/field-error.ts';
 import { builtin, builtinFacts, composeStrategy, defaulting, generation } from './shared.ts';
+import { validationOnDemand } from './validation-on-demand.ts';
 
 const facts = (plural: string) => builtinFacts('admissionregistration.k8s.io', 'v1', plural);
 const webhooks = (obj: KubeObject) => obj.webhooks ?? null;
 
 // The defaulting and validation of the six kinds (admission-policy-validation.ts,
 // admissionregistration-validation.ts and what they use) load before the first write of one of
-// them (the registry awaits loadValidation), not with kubefake. One import shared by concurrent
-// first writes (concurrent import()s break Jest's ESM runtime, jestjs/jest#11434).
-type Validation = typeof import('./admission-policy-validation.ts') & typeof import('./admissionregistration-validation.ts');
-let validation: Validation | undefined;
-let loadingValidation: Promise<Validation> | undefined;
-
-async function loadValidation(): Promise<void> {
-  validation ??= await (loadingValidation ??= (async () => ({ ...(await import('./admission-policy-validation.ts')), ...(await import('./admissionregistration-validation.ts')) }))());
-}
-
-function loaded(): Validation {
-  if (!validation) throw new Error('kubefake internal error: an admissionregistration.k8s.io object reached its strategy before its validation was loaded');
-  return validation;
-}
+// them, not with kubefake.
+const validation = validationOnDemand('an admissionregistration.k8s.io object', async () => ({
+  ...(await import('./admission-policy-validation.ts')),
+  ...(await import('./admissionregistration-validation.ts')),
+}));
+const loaded = () => validation.get();
+const loadValidation = validation.load;
 
 export function admissionregistrationV1ResourceTypes(): ResourceType[] {
   return [

@@ -14,6 +14,7 @@ import { compileSchema, validateValue } from '../../schema/index.ts';
 import { isPlainObject } from '../object.ts';
 import { arrAt, builtin, child, composeStrategy, defaulting, generation, goString, objAt, setDefault } from './shared.ts';
 import { keepFromStored } from './status-strategies.ts';
+import { validationOnDemand } from './validation-on-demand.ts';
 
 export function apiextensionsV1ResourceTypes(): ResourceType[] {
   return [
@@ -25,7 +26,7 @@ export function apiextensionsV1ResourceTypes(): ResourceType[] {
       allowUnconditionalUpdate: false,
       allowCreateOnUpdate: false,
       returnDeletedObject: false,
-      loadValidation: loadCrdValidation,
+      loadValidation: validation.load,
       strategy: composeStrategy(
         defaulting(defaultCustomResourceDefinition),
         {
@@ -57,20 +58,9 @@ export function apiextensionsV1ResourceTypes(): ResourceType[] {
 }
 
 // The CRD validation (apiextensions/validation, ~20 modules) loads before the first CRD write is
-// validated (the registry awaits loadValidation), not with kubefake. One import shared by concurrent
-// first writes (concurrent import()s break Jest's ESM runtime, jestjs/jest#11434).
-type CrdValidation = typeof import('../../apiextensions/validation/index.ts');
-let validation: CrdValidation | undefined;
-let loadingValidation: Promise<CrdValidation> | undefined;
-
-async function loadCrdValidation(): Promise<void> {
-  validation ??= await (loadingValidation ??= import('../../apiextensions/validation/index.ts'));
-}
-
-function crdValidation(): CrdValidation {
-  if (!validation) throw new Error('kubefake internal error: a CustomResourceDefinition reached validation before its validation was loaded');
-  return validation;
-}
+// validated, not with kubefake.
+const validation = validationOnDemand('a CustomResourceDefinition', () => import('../../apiextensions/validation/index.ts'));
+const crdValidation = () => validation.get();
 
 /** The finalizer the apiextensions server puts on a CRD when it is deleted, until its objects are gone. */
 export const CRD_CLEANUP_FINALIZER = 'customresourcecleanup.apiextensions.k8s.io';
