@@ -14,7 +14,7 @@ describe('machinery on first use', () => {
     result = JSON.parse(child.stdout.trim().split('\n').at(-1)!);
   }, 60_000);
 
-  it('msw and the table printers are not loaded by the import; the first cluster intercepts its host for any client, the first Table prints', () => {
+  it('msw and the table printers are not loaded by the import; a raw fetch to the cluster is intercepted, the first Table prints', () => {
     expect(result.mswAtImport).toBe(false);
     expect(result.printersAtImport).toBe(false);
     expect(result.rawFetch).toEqual([200, 'default']);
@@ -43,6 +43,33 @@ describe('machinery on first use', () => {
 
   it('authentication and RBAC load with the first auth: true cluster, not with the import or a plain cluster, and authorize', () => {
     expect(result.auth).toEqual([false, true, 403]);
+  });
+
+  it('the workloads control plane loads with the first workloads: true cluster, not with the import or a plain cluster, and registers its node', () => {
+    expect(result.workloads).toEqual([false, false, false, true, ['kubefake-node-1']]);
+  });
+
+  it("PodSecurity's checks load with the first pod evaluated against a policy, not with the import, a cluster or a pod in a privileged namespace, and enforce", () => {
+    const [atImport, afterCluster, privilegedStatus, beforeCheck, after, refusedStatus, message] = result.podSecurity;
+    expect([atImport, afterCluster, privilegedStatus, beforeCheck, after, refusedStatus]).toEqual([false, false, 201, false, true, 403]);
+    expect(message).toMatch(/^pods "p" is forbidden: violates PodSecurity "restricted:latest": privileged \(container "c" must not set securityContext.privileged=true\)/);
+  });
+
+  it('the JSON patch engine of mutating webhooks loads with the first answer carrying a patch, and applies it', () => {
+    expect(result.webhookPatch).toEqual([false, false, false, true, 201, { mutated: 'yes' }]);
+  });
+
+  it('the webhook configurations’ defaulting and validation load with the first one written, and default it', () => {
+    expect(result.admissionValidation).toEqual([false, false, true, 'Fail']);
+  });
+
+  it('the CronJob validation loads with the first CronJob write, and refuses a bad schedule', () => {
+    expect(result.cronJobValidation).toEqual([false, true, 422, ['spec.schedule']]);
+  });
+
+  it('the CRD validation loads with the first CRD write, and the custom resource types with the first CRD served, not with the import or a cluster', () => {
+    expect(result.crdValidation).toEqual([false, false, false, true]);
+    expect(result.customResourceTypes).toEqual([false, true]);
   });
 
   it('CEL is not loaded by the import, and checks and enforces the rules of the first CRD of a fresh process', () => {

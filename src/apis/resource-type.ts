@@ -134,6 +134,12 @@ export interface ResourceType {
   storageResource?: { group: string; plural: string };
   /** A terminating CRD's resources refuse creates. */
   terminating?: boolean;
+  /**
+   * Loads what the strategy's validation needs (modules kubefake loads on first use, not with its
+   * import); the registry awaits it before validating a write of this type. The strategy may then
+   * call into them synchronously.
+   */
+  loadValidation?: () => Promise<void>;
   /** A CRD version's additionalPrinterColumns (custom resources only; built-ins print their own columns). */
   printerColumns?: PrinterColumn[];
   /**

@@ -31,7 +31,7 @@ import { PvcProtectionController, PvProtectionController } from '../controllers/
 import { KubernetesServiceController } from '../controllers/kubernetes-service.ts';
 import { ServiceAllocationRelease } from '../controllers/service-allocations.ts';
 import { clusterCaCertificate } from '../util/cluster-ca.ts';
-import { Workloads, type KubeletControl } from './workloads.ts';
+import type { KubeletControl } from './workloads.ts';
 import { kubeConfigYaml, makeKubeConfig } from './kubeconfig.ts';
 import type { Manifests } from './manifests.ts';
 import { applyManifests } from './apply-manifests.ts';
@@ -262,6 +262,10 @@ const httpListener = () => (listenerModule ??= import('../transport/http-listene
 // Likewise the in-process server of WebSocket connections (client-node's Exec), with the first one.
 let upgradesModule: Promise<typeof import('../transport/in-process-upgrades.ts')> | undefined;
 const inProcessUpgrades = async () => (upgradesModule ??= (async () => (await httpListener(), import('../transport/in-process-upgrades.ts')))());
+// The simulated control plane of `workloads: true` (its controllers, scheduler and kubelet stand-in:
+// ~20 modules) loads with the first cluster that asks for it, not with kubefake.
+let workloadsModule: Promise<typeof import('./workloads.ts')> | undefined;
+const workloadsKit = () => (workloadsModule ??= import('./workloads.ts'));
 
 /** The namespaces every cluster starts with, as kube-apiserver creates them. */
 export const BOOT_NAMESPACES = ['default', 'kube-system', 'kube-public', 'kube-node-lease'];
@@ -316,7 +320,7 @@ export async function createInProcessCluster(options: FakeClusterOptions = {}): 
     recordClusterWrite: (type, object) => clusterWrites.set(clusterWriteId(type, object), object.metadata!.resourceVersion!),
   };
   if (options.nodes !== undefined && !options.workloads) throw new TypeError('kubefake: nodes needs workloads: true (nodes are registered by the simulated control plane)');
-  const workloads = options.workloads ? new Workloads(controllerContext, clock, { nodes: options.nodes ?? 1 }, controllers.reportError) : undefined;
+  const workloads = options.workloads ? new (await workloadsKit()).Workloads(controllerContext, clock, { nodes: options.nodes ?? 1 }, controllers.reportError) : undefined;
   const servedWatches = new ServedWatches();
   const handler = new ApiHandler({
     catalog,
@@ -375,7 +379,8 @@ export async function createInProcessCluster(options: FakeClusterOptions = {}): 
   const apply = (manifests: Manifests, applyOptions?: ApplyOptions): Promise<KubeObject[]> =>
     applyManifests({ catalog, registryFor, settle: () => controllers.settle() }, manifests, applyOptions);
 
-  await attachHost(host, handle);
+  // The msw transport needs interception now; otherwise it waits for a client that connects.
+  await attachHost(host, handle, transport === 'msw' ? 'now' : 'on-connect');
   const dispatcher = transport === 'dispatcher' ? new InProcessDispatcher(url, handle) : undefined;
   // client-node's WebSocket calls (Exec) reach neither transport: they get in-memory connections
   // to a server made for them on first use (transport/in-process-upgrades.ts).

@@ -6,7 +6,7 @@ import type { KubeObject, StoredObject } from '../apis/object.ts';
 import { storageKeyOf, type ResourceType } from '../apis/resource-type.ts';
 import { acceptedNames, calculateNamesAndConditions } from '../apiextensions/crd-names.ts';
 import { isCrdConditionTrue, setCrdCondition } from '../apiextensions/crd-conditions.ts';
-import { customResourceTypes } from '../apiextensions/custom-resource-type.ts';
+import type { customResourceTypes as CustomResourceTypes } from '../apiextensions/custom-resource-type.ts';
 import { CRD_CLEANUP_FINALIZER } from '../apis/builtin/apiextensions-v1.ts';
 import { StatusError } from '../errors/status-error.ts';
 import { formatTimestamp } from '../go/time.ts';
@@ -20,6 +20,17 @@ interface Served {
   resourceVersion: string;
   types: ResourceType[];
   bucket: string;
+}
+
+// The custom resource machinery (types, storage codec, conversion: ~7 modules) loads with the first
+// CRD to sync, not with kubefake. One import shared by concurrent first syncs (concurrent import()s
+// break Jest's ESM runtime, jestjs/jest#11434).
+let customResourceTypes: typeof CustomResourceTypes | undefined;
+let loadingCustomResourceTypes: Promise<unknown> | undefined;
+
+async function loadCustomResourceTypes(): Promise<void> {
+  if (customResourceTypes) return;
+  customResourceTypes = (await (loadingCustomResourceTypes ??= import('../apiextensions/custom-resource-type.ts')) as typeof import('../apiextensions/custom-resource-type.ts')).customResourceTypes;
 }
 
 export class CrdController extends QueueController {
@@ -55,6 +66,7 @@ export class CrdController extends QueueController {
   }
 
   protected async sync(name: string): Promise<void> {
+    await loadCustomResourceTypes();
     let crd = this.ctx.store.get(CRD_BUCKET, name);
     if (!crd) return this.unserve(name);
     const uid = crd.metadata.uid;
@@ -128,7 +140,7 @@ export class CrdController extends QueueController {
     const version = `${crd.metadata.resourceVersion}/${terminating}`;
     if (current?.resourceVersion === version) return;
     this.unserve(name);
-    const types = customResourceTypes(crd, { terminating }).filter((t) => {
+    const types = customResourceTypes!(crd, { terminating }).filter((t) => {
       // A built-in (or another CRD) already serving this path wins, as the real handler chain does.
       if (this.ctx.catalog.find(t.group, t.version, t.plural)) return false;
       this.ctx.catalog.add(t);

@@ -266,6 +266,7 @@ export class GenericRegistry {
 
   private async createOnce(input: KubeObject, options: WriteOptions, applied = false, generatedName = false): Promise<WriteResult> {
     await loadCelFor(this.type, input); // the validation below may compile CEL rules, loaded on first use
+    if (this.type.loadValidation) await this.type.loadValidation();
     const obj = deepCopy(input);
     const meta = obj.metadata!;
     const requestedResourceVersion = meta.resourceVersion;
@@ -425,6 +426,7 @@ export class GenericRegistry {
 
   private async updateFrom(existing: StoredObject, input: KubeObject, requestedResourceVersion: string | undefined, options: WriteOptions, applied = false): Promise<WriteResult> {
     await loadCelFor(this.type, input); // as in createOnce; a write meanwhile ends in a conflict, retried by the callers
+    if (this.type.loadValidation) await this.type.loadValidation();
     const name = existing.metadata.name;
     if (requestedResourceVersion !== undefined && requestedResourceVersion !== existing.metadata.resourceVersion) {
       throw conflict(this.groupResource, name, OPTIMISTIC_LOCK_MESSAGE);

@@ -2,8 +2,9 @@
 // the CEL engine was loaded by the import, then makes a CRD with a rule (and an invalid rule) the
 // very first write of the process, writes a custom resource that breaks the rule, sends a broken
 // protobuf body and reads /openapi/v3/api/v1 (the decoder and the tables also load on first use).
-// Also: msw, the built-in table printers and the TLS certificate machinery are not loaded by the
-// import, and work on first use.
+// Also: msw, the built-in table printers, the TLS certificate machinery, the workloads control
+// plane, PodSecurity's checks, the webhook patch engine and the CRD validation are not loaded by
+// the import, and work on first use.
 // Prints one JSON line.
 import { registerHooks } from 'node:module';
 
@@ -17,6 +18,13 @@ const re2 = new Set<string>();
 const listener = new Set<string>();
 const patchEngines = new Set<string>();
 const auth = new Set<string>();
+const workloads = new Set<string>();
+const podSecurityChecks = new Set<string>();
+const webhookPatch = new Set<string>();
+const crdValidation = new Set<string>();
+const admissionValidation = new Set<string>();
+const customResourceTypes = new Set<string>();
+const cronJobValidation = new Set<string>();
 registerHooks({
   resolve(specifier, context, next) {
     const result = next(specifier, context);
@@ -29,6 +37,13 @@ registerHooks({
     if (result.url.endsWith('/patch/index.ts') || result.url.endsWith('/patch/strategic-merge.ts')) patchEngines.add(result.url);
     if (result.url.includes('/node_modules/pkijs/') || result.url.endsWith('/transport/serving-certs.ts')) tls.add(result.url);
     if (result.url.includes('/src/auth/') || result.url.endsWith('/cluster/cluster-auth.ts') || result.url.endsWith('/generated/bootstrap-rbac.ts')) auth.add(result.url);
+    if (result.url.includes('/src/controllers/workloads/') || result.url.endsWith('/cluster/workloads.ts')) workloads.add(result.url);
+    if (result.url.endsWith('/pod-security/evaluator.ts') || result.url.endsWith('/pod-security/baseline-checks.ts')) podSecurityChecks.add(result.url);
+    if (result.url.endsWith('/admission/webhooks/patch.ts')) webhookPatch.add(result.url);
+    if (result.url.includes('/src/apiextensions/validation/')) crdValidation.add(result.url);
+    if (result.url.endsWith('/apiextensions/custom-resource-type.ts')) customResourceTypes.add(result.url);
+    if (result.url.endsWith('/apis/builtin/batch-validation.ts') || result.url.endsWith('/go/cron.ts')) cronJobValidation.add(result.url);
+    if (result.url.endsWith('/admissionregistration-validation.ts') || result.url.endsWith('/admission-policy-validation.ts')) admissionValidation.add(result.url);
     return result;
   },
 });
@@ -39,9 +54,15 @@ const mswAtImport = msw.size > 0;
 const printersAtImport = printers.size > 0;
 const tlsAtImport = tls.size > 0;
 const re2AtImport = re2.size > 0;
+const workloadsAtImport = workloads.size > 0;
+const podSecurityAtImport = podSecurityChecks.size > 0;
+const webhookPatchAtImport = webhookPatch.size > 0;
+const crdValidationAtImport = crdValidation.size > 0;
 const cluster = await createFakeCluster();
 const openapiTablesBeforeRequest = openapiTables.size > 0;
-// msw loads with the first cluster, which resolves only once its host is intercepted for every client.
+// A plain cluster (its boot namespaces written, so through PodSecurity and the webhooks) loads none of them either.
+const afterPlainCluster = [workloads, podSecurityChecks, webhookPatch, crdValidation, admissionValidation, customResourceTypes, cronJobValidation].map((s) => s.size > 0);
+// msw loads with the first client that connects (test/lazy-msw.test.ts covers each kind): a raw fetch here.
 const rawFetch = await fetch(`${cluster.url}/api/v1/namespaces/default`);
 const rawFetchBody = (await rawFetch.json()) as { metadata?: { name?: string } };
 // The first Table of the process loads the built-in printers before rendering it.
@@ -67,6 +88,8 @@ const crd = (rule: string) => ({
     ],
   },
 });
+// The CRD validation loads with the first CRD write: the one below, whose pattern is refused.
+const crdValidationBeforeCrd = crdValidation.size > 0;
 // RE2 loads (synchronously) with the first pattern to check: here a CRD whose pattern does not compile.
 const re2BeforePattern = re2.size > 0;
 const patternCrd = crd('self.replicas < 5');
@@ -78,6 +101,8 @@ const badRuleBody = (await badRule.json()) as { details?: { causes?: Array<{ mes
 const created = await post('/apis/apiextensions.k8s.io/v1/customresourcedefinitions', crd('self.replicas < 5'));
 await created.arrayBuffer();
 await cluster.settle();
+// The custom resource types load with the first CRD the controller serves.
+const customResourceTypesServed = customResourceTypes.size > 0;
 const rejected = await post('/apis/lazy.example.com/v1/namespaces/default/widgets', { apiVersion: 'lazy.example.com/v1', kind: 'Widget', metadata: { name: 'w' }, spec: { replicas: 7 } });
 const rejectedBody = (await rejected.json()) as { message: string };
 const accepted = await post('/apis/lazy.example.com/v1/namespaces/default/widgets', { apiVersion: 'lazy.example.com/v1', kind: 'Widget', metadata: { name: 'w' }, spec: { replicas: 3 } });
@@ -99,6 +124,42 @@ const patched = await cluster.handle(
   new Request(`${cluster.url}/api/v1/namespaces/default`, { method: 'PATCH', body: JSON.stringify({ metadata: { labels: { lazy: 'yes' } } }), headers: { 'content-type': 'application/strategic-merge-patch+json' } }),
 );
 const patchedBody = (await patched.json()) as { metadata?: { labels?: Record<string, string> } };
+// PodSecurity's checks load with the first pod evaluated against a policy: a privileged pod in a
+// namespace that enforces restricted is refused (a pod in a privileged namespace needs no checks).
+const psaPost = (ns: string) => post(`/api/v1/namespaces/${ns}/pods`, { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'p' }, spec: { containers: [{ name: 'c', image: 'busybox', securityContext: { privileged: true } }] } });
+const privilegedPod = await psaPost('default');
+await privilegedPod.arrayBuffer();
+const podSecurityBeforeCheck = podSecurityChecks.size > 0;
+await (await post('/api/v1/namespaces', { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'strict', labels: { 'pod-security.kubernetes.io/enforce': 'restricted' } } })).arrayBuffer();
+const refusedPod = await psaPost('strict');
+const refusedPodBody = (await refusedPod.json()) as { message: string };
+// The JSON patch engine of mutating webhooks loads with the first webhook answer carrying a patch;
+// the webhook configurations' defaulting and validation with the first configuration written.
+const admissionValidationBeforeConfig = admissionValidation.size > 0;
+const webhookConfig = await (
+  await post('/apis/admissionregistration.k8s.io/v1/mutatingwebhookconfigurations', {
+    apiVersion: 'admissionregistration.k8s.io/v1',
+    kind: 'MutatingWebhookConfiguration',
+    metadata: { name: 'm' },
+    webhooks: [{ name: 'label.example.com', clientConfig: { url: 'https://hooks.example.com/mutate' }, rules: [{ operations: ['CREATE'], apiGroups: [''], apiVersions: ['v1'], resources: ['configmaps'] }], sideEffects: 'None', admissionReviewVersions: ['v1'] }],
+  })
+).json() as { webhooks?: Array<{ failurePolicy?: string }> };
+cluster.serveWebhook('https://hooks.example.com/mutate', (review: { apiVersion: string; kind: string; request: { uid: string } }) => ({
+  apiVersion: review.apiVersion,
+  kind: review.kind,
+  response: { uid: review.request.uid, allowed: true, patchType: 'JSONPatch', patch: Buffer.from(JSON.stringify([{ op: 'add', path: '/metadata/labels', value: { mutated: 'yes' } }])).toString('base64') },
+}));
+const webhookPatchBeforeAnswer = webhookPatch.size > 0;
+const mutated = await post('/api/v1/namespaces/default/configmaps', { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'm' }, data: { a: '1' } });
+const mutatedBody = (await mutated.json()) as { metadata?: { labels?: Record<string, string> } };
+// The CronJob validation (and its schedule parser) loads with the first CronJob write, which it refuses.
+const badCronJob = await post('/apis/batch/v1/namespaces/default/cronjobs', {
+  apiVersion: 'batch/v1',
+  kind: 'CronJob',
+  metadata: { name: 'cj' },
+  spec: { schedule: 'not a schedule', jobTemplate: { spec: { template: { spec: { restartPolicy: 'Never', containers: [{ name: 'c', image: 'busybox' }] } } } } },
+});
+const badCronJobBody = (await badCronJob.json()) as { details?: { causes?: Array<{ field: string }> } };
 // The X.509 machinery loads with the first TLS listener, which answers over HTTPS with its CA.
 const tlsBeforeListen = tls.size > 0;
 const listenerBeforeListen = listener.size > 0;
@@ -117,6 +178,11 @@ const authBeforeAuthCluster = auth.size > 0;
 const authCluster = await createFakeCluster({ auth: true });
 const anonymous = await authCluster.handle(new Request(`${authCluster.url}/api/v1/namespaces`));
 await authCluster.close();
+// The simulated control plane loads with the first `workloads: true` cluster, which registers its node.
+const workloadsBeforeWorkloadsCluster = workloads.size > 0;
+const workloadsCluster = await createFakeCluster({ workloads: true });
+const nodes = (await (await workloadsCluster.handle(new Request(`${workloadsCluster.url}/api/v1/nodes`))).json()) as { items: Array<{ metadata: { name: string } }> };
+await workloadsCluster.close();
 console.log(
   JSON.stringify({
     celAtImport,
@@ -127,6 +193,13 @@ console.log(
     patch: [patchBeforePatch, patchEngines.size > 0, patched.status, patchedBody.metadata?.labels?.lazy],
     tlsAnswer,
     auth: [authBeforeAuthCluster, auth.size > 0, anonymous.status],
+    workloads: [workloadsAtImport, afterPlainCluster[0], workloadsBeforeWorkloadsCluster, workloads.size > 0, nodes.items.map((n) => n.metadata.name)],
+    podSecurity: [podSecurityAtImport, afterPlainCluster[1], privilegedPod.status, podSecurityBeforeCheck, podSecurityChecks.size > 0, refusedPod.status, refusedPodBody.message],
+    webhookPatch: [webhookPatchAtImport, afterPlainCluster[2], webhookPatchBeforeAnswer, webhookPatch.size > 0, mutated.status, mutatedBody.metadata?.labels],
+    admissionValidation: [afterPlainCluster[4], admissionValidationBeforeConfig, admissionValidation.size > 0, webhookConfig.webhooks?.[0]?.failurePolicy],
+    customResourceTypes: [afterPlainCluster[5], customResourceTypesServed],
+    cronJobValidation: [afterPlainCluster[6], cronJobValidation.size > 0, badCronJob.status, badCronJobBody.details?.causes?.map((c) => c.field)],
+    crdValidation: [crdValidationAtImport, afterPlainCluster[3], crdValidationBeforeCrd, crdValidation.size > 0],
     re2: [re2AtImport, re2BeforePattern, re2.size > 0],
     badPattern: [badPattern.status, badPatternBody.details?.causes?.map((c) => [c.field, c.message])],
     rawFetch: [rawFetch.status, rawFetchBody.metadata?.name],

@@ -27,10 +27,10 @@ import {
   type LevelVersion,
   type Policy,
 } from './api.ts';
-import { Evaluator, forbiddenDetail, type AggregateCheckResult } from './evaluator.ts';
+import type { AggregateCheckResult, Evaluator } from './evaluator.ts';
 import { extractTemplate, isPodController, podSpecOf, type ExtractedPodSpec } from './pod-specs.ts';
 import type { ContainerView, PodSpecView } from './pod-view.ts';
-import { evaluatePodsInNamespace } from './namespace-pods.ts';
+import { withPodSecurityChecks, type PodSecurityChecks } from './checks-on-demand.ts';
 
 /** What the plugin reads of the cluster (the real one: informers, and a client for a namespace the informer misses). */
 export interface PodSecurityReads {
@@ -64,9 +64,10 @@ const IGNORED_POD_SUBRESOURCES = new Set(['exec', 'attach', 'binding', 'eviction
 const labelsOf = (obj: KubeObject | undefined): Record<string, string> | undefined => obj?.metadata?.labels;
 
 export function podSecurityPlugin(reads: PodSecurityReads, defaults: Policy = DEFAULT_POLICY): AdmissionPlugin {
-  const evaluator = new Evaluator();
+  // The checks load on the first write that is evaluated (a namespace or pod with a policy to check).
+  const state: { evaluator?: Evaluator } = {};
 
-  function validateNamespace(attrs: AdmissionAttributes): void {
+  function validateNamespace(attrs: AdmissionAttributes): void | Promise<void> {
     if (attrs.subresource) return;
     const { policy: newPolicy, errors: newErrors } = policyToEvaluate(labelsOf(attrs.object), defaults);
     const refuse = () => invalid({ group: '', kind: 'Namespace' }, attrs.name, newErrors);
@@ -81,10 +82,12 @@ export function podSecurityPlugin(reads: PodSecurityReads, defaults: Policy = DE
     if (sameLevelVersion(newPolicy.enforce, oldPolicy.enforce)) return;
     if (newPolicy.enforce.level === 'privileged') return;
     if (sameVersion(newPolicy.enforce.version, oldPolicy.enforce.version) && compareLevels(newPolicy.enforce.level, oldPolicy.enforce.level) < 1) return;
-    attrs.warnings.push(...evaluatePodsInNamespace(evaluator, attrs.name, newPolicy.enforce, reads.pods(attrs.name)));
+    return withPodSecurityChecks(state, (checks, evaluator) => {
+      attrs.warnings.push(...checks.namespacePods.evaluatePodsInNamespace(evaluator, attrs.name, newPolicy.enforce, reads.pods(attrs.name)));
+    });
   }
 
-  function validatePod(attrs: AdmissionAttributes): void {
+  function validatePod(attrs: AdmissionAttributes): void | Promise<void> {
     if (IGNORED_POD_SUBRESOURCES.has(attrs.subresource)) return;
     const namespaceName = attrs.namespace ?? '';
     const namespace = reads.namespace(namespaceName);
@@ -99,10 +102,10 @@ export function podSecurityPlugin(reads: PodSecurityReads, defaults: Policy = DE
       return;
     }
     if (attrs.operation === 'UPDATE' && attrs.oldObject && !isSignificantPodUpdate(attrs.object ?? {}, attrs.oldObject)) return;
-    evaluatePod(attrs, policy, errors, podSpecOf(attrs.object ?? {}), true);
+    return withPodSecurityChecks(state, (checks, evaluator) => evaluatePod(checks, evaluator, attrs, policy, errors, podSpecOf(attrs.object ?? {}), true));
   }
 
-  function validatePodController(attrs: AdmissionAttributes): void {
+  function validatePodController(attrs: AdmissionAttributes): void | Promise<void> {
     if (attrs.subresource) return;
     const namespaceName = attrs.namespace ?? '';
     const namespace = reads.namespace(namespaceName);
@@ -114,11 +117,11 @@ export function podSecurityPlugin(reads: PodSecurityReads, defaults: Policy = DE
     if (!errors.length && policy.warn.level === 'privileged' && policy.audit.level === 'privileged') return;
     const template = extractTemplate(attrs.type.group, attrs.type.plural, attrs.object ?? {});
     if (!template) return;
-    evaluatePod(attrs, policy, errors, template, false);
+    return withPodSecurityChecks(state, (checks, evaluator) => evaluatePod(checks, evaluator, attrs, policy, errors, template, false));
   }
 
   /** EvaluatePod: enforce (pods only), then audit, then warn unless refused, each level evaluated once. */
-  function evaluatePod(attrs: AdmissionAttributes, policy: Policy, policyErrors: FieldError[], pod: ExtractedPodSpec, enforce: boolean): void {
+  function evaluatePod(checks: PodSecurityChecks, evaluator: Evaluator, attrs: AdmissionAttributes, policy: Policy, policyErrors: FieldError[], pod: ExtractedPodSpec, enforce: boolean): void {
     const annotations: Record<string, string> = {};
     if (policyErrors.length) annotations.error = `Failed to parse policy: ${aggregateMessages(policyErrors.map(fieldErrorMessage))}`;
     const cached = new Map<string, AggregateCheckResult>();
@@ -134,15 +137,15 @@ export function podSecurityPlugin(reads: PodSecurityReads, defaults: Policy = DE
       const result = evaluate(policy.enforce);
       if (!result.allowed) {
         // admission.NewForbidden: named as the request names it, else as the object does (a generated name).
-        refusal = admissionForbidden(attrs, `violates PodSecurity ${goQuote(levelVersionString(policy.enforce))}: ${forbiddenDetail(result)}`, 'validate');
+        refusal = admissionForbidden(attrs, `violates PodSecurity ${goQuote(levelVersionString(policy.enforce))}: ${checks.evaluator.forbiddenDetail(result)}`, 'validate');
       }
     }
     const audit = evaluate(policy.audit);
-    if (!audit.allowed) annotations['audit-violations'] = `would violate PodSecurity ${goQuote(levelVersionString(policy.audit))}: ${forbiddenDetail(audit)}`;
+    if (!audit.allowed) annotations['audit-violations'] = `would violate PodSecurity ${goQuote(levelVersionString(policy.audit))}: ${checks.evaluator.forbiddenDetail(audit)}`;
     // No warnings on a request that is refused anyway.
     if (!refusal) {
       const warn = evaluate(policy.warn);
-      if (!warn.allowed) attrs.warnings.push(`would violate PodSecurity ${goQuote(levelVersionString(policy.warn))}: ${forbiddenDetail(warn)}`);
+      if (!warn.allowed) attrs.warnings.push(`would violate PodSecurity ${goQuote(levelVersionString(policy.warn))}: ${checks.evaluator.forbiddenDetail(warn)}`);
     }
     annotate(attrs, annotations);
     if (refusal) throw refusal;
@@ -153,9 +156,9 @@ export function podSecurityPlugin(reads: PodSecurityReads, defaults: Policy = DE
     handles: (operation) => operation === 'CREATE' || operation === 'UPDATE',
     validate(attrs) {
       const { group, plural } = attrs.type;
-      if (group === '' && plural === 'namespaces') validateNamespace(attrs);
-      else if (group === '' && plural === 'pods') validatePod(attrs);
-      else if (isPodController(group, plural)) validatePodController(attrs);
+      if (group === '' && plural === 'namespaces') return validateNamespace(attrs);
+      if (group === '' && plural === 'pods') return validatePod(attrs);
+      if (isPodController(group, plural)) return validatePodController(attrs);
     },
   };
 }

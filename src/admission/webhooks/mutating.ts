@@ -15,7 +15,6 @@ import { WebhookSource, type WebhookAccessor } from './accessor.ts';
 import { callHook, CallingWebhookError, type CallContext } from './call.ts';
 import { isExemptFromWebhooks } from './exempt.ts';
 import { mayCallHook, shouldCallHook } from './matching.ts';
-import { applyPatch, decodePatch } from './patch.ts';
 import { reviewObject, webhookRequestOf, type WebhookRequest } from './request.ts';
 import { convertObject } from './equivalent.ts';
 import type { ResourceType } from '../../apis/resource-type.ts';
@@ -125,10 +124,15 @@ function addAnnotation(attributes: AdmissionAttributes, key: string, value: stri
   if (!(key in attributes.auditAnnotations)) attributes.auditAnnotations[key] = value;
 }
 
+// The JSON patch engine of webhook answers loads with the first answer that carries a patch. One
+// import shared by concurrent first callers (concurrent import()s break Jest's ESM runtime, jestjs/jest#11434).
+let patchModule: Promise<typeof import('./patch.ts')> | undefined;
+
 /** The patch of an allowed answer applied to the request's object; answers whether it changed. */
 async function applyResponse(services: AdmissionServices, hook: WebhookAccessor, r: WebhookRequest, response: AdmissionResponse, round: number, index: number): Promise<boolean> {
   const name = hook.spec.name;
   if (!response.patch?.length) return false;
+  const { applyPatch, decodePatch } = await (patchModule ??= import('./patch.ts'));
   const decoded = decodePatch(response.patch);
   if (!decoded.ok) throw new CallingWebhookError(name, `received undecodable patch in webhook response: ${decoded.error}`);
   if (decoded.operations.length === 0) return false;

@@ -7,27 +7,29 @@ import type { ResourceType } from '../resource-type.ts';
 import type { KubeObject } from '../object.ts';
 import { genericDefinition } from './generic.ts';
 import type { FieldError } from '../../errors/field-error.ts';
-import {
-  defaultAdmissionPolicy,
-  defaultAdmissionPolicyBinding,
-  validateMutatingAdmissionPolicy,
-  validateMutatingAdmissionPolicyBinding,
-  validateValidatingAdmissionPolicy,
-  validateValidatingAdmissionPolicyBinding,
-} from './admission-policy-validation.ts';
-import { defaultWebhooks, validateWebhookConfiguration } from './admissionregistration-validation.ts';
 import { builtin, builtinFacts, composeStrategy, defaulting, generation } from './shared.ts';
+import { validationOnDemand } from './validation-on-demand.ts';
 
 const facts = (plural: string) => builtinFacts('admissionregistration.k8s.io', 'v1', plural);
 const webhooks = (obj: KubeObject) => obj.webhooks ?? null;
 
+// The defaulting and validation of the six kinds (admission-policy-validation.ts,
+// admissionregistration-validation.ts and what they use) load before the first write of one of
+// them, not with kubefake.
+const validation = validationOnDemand('an admissionregistration.k8s.io object', async () => ({
+  ...(await import('./admission-policy-validation.ts')),
+  ...(await import('./admissionregistration-validation.ts')),
+}));
+const loaded = () => validation.get();
+const loadValidation = validation.load;
+
 export function admissionregistrationV1ResourceTypes(): ResourceType[] {
   return [
-    admissionPolicy('mutatingadmissionpolicies', defaultAdmissionPolicy(true), validateMutatingAdmissionPolicy),
-    admissionPolicy('mutatingadmissionpolicybindings', defaultAdmissionPolicyBinding, validateMutatingAdmissionPolicyBinding),
+    admissionPolicy('mutatingadmissionpolicies', (o) => loaded().defaultAdmissionPolicy(true)(o), (o) => loaded().validateMutatingAdmissionPolicy(o)),
+    admissionPolicy('mutatingadmissionpolicybindings', (o) => loaded().defaultAdmissionPolicyBinding(o), (o) => loaded().validateMutatingAdmissionPolicyBinding(o)),
     webhookConfiguration('mutatingwebhookconfigurations', true),
-    admissionPolicy('validatingadmissionpolicies', defaultAdmissionPolicy(false), validateValidatingAdmissionPolicy),
-    admissionPolicy('validatingadmissionpolicybindings', defaultAdmissionPolicyBinding, validateValidatingAdmissionPolicyBinding),
+    admissionPolicy('validatingadmissionpolicies', (o) => loaded().defaultAdmissionPolicy(false)(o), (o) => loaded().validateValidatingAdmissionPolicy(o)),
+    admissionPolicy('validatingadmissionpolicybindings', (o) => loaded().defaultAdmissionPolicyBinding(o), (o) => loaded().validateValidatingAdmissionPolicyBinding(o)),
     webhookConfiguration('validatingwebhookconfigurations', false),
   ];
 }
@@ -36,12 +38,17 @@ export function admissionregistrationV1ResourceTypes(): ResourceType[] {
 function admissionPolicy(plural: string, defaults: (o: KubeObject) => void, validate: (o: KubeObject) => FieldError[]): ResourceType {
   const def = genericDefinition(facts(plural));
   const strategy = composeStrategy(defaulting(defaults), def.strategy ?? {}, generation(), { validate, validateUpdate: (o) => validate(o) });
-  return builtin('admissionregistration.k8s.io', 'v1', { ...def, strategy });
+  return builtin('admissionregistration.k8s.io', 'v1', { ...def, strategy, loadValidation });
 }
 
 /** Defaults first, so that generation compares defaulted webhooks with the stored ones. */
 function webhookConfiguration(plural: string, mutating: boolean): ResourceType {
   const def = genericDefinition(facts(plural));
-  const strategy = composeStrategy(defaulting(defaultWebhooks(mutating)), def.strategy ?? {}, generation(webhooks), validateWebhookConfiguration(mutating));
-  return builtin('admissionregistration.k8s.io', 'v1', { ...def, strategy });
+  const strategy = composeStrategy(
+    defaulting((o) => loaded().defaultWebhooks(mutating)(o)),
+    def.strategy ?? {},
+    generation(webhooks),
+    { validate: (o) => loaded().validateWebhookConfiguration(mutating).validate(o), validateUpdate: (o, old) => loaded().validateWebhookConfiguration(mutating).validateUpdate(o, old) },
+  );
+  return builtin('admissionregistration.k8s.io', 'v1', { ...def, strategy, loadValidation });
 }

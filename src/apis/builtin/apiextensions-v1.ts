@@ -5,12 +5,7 @@
 import type { ResourceType } from '../resource-type.ts';
 import type { KubeObject, StoredObject } from '../object.ts';
 import { setCrdCondition } from '../../apiextensions/crd-conditions.ts';
-import {
-  validateCustomResourceDefinition,
-  validateCustomResourceDefinitionStatusUpdate,
-  validateCustomResourceDefinitionUpdate,
-  type CrdValidationOptions,
-} from '../../apiextensions/validation/index.ts';
+import type { CrdValidationOptions } from '../../apiextensions/validation/index.ts';
 import { formatTimestamp } from '../../go/time.ts';
 import { checkWrappedPreconditions, type DeletionOutcome } from '../deletion-strategy.ts';
 import type { DeleteOptions } from '../options.ts';
@@ -19,6 +14,7 @@ import { compileSchema, validateValue } from '../../schema/index.ts';
 import { isPlainObject } from '../object.ts';
 import { arrAt, builtin, child, composeStrategy, defaulting, generation, goString, objAt, setDefault } from './shared.ts';
 import { keepFromStored } from './status-strategies.ts';
+import { validationOnDemand } from './validation-on-demand.ts';
 
 export function apiextensionsV1ResourceTypes(): ResourceType[] {
   return [
@@ -30,6 +26,7 @@ export function apiextensionsV1ResourceTypes(): ResourceType[] {
       allowUnconditionalUpdate: false,
       allowCreateOnUpdate: false,
       returnDeletedObject: false,
+      loadValidation: validation.load,
       strategy: composeStrategy(
         defaulting(defaultCustomResourceDefinition),
         {
@@ -41,8 +38,8 @@ export function apiextensionsV1ResourceTypes(): ResourceType[] {
             obj.status = structuredClone(old.status ?? {});
             appendStoredVersion(obj);
           },
-          validate: (obj) => validateCustomResourceDefinition(obj, VALIDATION_OPTIONS),
-          validateUpdate: (obj, old) => validateCustomResourceDefinitionUpdate(obj, old, VALIDATION_OPTIONS),
+          validate: (obj) => crdValidation().validateCustomResourceDefinition(obj, VALIDATION_OPTIONS),
+          validateUpdate: (obj, old) => crdValidation().validateCustomResourceDefinitionUpdate(obj, old, VALIDATION_OPTIONS),
           beforeDelete: crdDelete,
         },
         generation(),
@@ -53,12 +50,17 @@ export function apiextensionsV1ResourceTypes(): ResourceType[] {
       statusStrategy: composeStrategy(
         defaulting(defaultCustomResourceDefinition),
         keepFromStored('spec'),
-        { validateUpdate: validateCustomResourceDefinitionStatusUpdate },
+        { validateUpdate: (obj, old) => crdValidation().validateCustomResourceDefinitionStatusUpdate(obj, old) },
         defaulting(statusShape),
       ),
     }),
   ];
 }
+
+// The CRD validation (apiextensions/validation, ~20 modules) loads before the first CRD write is
+// validated, not with kubefake.
+const validation = validationOnDemand('a CustomResourceDefinition', () => import('../../apiextensions/validation/index.ts'));
+const crdValidation = () => validation.get();
 
 /** The finalizer the apiextensions server puts on a CRD when it is deleted, until its objects are gone. */
 export const CRD_CLEANUP_FINALIZER = 'customresourcecleanup.apiextensions.k8s.io';

@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { create, typesFor, update } from './test-helpers.ts';
 
 const type = typesFor();
@@ -54,6 +54,8 @@ describe('Job', () => {
 
 describe('CronJob', () => {
   const cronjobs = type('batch', 'cronjobs');
+  // The CronJob validation loads on first use: the registry awaits it before a write, so do the helpers' callers.
+  beforeAll(() => cronjobs.loadValidation?.());
 
   it('applies SetDefaults_CronJob and the template pod defaults', () => {
     const { obj } = create(cronjobs, {

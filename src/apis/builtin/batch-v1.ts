@@ -7,7 +7,7 @@ import { isPlainObject } from '../object.ts';
 import { defaultPodTemplate } from './pod-spec.ts';
 import { keepFromStored, nonNegativeStatus, validateStatus } from './status-strategies.ts';
 import { validateJob, validateJobUpdate } from './workload-validation.ts';
-import { validateCronJobCreate, validateCronJobUpdate } from './batch-validation.ts';
+import { validationOnDemand } from './validation-on-demand.ts';
 import {
   arrAt,
   builtin,
@@ -28,6 +28,9 @@ import {
 } from './shared.ts';
 
 const batch = (def: Parameters<typeof builtin>[2]) => builtin('batch', 'v1', def);
+// The CronJob validation (with the schedule parser, go/cron, and its time zones) loads before the
+// first CronJob write, not with kubefake.
+const cronJobValidation = validationOnDemand('a CronJob', () => import('./batch-validation.ts'));
 
 export function batchV1ResourceTypes(): ResourceType[] {
   return [
@@ -39,7 +42,8 @@ export function batchV1ResourceTypes(): ResourceType[] {
       allowUnconditionalUpdate: true,
       allowCreateOnUpdate: false,
       returnDeletedObject: false,
-      strategy: composeStrategy(defaulting(defaultCronJob), statusSubresource(), generation(), { validate: validateCronJobCreate, validateUpdate: validateCronJobUpdate }),
+      loadValidation: cronJobValidation.load,
+      strategy: composeStrategy(defaulting(defaultCronJob), statusSubresource(), generation(), { validate: (o) => cronJobValidation.get().validateCronJobCreate(o), validateUpdate: (o, old) => cronJobValidation.get().validateCronJobUpdate(o, old) }),
       statusStrategy: composeStrategy(defaulting(defaultCronJob), keepFromStored('spec')),
     }),
     batch({

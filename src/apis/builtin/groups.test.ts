@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { KubeObject } from '../object.ts';
 import { create, typesFor, update } from './test-helpers.ts';
 
@@ -81,6 +81,8 @@ describe('coordination.k8s.io/v1', () => {
 
 describe('apiextensions.k8s.io/v1', () => {
   const crds = type('apiextensions.k8s.io', 'customresourcedefinitions');
+  // The CRD validation loads on first use: the registry awaits it before a write, so do the helpers' callers.
+  beforeAll(() => crds.loadValidation?.());
   const crd = () => ({
     metadata: { name: 'crontabs.stable.example.com' },
     spec: {

@@ -191,6 +191,8 @@ export interface ResourceDefinition {
   /** Create-only subresources and their handlers; each must be one discovery lists. */
   postSubresources?: ResourceType['postSubresources'];
   createAsSubresource?: ResourceType['createAsSubresource'];
+  /** Loads what `strategy` and `statusStrategy` validate with, before the first write (modules loaded on first use). */
+  loadValidation?: ResourceType['loadValidation'];
 }
 
 /** The generated discovery facts of a served built-in resource. */
@@ -237,6 +239,7 @@ export function builtin(group: string, version: string, def: ResourceDefinition)
   if (def.readWarnings) type.requestWarnings = def.readWarnings;
   if (def.createOnly) type.createOnly = def.createOnly;
   if (def.computed) type.computed = def.computed;
+  if (def.loadValidation) type.loadValidation = def.loadValidation;
   if (def.updateSubresources) {
     for (const sub of Object.keys(def.updateSubresources)) {
       if (!facts.subresources.some((s) => s.name === sub)) throw new Error(`invariant: ${group}/${version}/${def.plural} has no ${sub} subresource upstream`);

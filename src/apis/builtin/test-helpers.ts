@@ -1,4 +1,5 @@
 // Test helpers: run a type's strategy the way the generic registry does (prepare, then validate).
+// A type with `loadValidation` needs it awaited first, as the registry does before a write.
 import type { FieldError } from '../../errors/field-error.ts';
 import { fieldErrorMessage } from '../../errors/field-error.ts';
 import type { KubeObject } from '../object.ts';
