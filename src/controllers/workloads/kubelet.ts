@@ -12,6 +12,7 @@ import type { ControllerContext } from '../context.ts';
 import { splitKey } from '../context.ts';
 import { QueueController } from '../queue-controller.ts';
 import { KubeletRules, type PodBehavior } from './kubelet-behavior.ts';
+import { KubeletEvents, newEventCursor, type EventCursor } from './kubelet-events.ts';
 import { lifeAt, type LifeStage } from './pod-lifecycle.ts';
 import { podStatusAt } from './pod-status.ts';
 import { specOf, stableJson, statusOf } from './objects.ts';
@@ -38,6 +39,8 @@ interface PodRecord {
   wakeups: Set<number>;
   /** The resourceVersion of the kubelet's last status write and the stage it wrote. */
   written?: { resourceVersion: string; stage: string };
+  /** What the kubelet has recorded as Events about the pod. */
+  events: EventCursor;
 }
 
 /** What distinguishes one written status from the next on the kubelet's side. */
@@ -54,11 +57,13 @@ export class Kubelet extends QueueController implements KubeletConnection {
   private readonly nodes: ReadonlyMap<string, KubeletNode>;
   private readonly timers: ClockTimers;
   private readonly usedIPs = new Map<string, Set<number>>();
+  private readonly events: KubeletEvents;
 
   constructor(ctx: ControllerContext, onError: (err: unknown, key: string) => void, nodes: ReadonlyMap<string, KubeletNode>, timers: ClockTimers) {
     super(ctx, onError);
     this.nodes = nodes;
     this.timers = timers;
+    this.events = new KubeletEvents(ctx);
   }
 
   servesNode(name: string): boolean {
@@ -98,7 +103,7 @@ export class Kubelet extends QueueController implements KubeletConnection {
     const uid = pod.metadata!.uid!;
     let record = this.records.get(uid);
     if (!record) {
-      record = { uid, node: specOf(pod).nodeName as string, behavior: this.rules.behaviorOf(pod), acceptedAt: this.ctx.clock.now().getTime(), wakeups: new Set() };
+      record = { uid, node: specOf(pod).nodeName as string, behavior: this.rules.behaviorOf(pod), acceptedAt: this.ctx.clock.now().getTime(), wakeups: new Set(), events: newEventCursor() };
       this.records.set(uid, record);
     }
     return record;
@@ -116,6 +121,7 @@ export class Kubelet extends QueueController implements KubeletConnection {
       record.deletionSeenAt ??= now.getTime();
       const graceEnd = Date.parse(pod.metadata.deletionTimestamp);
       const stopAt = record.behavior.stopAfter !== undefined ? Math.min(graceEnd, record.deletionSeenAt + Math.max(0, record.behavior.stopAfter)) : graceEnd;
+      this.events.stopping(pod, record.events, record, record.deletionSeenAt);
       if (now.getTime() < stopAt) {
         this.wakeAt(record, key, stopAt);
         return;
@@ -151,6 +157,9 @@ export class Kubelet extends QueueController implements KubeletConnection {
       }
     }
     if (life.nextChangeAt !== undefined) this.wakeAt(record, key, life.nextChangeAt);
+    // Recorded after the status write, as the kubelet's recorder does, never in its way.
+    const probeAt = this.events.report(pod, record.events, { ...record, podIP: record.podIP }, now.getTime());
+    if (probeAt !== undefined) this.wakeAt(record, key, probeAt);
   }
 
   /** The next free address of the node's /24, from .2 on. */

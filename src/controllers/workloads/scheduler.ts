@@ -11,6 +11,7 @@ import { bindPod } from '../../registry/subresources/pod-binding.ts';
 import { newRequirement, requirementMatches, type LabelOperator } from '../../selectors/label-requirement.ts';
 import type { StoreEvent } from '../../storage/versioned-store.ts';
 import { splitKey } from '../context.ts';
+import { schedulerRecorder, type SeriesRecorder } from '../events/event-broadcaster.ts';
 import { QueueController } from '../queue-controller.ts';
 import { findCondition, isTerminal, labelsOf, specOf, statusOf, type Json } from './objects.ts';
 import { podRequests, quantityValue, type Requests } from './resources.ts';
@@ -72,6 +73,12 @@ export class Scheduler extends QueueController {
   private readonly usageByNode = new Map<string, NodeUsage>();
   /** Pods that fitted nowhere: tried again when something changes. */
   private readonly unschedulable = new Set<string>();
+  private events: SeriesRecorder | undefined;
+
+  /** The events.k8s.io recorder of the default profile (schedule_one.go records through it). */
+  private get recorder(): SeriesRecorder {
+    return (this.events ??= schedulerRecorder(this.ctx, DEFAULT_SCHEDULER));
+  }
 
   protected observe(event: StoreEvent): void {
     if (event.bucket === NODES) {
@@ -153,6 +160,8 @@ export class Scheduler extends QueueController {
     if (best) {
       try {
         bindPod(registry, namespace, name, { metadata: { name, uid: pod.metadata.uid }, target: { kind: 'Node', name: best.name } }, this.ctx.clock.now(), false);
+        // bindingCycle: recorded about the assumed pod (as the scheduler's cache had it) once bound.
+        this.recorder.event(pod, 'Normal', 'Scheduled', 'Binding', `Successfully assigned ${namespace}/${name} to ${best.name}`);
       } catch (err) {
         // Bound or deleted meanwhile: the pod's own event says what to do next.
         if (!(err instanceof StatusError && (err.code === 404 || err.code === 409))) throw err;
@@ -161,6 +170,8 @@ export class Scheduler extends QueueController {
     }
     this.unschedulable.add(key);
     const message = fitErrorMessage(nodes.length, failures);
+    // handleSchedulingFailure: every failed attempt is recorded; repeats become the event's series.
+    this.recorder.event(pod, 'Warning', 'FailedScheduling', 'Scheduling', message);
     const now = formatTimestamp(this.ctx.clock.now());
     registry.systemUpdate(
       namespace,
