@@ -208,7 +208,7 @@ export class EventBroadcaster implements Controller {
 
   /**
    * The instant an event is stamped with, in nanoseconds: the cluster clock's millisecond and a
-   * sub-millisecond part from the seeded randomness (the clock has no finer grain), kept apart
+   * sub-millisecond part from the seeded randomness (the clock has no finer grain), each
    * apart from the last one so no two events share a name.
    */
   private instant(atMs?: number): bigint {

@@ -7,6 +7,7 @@
 import type { KubeObject, StoredObject } from '../../apis/object.ts';
 import { StatusError } from '../../errors/status-error.ts';
 import type { StoreEvent } from '../../storage/versioned-store.ts';
+import { controllerRecorder, type EventRecorder } from '../events/event-broadcaster.ts';
 import { QueueController } from '../queue-controller.ts';
 import { CONTROLLER_MANAGER, ensureControllerRevision, REVISION_LABEL, OwnedIndex, updateStatus, controllerKeyOf } from './controller-support.ts';
 import { isPodAvailable, isPodReady, isTerminal, newControllerRef, numberOr, specOf, type Json } from './objects.ts';
@@ -45,6 +46,12 @@ export class DaemonSetController extends QueueController {
   readonly name = 'daemonset';
   private readonly pods = new OwnedIndex(PODS);
   private readonly revisions = new OwnedIndex(REVISIONS);
+  private events: EventRecorder | undefined;
+
+  /** The pod control's recorder (RealPodControl: `Created pod: <name>`, `Deleted pod: <name>`). */
+  private get recorder(): EventRecorder {
+    return (this.events ??= controllerRecorder(this.ctx, 'daemonset-controller'));
+  }
 
   protected observe(event: StoreEvent): void {
     if (event.bucket === SETS) this.queue.add(event.key);
@@ -81,7 +88,9 @@ export class DaemonSetController extends QueueController {
     const deletePod = async (pod: StoredObject) => {
       try {
         await podRegistry.delete(namespace, pod.metadata.name!, { preconditions: { uid: pod.metadata.uid! } });
+        this.recorder.event(ds, 'Normal', 'SuccessfulDelete', `Deleted pod: ${pod.metadata.name}`);
       } catch (err) {
+        if (err instanceof StatusError && err.code !== 404) this.recorder.event(ds, 'Warning', 'FailedDelete', `Error deleting: ${err.message}`);
         if (!(err instanceof StatusError && (err.code === 404 || err.code === 409))) throw err;
       }
     };
@@ -167,6 +176,12 @@ export class DaemonSetController extends QueueController {
       },
       spec: podSpec,
     };
-    await this.ctx.registryFor(this.resourceType('', 'pods')).create(ds.metadata.namespace, pod, { fieldManager: CONTROLLER_MANAGER });
+    try {
+      const created = await this.ctx.registryFor(this.resourceType('', 'pods')).create(ds.metadata.namespace, pod, { fieldManager: CONTROLLER_MANAGER });
+      this.recorder.event(ds, 'Normal', 'SuccessfulCreate', `Created pod: ${created.object.metadata!.name}`);
+    } catch (err) {
+      if (err instanceof StatusError) this.recorder.event(ds, 'Warning', 'FailedCreate', `Error creating: ${err.message}`);
+      throw err;
+    }
   }
 }

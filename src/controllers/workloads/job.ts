@@ -12,6 +12,7 @@ import { StatusError } from '../../errors/status-error.ts';
 import { formatTimestamp } from '../../go/time.ts';
 import type { StoreEvent } from '../../storage/versioned-store.ts';
 import type { ControllerContext } from '../context.ts';
+import { controllerRecorder, type EventRecorder } from '../events/event-broadcaster.ts';
 import { QueueController } from '../queue-controller.ts';
 import { CONTROLLER_MANAGER, OwnedIndex, updateStatus, KeyWakeups, controllerKeyOf } from './controller-support.ts';
 import { isPodReady, newControllerRef, numberOr, specOf, statusOf, type Condition, type Json } from './objects.ts';
@@ -58,10 +59,12 @@ export class JobController extends QueueController {
   readonly name = 'job';
   private readonly pods = new OwnedIndex(PODS);
   private readonly wakeups: KeyWakeups;
+  private readonly events: EventRecorder;
 
   constructor(ctx: ControllerContext, onError: (err: unknown, key: string) => void, timers: ClockTimers) {
     super(ctx, onError);
     this.wakeups = new KeyWakeups(timers, this.queue);
+    this.events = controllerRecorder(ctx, 'job-controller');
   }
 
   private type(resource: 'jobs' | 'pods'): ResourceType {
@@ -133,7 +136,9 @@ export class JobController extends QueueController {
     const deletePod = async (pod: StoredObject) => {
       try {
         await podRegistry.delete(pod.metadata.namespace, pod.metadata.name!, { preconditions: { uid: pod.metadata.uid! } });
+        this.events.event(job, 'Normal', 'SuccessfulDelete', `Deleted pod: ${pod.metadata.name}`);
       } catch (err) {
+        if (err instanceof StatusError && err.code !== 404) this.events.event(job, 'Warning', 'FailedDelete', `Error deleting: ${err.message}`);
         if (!(err instanceof StatusError && (err.code === 404 || err.code === 409))) throw err;
       }
     };
@@ -159,12 +164,15 @@ export class JobController extends QueueController {
       }
     }
 
+    const wasSuspended = conditions.some((c) => c.type === 'Suspended' && c.status === 'True');
     if (suspended) setJobCondition(conditions, 'Suspended', 'True', 'JobSuspended', 'Job suspended', now);
-    else if (conditions.some((c) => c.type === 'Suspended' && c.status === 'True')) setJobCondition(conditions, 'Suspended', 'False', 'JobResumed', 'Job resumed', now);
+    else if (wasSuspended) setJobCondition(conditions, 'Suspended', 'False', 'JobResumed', 'Job resumed', now);
+    let finishedNow: Terminal | undefined;
     // The terminal condition follows its interim one once no pod of the job runs any more.
     if (terminal && stillActive === 0 && terminating.length === 0) {
       setJobCondition(conditions, terminal.type, 'True', terminal.reason, terminal.message, now);
       if (terminal.type === 'Complete') status.completionTime = formatTimestamp(now);
+      finishedNow = terminal;
     }
 
     status.active = stillActive;
@@ -174,9 +182,18 @@ export class JobController extends QueueController {
     status.conditions = conditions;
     status.ready = active.filter(isPodReady).length;
     status.terminating = terminating.length + (terminal || suspended ? active.length : 0);
-    await updateStatus(this.ctx, this.type('jobs'), job.metadata.namespace, job.metadata.name!, job.metadata.uid!, (obj) => {
+    const written = await updateStatus(this.ctx, this.type('jobs'), job.metadata.namespace, job.metadata.name!, job.metadata.uid!, (obj) => {
       obj.status = jobStatusShape(status);
     });
+    // After the status write: suspension changes (syncJob) and the end (recordJobFinished).
+    if (written) {
+      if (suspended && !wasSuspended) this.events.event(job, 'Normal', 'Suspended', 'Job suspended');
+      else if (!suspended && wasSuspended) this.events.event(job, 'Normal', 'Resumed', 'Job resumed');
+      if (finishedNow?.type === 'Complete') {
+        if (completions !== undefined && succeeded > completions) this.events.event(job, 'Warning', 'TooManySucceededPods', 'Too many succeeded pods running after completion count reached');
+        this.events.event(job, 'Normal', 'Completed', 'Job completed');
+      } else if (finishedNow) this.events.event(job, 'Warning', finishedNow.reason, finishedNow.message);
+    }
     const after = this.ctx.store.get(JOBS, key);
     if (after && (statusOf(after).conditions as Condition[] | undefined)?.some((c) => (c.type === 'Complete' || c.type === 'Failed') && c.status === 'True')) await this.expireFinished(after, key, now);
   }
@@ -250,10 +267,14 @@ export class JobController extends QueueController {
       spec: podSpec,
     };
     try {
-      await this.ctx.registryFor(this.type('pods')).create(job.metadata.namespace, pod, { fieldManager: CONTROLLER_MANAGER });
+      const created = await this.ctx.registryFor(this.type('pods')).create(job.metadata.namespace, pod, { fieldManager: CONTROLLER_MANAGER });
+      this.events.event(job, 'Normal', 'SuccessfulCreate', `Created pod: ${created.object.metadata!.name}`);
       return true;
     } catch (err) {
-      if (err instanceof StatusError) return false;
+      if (err instanceof StatusError) {
+        this.events.event(job, 'Warning', 'FailedCreate', `Error creating: ${err.message}`);
+        return false;
+      }
       throw err;
     }
   }

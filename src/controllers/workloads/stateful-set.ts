@@ -9,6 +9,7 @@
 import type { KubeObject, StoredObject } from '../../apis/object.ts';
 import { StatusError } from '../../errors/status-error.ts';
 import type { StoreEvent } from '../../storage/versioned-store.ts';
+import { controllerRecorder, type EventRecorder } from '../events/event-broadcaster.ts';
 import { QueueController } from '../queue-controller.ts';
 import { CONTROLLER_MANAGER, ensureControllerRevision, REVISION_LABEL, OwnedIndex, updateStatus, controllerKeyOf } from './controller-support.ts';
 import { isPodAvailable, isPodReady, isTerminal, newControllerRef, numberOr, specOf, statusOf, type Json } from './objects.ts';
@@ -30,6 +31,12 @@ export class StatefulSetController extends QueueController {
   readonly name = 'statefulset';
   private readonly pods = new OwnedIndex(PODS);
   private readonly revisions = new OwnedIndex(REVISIONS);
+  private events: EventRecorder | undefined;
+
+  /** stateful_pod_control.go's recorder (recordPodEvent, recordClaimEvent). */
+  private get recorder(): EventRecorder {
+    return (this.events ??= controllerRecorder(this.ctx, 'statefulset-controller'));
+  }
 
   protected observe(event: StoreEvent): void {
     if (event.bucket === SETS) this.queue.add(event.key);
@@ -63,7 +70,9 @@ export class StatefulSetController extends QueueController {
     const deletePod = async (pod: StoredObject) => {
       try {
         await podRegistry.delete(namespace, pod.metadata.name!, { preconditions: { uid: pod.metadata.uid! } });
+        this.recorder.event(set, 'Normal', 'SuccessfulDelete', `delete Pod ${pod.metadata.name} in StatefulSet ${set.metadata.name} successful`);
       } catch (err) {
+        if (err instanceof StatusError && err.code !== 404) this.recorder.event(set, 'Warning', 'FailedDelete', `delete Pod ${pod.metadata.name} in StatefulSet ${set.metadata.name} failed error: ${err.message}`);
         if (!(err instanceof StatusError && (err.code === 404 || err.code === 409))) throw err;
       }
     };
@@ -173,7 +182,11 @@ export class StatefulSetController extends QueueController {
           },
           { fieldManager: CONTROLLER_MANAGER },
         );
+        this.recorder.event(set, 'Normal', 'SuccessfulCreate', `create Claim ${claimName} Pod ${name} in StatefulSet ${set.metadata.name} success`);
       } catch (err) {
+        if (err instanceof StatusError && err.status.reason !== 'AlreadyExists') {
+          this.recorder.event(set, 'Warning', 'FailedCreate', `create Claim ${claimName} for Pod ${name} in StatefulSet ${set.metadata.name} failed error: ${err.message}`);
+        }
         if (!(err instanceof StatusError && err.status.reason === 'AlreadyExists')) throw err;
       }
     }
@@ -194,9 +207,12 @@ export class StatefulSetController extends QueueController {
     };
     try {
       await this.ctx.registryFor(this.resourceType('', 'pods')).create(namespace, pod, { fieldManager: CONTROLLER_MANAGER });
+      this.recorder.event(set, 'Normal', 'SuccessfulCreate', `create Pod ${name} in StatefulSet ${set.metadata.name} successful`);
     } catch (err) {
       // The previous pod of that ordinal is still terminating: it is created once that one is gone.
-      if (!(err instanceof StatusError && err.status.reason === 'AlreadyExists')) throw err;
+      if (err instanceof StatusError && err.status.reason === 'AlreadyExists') return;
+      if (err instanceof StatusError) this.recorder.event(set, 'Warning', 'FailedCreate', `create Pod ${name} in StatefulSet ${set.metadata.name} failed error: ${err.message}`);
+      throw err;
     }
   }
 }
