@@ -273,7 +273,7 @@ export async function createInProcessCluster(options: FakeClusterOptions = {}): 
   const id = `c${(++clusterCounter).toString(36)}${Math.random().toString(36).slice(2, 8)}`;
   const host = `${id}.${CLUSTER_DOMAIN}`;
   const url = `https://${host}`;
-  const { clock, random, eventRandom, reproducible } = resolveDeterminism(options);
+  const { clock, random, reproducible } = resolveDeterminism(options);
   const store = new VersionedStore({ historyLimit: options.watchHistory ?? 10_000 });
   // Conversion webhooks: registered handlers first, then the network; a service reference names a Service of this cluster.
   const webhooks = new WebhookDispatcher({ timeoutMs: options.webhooks?.timeoutMs, findService: (namespace, name) => store.get('/services', `${namespace}/${name}`) });
@@ -312,7 +312,7 @@ export async function createInProcessCluster(options: FakeClusterOptions = {}): 
     recordClusterWrite: (type, object) => clusterWrites.set(clusterWriteId(type, object), object.metadata!.resourceVersion!),
   };
   if (options.nodes !== undefined && !options.workloads) throw new TypeError('kubefake: nodes needs workloads: true (nodes are registered by the simulated control plane)');
-  const workloads = options.workloads ? new Workloads(controllerContext, clock, { nodes: options.nodes ?? 1, eventRandom }, controllers.reportError) : undefined;
+  const workloads = options.workloads ? new Workloads(controllerContext, clock, { nodes: options.nodes ?? 1 }, controllers.reportError) : undefined;
   const servedWatches = new ServedWatches();
   const handler = new ApiHandler({
     catalog,

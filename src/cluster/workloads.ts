@@ -20,7 +20,6 @@ import { StatefulSetController } from '../controllers/workloads/stateful-set.ts'
 import { Scheduler } from '../controllers/workloads/scheduler.ts';
 import { ClockTimers } from '../controllers/workloads/timers.ts';
 import { onClockMove, type ClusterClock } from '../harness/clock.ts';
-import type { RandomSource } from '../util/clock-and-random.ts';
 
 export type { PodBehavior, PodMatch } from '../controllers/workloads/kubelet-behavior.ts';
 
@@ -36,8 +35,6 @@ export interface KubeletControl {
 
 export interface WorkloadsOptions {
   nodes: number;
-  /** Where the sub-millisecond part of Event names comes from (a stream of the cluster's seed). */
-  eventRandom: RandomSource;
 }
 
 export class Workloads {
@@ -53,7 +50,7 @@ export class Workloads {
     this.timers = new ClockTimers(clock, clock.frozen);
     onClockMove(clock, () => this.timers.poll());
     // The simulated components record Events; the rest of the cluster's controllers do not.
-    this.events = new EventBroadcaster(clusterCtx, { random: options.eventRandom, at: (when, fire) => this.timers.at(when, fire) });
+    this.events = new EventBroadcaster(clusterCtx, { at: (when, fire) => this.timers.at(when, fire) });
     const ctx: ControllerContext = { ...clusterCtx, events: this.events };
     this.ctx = ctx;
     const nodes = new Map<string, KubeletNode>();

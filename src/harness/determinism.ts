@@ -12,11 +12,6 @@ export interface DeterminismOptions {
 export interface Determinism {
   clock: ClusterClock;
   random: RandomSource;
-  /**
-   * A second stream of the same seed for the simulated control plane's Event names, so recording
-   * Events does not move the uids and generated names the cluster hands out.
-   */
-  eventRandom: RandomSource;
   /** Both time and identifiers repeat from run to run: snapshots need no normalising. */
   reproducible: boolean;
 }
@@ -29,8 +24,7 @@ export function resolveDeterminism(options: DeterminismOptions): Determinism {
   else clock = options.deterministic ? frozenClock(DEFAULT_FROZEN_INSTANT) : offsetClock();
   const seeded = seed !== undefined || !!options.deterministic;
   const random = seeded ? seededRandom(seed ?? DEFAULT_SEED) : cryptoRandom;
-  const eventRandom = seeded ? seededRandom(`${String(seed ?? DEFAULT_SEED)}/events`) : cryptoRandom;
-  return { clock, random, eventRandom, reproducible: clock.frozen && seeded };
+  return { clock, random, reproducible: clock.frozen && seeded };
 }
 
 function isClock(value: unknown): value is Clock {

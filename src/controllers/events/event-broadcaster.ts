@@ -64,8 +64,6 @@ interface SeriesEntry {
 }
 
 export interface EventBroadcasterOptions {
-  /** The randomness event names take their sub-millisecond part from (a stream of the cluster's seed). */
-  random: RandomSource;
   /** Runs a callback at a cluster-clock instant (the series' finish). */
   at(when: number, fire: () => void): void;
 }
@@ -87,7 +85,7 @@ export class EventBroadcaster implements Controller {
   constructor(ctx: ControllerContext, options: EventBroadcasterOptions) {
     this.ctx = ctx;
     this.clock = ctx.clock;
-    this.random = options.random;
+    this.random = ctx.random;
     this.schedule = options.at;
     this.queue = new WorkQueue((id) => this.write(id), { onError: () => undefined });
   }

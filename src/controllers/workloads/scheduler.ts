@@ -13,7 +13,7 @@ import type { StoreEvent } from '../../storage/versioned-store.ts';
 import { splitKey } from '../context.ts';
 import { schedulerRecorder, type SeriesRecorder } from '../events/event-broadcaster.ts';
 import { QueueController } from '../queue-controller.ts';
-import { findCondition, isTerminal, labelsOf, specOf, statusOf, type Json } from './objects.ts';
+import { findCondition, isTerminal, labelsOf, specOf, stableJson, statusOf, type Json } from './objects.ts';
 import { podRequests, quantityValue, type Requests } from './resources.ts';
 
 const PODS = '/pods';
@@ -95,6 +95,9 @@ export class Scheduler extends QueueController {
       this.unschedulable.delete(event.key);
       return;
     }
+    // An unschedulable pod waits for a change that may help (isPodUpdated in the scheduling
+    // queue): not its own status write, which would only repeat the attempt and its event.
+    if (this.unschedulable.has(event.key) && event.previous && !podChangedBesidesStatus(event.previous, pod)) return;
     if (this.wantsScheduling(pod)) this.queue.add(event.key);
   }
 
@@ -204,6 +207,12 @@ export class Scheduler extends QueueController {
     if (requests.memory > 0 && usage.memory + requests.memory > quantityValue(allocatable.memory)) return { reason: 'Insufficient memory', resolvable: true };
     return undefined;
   }
+}
+
+/** isPodUpdated: the pod differs in more than its status and write bookkeeping. */
+function podChangedBesidesStatus(before: KubeObject, after: KubeObject): boolean {
+  const strip = (p: KubeObject) => ({ ...p, status: undefined, metadata: { ...p.metadata, resourceVersion: undefined, generation: undefined, managedFields: undefined } });
+  return stableJson(strip(before)) !== stableJson(strip(after));
 }
 
 /**
