@@ -2,9 +2,14 @@
 // through @kubernetes/client-node as a test would: the controllers' texts of kube-controller-manager
 // v1.36, the scheduler's events.k8s.io events, the kubelet's container events, repeats aggregated
 // as client-go's correlator does, all on the cluster clock and byte-identical from run to run.
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import * as k8s from '@kubernetes/client-node';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createFakeCluster, type FakeCluster } from '../src/index.ts';
+import { kubectlAvailable, kubectlRunner } from './support/kubectl.ts';
+import { serve } from './support/serve.ts';
 
 let cluster: FakeCluster;
 afterEach(() => cluster?.close());
@@ -304,4 +309,42 @@ describe('events and the rest of the cluster', () => {
     await cluster.settle();
     expect((await core.listNamespacedEvent({ namespace: ns })).items).toEqual([]);
   });
+});
+
+describe.skipIf(!kubectlAvailable)('kubectl against kubefake serve --workloads', () => {
+  it('describe pod and deployment show their Events; get events lists them', async () => {
+    const kubeconfig = join(mkdtempSync(join(tmpdir(), 'kubefake-events-')), 'config');
+    const run = serve(['serve', '--workloads', '--kubeconfig', kubeconfig]);
+    await run.ready;
+    try {
+      await expect.poll(() => run.output().stdout).toContain('Stop it with Ctrl-C.');
+      const kubectl = kubectlRunner(readFileSync(kubeconfig, 'utf8'));
+      expect(await kubectl(['create', 'deployment', 'web', '--image=nginx:1.27', '--replicas=2'])).toMatchObject({ code: 0 });
+      expect(await kubectl(['rollout', 'status', 'deployment/web', '--timeout=30s'])).toMatchObject({ code: 0 });
+      const pod = (await kubectl(['get', 'pods', '-o', 'jsonpath={.items[0].metadata.name}'])).stdout;
+      // The kubelet records Started right after the status that made the pod Ready.
+      await expect
+        .poll(async () => (await kubectl(['describe', 'pod', pod])).stdout, { timeout: 10_000 })
+        .toMatch(/Normal\s+Started\s+\S+\s+kubelet\s+(spec\.containers\{nginx\}: )?Container started/);
+      const described = (await kubectl(['describe', 'pod', pod])).stdout;
+      const events = described.slice(described.indexOf('Events:'));
+      expect(events).toMatch(/^Events:\n\s+Type\s+Reason\s+Age\s+From\s+Message\n/);
+      expect(events).toMatch(new RegExp(`Normal\\s+Scheduled\\s+\\S+\\s+default-scheduler\\s+Successfully assigned default/${pod} to kubefake-node-1`));
+      expect(events).toMatch(/Normal\s+Created\s+\S+\s+kubelet\s+(spec\.containers\{nginx\}: )?Container created/);
+
+      const deployment = (await kubectl(['describe', 'deployment', 'web'])).stdout;
+      expect(deployment).toMatch(/Normal\s+ScalingReplicaSet\s+\S+\s+deployment-controller\s+Scaled up replica set web-\w+ from 0 to 2/);
+
+      const listed = await kubectl(['get', 'events']);
+      expect(listed.code).toBe(0);
+      expect(listed.stdout.split('\n')[0]).toMatch(/^LAST SEEN\s+TYPE\s+REASON\s+OBJECT\s+MESSAGE$/);
+      expect(listed.stdout).toMatch(/Normal\s+ScalingReplicaSet\s+deployment\/web\s+Scaled up replica set web-\w+ from 0 to 2/);
+      expect(listed.stdout).toMatch(new RegExp(`Normal\\s+Scheduled\\s+pod/${pod}\\s+Successfully assigned default/${pod} to kubefake-node-1`));
+      const selected = await kubectl(['get', 'events', '--field-selector', `involvedObject.name=${pod},reason=Pulled`, '-o', 'jsonpath={.items[*].reason}']);
+      expect(selected.stdout).toBe('Pulled');
+    } finally {
+      run.child.kill('SIGTERM');
+      expect(await run.exited).toBe(0);
+    }
+  }, 90_000);
 });
