@@ -6,7 +6,7 @@ import { storageKeyOf, type ResourceType } from '../apis/resource-type.ts';
 import type { Clock, RandomSource } from '../util/clock-and-random.ts';
 import type { GenericRegistry } from '../registry/generic-registry.ts';
 import type { VersionedStore } from '../storage/versioned-store.ts';
-import type { EventBroadcaster } from './events/event-broadcaster.ts';
+import type { EventRecorders } from './events/recorders.ts';
 
 export interface ControllerContext {
   store: VersionedStore;
@@ -21,7 +21,7 @@ export interface ControllerContext {
    */
   recordClusterWrite?(type: ResourceType, object: KubeObject): void;
   /** Where the simulated control plane records its Events (workloads: true; absent otherwise). */
-  events?: EventBroadcaster;
+  events?: EventRecorders;
 }
 
 /** Any served type stored in this bucket (every version of a resource shares one bucket). */

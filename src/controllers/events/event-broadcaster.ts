@@ -14,9 +14,9 @@ import { isDNS1123Subdomain } from '../../validation/names.ts';
 import type { Controller, ControllerContext } from '../context.ts';
 import { WorkQueue } from '../work-queue.ts';
 import { EventCorrelator, type EventSource, type LegacyEvent, type ObjectRef } from './event-correlator.ts';
+import type { EventRecorder, EventRecorders, SeriesRecorder } from './recorders.ts';
 
-export type { ObjectRef } from './event-correlator.ts';
-export type EventType = 'Normal' | 'Warning';
+export type { EventRecorder, EventType, ObjectRef, SeriesRecorder } from './recorders.ts';
 
 /** How long a series of the events.k8s.io recorder stays open after its last occurrence (finishTime). */
 const SERIES_FINISH_MS = 6 * 60_000;
@@ -37,20 +37,6 @@ export function referenceTo(obj: KubeObject, fieldPath?: string): ObjectRef {
 
 const isReference = (obj: KubeObject | ObjectRef): obj is ObjectRef => !('metadata' in obj) && typeof (obj as ObjectRef).name === 'string';
 
-/** The legacy EventRecorder of one source (a controller, or a node's kubelet). */
-export interface EventRecorder {
-  /**
-   * Records an event about `obj` (or a prepared reference). `at` (epoch ms, default now) is the
-   * instant it happened, for what the kubelet stand-in reconstructs after the clock jumped.
-   */
-  event(obj: KubeObject | ObjectRef, type: EventType, reason: string, message: string, options?: { fieldPath?: string; at?: number }): void;
-}
-
-/** The events.k8s.io recorder (tools/events) of one reporting controller and instance. */
-export interface SeriesRecorder {
-  event(regarding: KubeObject, type: EventType, reason: string, action: string, note: string): void;
-}
-
 type Write =
   | { api: 'core'; event: LegacyEvent; patch: boolean; fieldManager: string }
   | { api: 'events'; body: KubeObject; series?: { count: number; lastObservedTime: string }; fieldManager: string };
@@ -68,7 +54,7 @@ export interface EventBroadcasterOptions {
   at(when: number, fire: () => void): void;
 }
 
-export class EventBroadcaster implements Controller {
+export class EventBroadcaster implements Controller, EventRecorders {
   readonly name = 'event-broadcaster';
   private readonly ctx: ControllerContext;
   private readonly clock: Clock;
