@@ -264,7 +264,8 @@ export class EventBroadcaster implements Controller, EventRecorders {
       reportingComponent: event.reportingComponent,
       reportingInstance: event.reportingInstance,
     } as unknown as KubeObject;
-    const result = await registry.create(event.namespace, body, { fieldManager });
+    // The document client-go sends: decoding the request reads it as sent, not re-marshalled.
+    const result = await registry.create(event.namespace, body, { fieldManager, bodyJson: JSON.stringify(body) });
     this.ctx.recordClusterWrite?.(type, result.object);
   }
 
@@ -283,7 +284,8 @@ export class EventBroadcaster implements Controller, EventRecorders {
         if (!(err instanceof StatusError && err.code === 404)) throw err;
       }
     }
-    const result = await registry.create(namespace, series ? { ...structuredClone(body), series } : structuredClone(body), { fieldManager });
+    const created = series ? { ...body, series } : body;
+    const result = await registry.create(namespace, created, { fieldManager, bodyJson: JSON.stringify(created) });
     this.ctx.recordClusterWrite?.(type, result.object);
   }
 }
