@@ -133,7 +133,8 @@ export class KubeletEvents {
     if (pulledFor) {
       const took = goDurationString(index === 0 ? run.startedAt - acceptedAt : 0);
       emit('Normal', 'Pulled', `Successfully pulled image ${JSON.stringify(image)} in ${took} (${took} including waiting). Image size: ${imageSize(image)} bytes.`, run.startedAt, c);
-    } else if (c.imagePullPolicy !== 'Never') {
+    } else {
+      // EnsureImageExists: an image it need not pull (IfNotPresent and present, or Never) is reported present.
       emit('Normal', 'Pulled', `Container image ${JSON.stringify(image)} already present on machine and can be accessed by the pod`, run.startedAt, c);
     }
     emit('Normal', 'Created', 'Container created', run.startedAt, c);
