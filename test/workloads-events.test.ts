@@ -156,7 +156,7 @@ describe('repeated events are aggregated as the correlator does', () => {
 
   it('a pod that fits nowhere: FailedScheduling through events.k8s.io, repeats of one attempt on an unchanged pod become its series', async () => {
     const { core, events } = await start();
-    for (const name of ['a', 'b']) await core.createNamespacedPod({ namespace: ns, body: { metadata: { name }, spec: { containers: container() } } });
+    for (const name of ['a', 'b', 'c']) await core.createNamespacedPod({ namespace: ns, body: { metadata: { name }, spec: { containers: container() } } });
     await core.createNamespacedPod({ namespace: ns, body: { metadata: { name: 'big' }, spec: { containers: [{ name: 'app', image: 'nginx', resources: { requests: { cpu: '100' } } }] } } });
     await cluster.settle();
     const message = '0/1 nodes are available: 1 Insufficient cpu. preemption: 0/1 nodes are available: 1 No preemption victims found for incoming pod.';
@@ -175,6 +175,14 @@ describe('repeated events are aggregated as the correlator does', () => {
     expect(all[1]!.regarding?.resourceVersion).not.toBe(all[0]!.regarding?.resourceVersion);
     expect(all[1]!.series).toMatchObject({ count: 2 });
     expect(all[1]!.series!.lastObservedTime).toMatch(/^2025-01-01T00:00:00\.\d{6}Z$/);
+    // Later counts are kept by the recorder and written once the series has been quiet for 6 minutes.
+    await core.deleteNamespacedPod({ name: 'c', namespace: ns, gracePeriodSeconds: 0 });
+    await cluster.settle();
+    const readSeries = async () => (await events.readNamespacedEvent({ name: all[1]!.metadata!.name!, namespace: ns })).series;
+    expect(await readSeries()).toMatchObject({ count: 2 });
+    cluster.clock.advance(6 * 60_000);
+    await cluster.settle();
+    expect(await readSeries()).toMatchObject({ count: 3 });
   });
 });
 

@@ -20,6 +20,8 @@ export type { EventRecorder, EventType, ObjectRef, SeriesRecorder } from './reco
 
 /** How long a series of the events.k8s.io recorder stays open after its last occurrence (finishTime). */
 const SERIES_FINISH_MS = 6 * 60_000;
+/** How many cached events.k8s.io events make recording sweep out the finished ones. */
+const SERIES_CACHE_SWEEP = 1024;
 
 /** ref.GetReference for a stored object: its kind and apiVersion, identity and resourceVersion. */
 export function referenceTo(obj: KubeObject, fieldPath?: string): ObjectRef {
@@ -67,6 +69,7 @@ export class EventBroadcaster implements Controller, EventRecorders {
   private lastNanos = 0n;
   private readonly correlators = new Map<string, EventCorrelator>();
   private readonly seriesCache = new Map<string, SeriesEntry>();
+  private sweepAt = SERIES_CACHE_SWEEP;
 
   constructor(ctx: ControllerContext, options: EventBroadcasterOptions) {
     this.ctx = ctx;
@@ -162,9 +165,21 @@ export class EventBroadcaster implements Controller, EventRecorders {
         } as KubeObject;
         const entry: SeriesEntry = { body, fieldManager, eventTimeMs: atMs };
         this.seriesCache.set(key, entry);
+        if (this.seriesCache.size > this.sweepAt) this.forgetFinished(atMs);
         this.enqueue({ api: 'events', body, fieldManager });
       },
     };
+  }
+
+  /** finishSeries' sweep: events quiet for finishTime leave the cache (a pending series count is written first). */
+  private forgetFinished(nowMs: number): void {
+    for (const [key, entry] of this.seriesCache) {
+      if (nowMs - (entry.series?.lastObservedMs ?? entry.eventTimeMs) <= SERIES_FINISH_MS) continue;
+      if (entry.flushAt !== undefined) this.flushSeries(key, entry);
+      else this.seriesCache.delete(key);
+    }
+    // The next sweep once the cache has doubled, so recording stays linear while everything is fresh.
+    this.sweepAt = Math.max(SERIES_CACHE_SWEEP, 2 * this.seriesCache.size);
   }
 
   /** Writes a series' latest count once it has been quiet for finishTime, as finishSeries does. */
