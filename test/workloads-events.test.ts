@@ -249,6 +249,18 @@ describe('the other controllers', () => {
     expect((await eventsAbout(core, 'db'))[0]!.source).toEqual({ component: 'statefulset-controller' });
   });
 
+  it('PodDisruptionBudget selecting no pods: NoPods from controllermanager, counted', async () => {
+    const { core } = await start();
+    const policy = cluster.kubeConfig.makeApiClient(k8s.PolicyV1Api);
+    await policy.createNamespacedPodDisruptionBudget({ namespace: ns, body: { metadata: { name: 'budget' }, spec: { minAvailable: 1, selector: { matchLabels: { app: 'none' } } } } });
+    await cluster.settle();
+    const events = await eventsAbout(core, 'budget');
+    expect(summary(events)).toEqual(['Normal NoPods -: No matching pods found']);
+    expect(events[0]).toMatchObject({ source: { component: 'controllermanager' }, involvedObject: { kind: 'PodDisruptionBudget', apiVersion: 'policy/v1' } });
+    // Its own status write syncs it again, as the budget informer's update does.
+    expect(events[0]!.count).toBe(2);
+  });
+
   it('DaemonSet: a pod per node', async () => {
     const { core, apps } = await start(2);
     await apps.createNamespacedDaemonSet({
