@@ -14,7 +14,7 @@ import { isDNS1123Subdomain } from '../../validation/names.ts';
 import type { Controller, ControllerContext } from '../context.ts';
 import { WorkQueue } from '../work-queue.ts';
 import { EventCorrelator, type EventSource, type LegacyEvent, type ObjectRef } from './event-correlator.ts';
-import type { EventRecorder, EventRecorders, SeriesRecorder } from './recorders.ts';
+import type { EventRecorder, EventRecorders, EventType, SeriesRecorder } from './recorders.ts';
 
 export type { EventRecorder, EventType, ObjectRef, SeriesRecorder } from './recorders.ts';
 
@@ -102,27 +102,45 @@ export class EventBroadcaster implements Controller, EventRecorders {
     const c = correlator;
     return {
       event: (obj, type, reason, message, options = {}) => {
-        const ref: ObjectRef = isReference(obj) ? { ...obj, ...(options.fieldPath ? { fieldPath: options.fieldPath } : {}) } : referenceTo(obj, options.fieldPath);
-        const at = this.instant(options.at);
-        const event: LegacyEvent = {
-          name: this.eventName(ref.name, at),
-          namespace: ref.namespace || 'default',
-          involvedObject: ref,
-          reason,
-          message,
-          source,
-          firstTimestamp: at,
-          lastTimestamp: at,
-          count: 1,
-          type,
-          reportingComponent: source.component,
-          reportingInstance: source.host ?? '',
-        };
-        const result = c.correlate(event, at);
-        if (result.skip) return;
-        this.enqueue({ api: 'core', event: result.event, patch: result.patch, fieldManager });
+        try {
+          this.recordLegacy(c, source, fieldManager, obj, type, reason, message, options);
+        } catch {
+          // generateEvent: an event that cannot be made is logged and dropped, never the caller's failure.
+        }
       },
     };
+  }
+
+  /** generateEvent and the correlator: an event about `obj`, queued unless the correlator drops it. */
+  private recordLegacy(
+    c: EventCorrelator,
+    source: EventSource,
+    fieldManager: string,
+    obj: KubeObject | ObjectRef,
+    type: EventType,
+    reason: string,
+    message: string,
+    options: { fieldPath?: string; at?: number },
+  ): void {
+    const ref: ObjectRef = isReference(obj) ? { ...obj, ...(options.fieldPath ? { fieldPath: options.fieldPath } : {}) } : referenceTo(obj, options.fieldPath);
+    const at = this.instant(options.at);
+    const event: LegacyEvent = {
+      name: this.eventName(ref.name, at),
+      namespace: ref.namespace || 'default',
+      involvedObject: ref,
+      reason,
+      message,
+      source,
+      firstTimestamp: at,
+      lastTimestamp: at,
+      count: 1,
+      type,
+      reportingComponent: source.component,
+      reportingInstance: source.host ?? '',
+    };
+    const result = c.correlate(event, at);
+    if (result.skip) return;
+    this.enqueue({ api: 'core', event: result.event, patch: result.patch, fieldManager });
   }
 
   /** The events.k8s.io recorder (NewRecorder): reportingInstance is `<controller>-<host>`. */
@@ -130,45 +148,54 @@ export class EventBroadcaster implements Controller, EventRecorders {
     const reportingInstance = `${reportingController}-${host}`;
     return {
       event: (regardingObj, type, reason, action, note) => {
-        const regarding = referenceTo(regardingObj);
-        const at = this.instant();
-        const atMs = Number(at / 1_000_000n);
-        const eventTime = goFormatTimeUtc(atMs, Number(at % 1_000_000n), true);
-        // getKey: type, action, reason, the reporter and the regarding reference (the note is not in it).
-        const key = JSON.stringify([type, action, reason, reportingController, reportingInstance, regarding]);
-        const cached = this.seriesCache.get(key);
-        // finishSeries forgets an event (writing its series) once it has been quiet for finishTime.
-        const quietSince = cached ? (cached.series?.lastObservedMs ?? cached.eventTimeMs) : 0;
-        if (cached && atMs - quietSince <= SERIES_FINISH_MS) {
-          if (cached.series) {
-            cached.series = { count: cached.series.count + 1, lastObservedMs: atMs, lastObservedTime: eventTime };
-            this.finishLater(key, cached);
-            return;
-          }
-          cached.series = { count: 2, lastObservedMs: atMs, lastObservedTime: eventTime };
-          this.enqueue({ api: 'events', body: cached.body, series: { count: 2, lastObservedTime: eventTime }, fieldManager });
-          return;
+        try {
+          this.recordSeries(reportingController, reportingInstance, fieldManager, regardingObj, type, reason, action, note);
+        } catch {
+          // eventf: an event that cannot be made is logged and dropped.
         }
-        if (cached?.series && cached.flushAt !== undefined) this.flushSeries(key, cached);
-        const body: KubeObject = {
-          apiVersion: 'events.k8s.io/v1',
-          kind: 'Event',
-          metadata: { name: this.eventName(regarding.name, at), namespace: regarding.namespace || 'default' },
-          eventTime,
-          reportingController,
-          reportingInstance,
-          action,
-          reason,
-          regarding,
-          note,
-          type,
-        } as KubeObject;
-        const entry: SeriesEntry = { body, fieldManager, eventTimeMs: atMs };
-        this.seriesCache.set(key, entry);
-        if (this.seriesCache.size > this.sweepAt) this.forgetFinished(atMs);
-        this.enqueue({ api: 'events', body, fieldManager });
       },
     };
+  }
+
+  /** eventf and recordToSink: a new event, or the next occurrence of its series. */
+  private recordSeries(reportingController: string, reportingInstance: string, fieldManager: string, regardingObj: KubeObject, type: EventType, reason: string, action: string, note: string): void {
+    const regarding = referenceTo(regardingObj);
+    const at = this.instant();
+    const atMs = Number(at / 1_000_000n);
+    const eventTime = goFormatTimeUtc(atMs, Number(at % 1_000_000n), true);
+    // getKey: type, action, reason, the reporter and the regarding reference (the note is not in it).
+    const key = JSON.stringify([type, action, reason, reportingController, reportingInstance, regarding]);
+    const cached = this.seriesCache.get(key);
+    // finishSeries forgets an event (writing its series) once it has been quiet for finishTime.
+    const quietSince = cached ? (cached.series?.lastObservedMs ?? cached.eventTimeMs) : 0;
+    if (cached && atMs - quietSince <= SERIES_FINISH_MS) {
+      if (cached.series) {
+        cached.series = { count: cached.series.count + 1, lastObservedMs: atMs, lastObservedTime: eventTime };
+        this.finishLater(key, cached);
+        return;
+      }
+      cached.series = { count: 2, lastObservedMs: atMs, lastObservedTime: eventTime };
+      this.enqueue({ api: 'events', body: cached.body, series: { count: 2, lastObservedTime: eventTime }, fieldManager });
+      return;
+    }
+    if (cached?.series && cached.flushAt !== undefined) this.flushSeries(key, cached);
+    const body: KubeObject = {
+      apiVersion: 'events.k8s.io/v1',
+      kind: 'Event',
+      metadata: { name: this.eventName(regarding.name, at), namespace: regarding.namespace || 'default' },
+      eventTime,
+      reportingController,
+      reportingInstance,
+      action,
+      reason,
+      regarding,
+      note,
+      type,
+    } as KubeObject;
+    const entry: SeriesEntry = { body, fieldManager, eventTimeMs: atMs };
+    this.seriesCache.set(key, entry);
+    if (this.seriesCache.size > this.sweepAt) this.forgetFinished(atMs);
+    this.enqueue({ api: 'events', body, fieldManager });
   }
 
   /** finishSeries' sweep: events quiet for finishTime leave the cache (a pending series count is written first). */
