@@ -202,6 +202,42 @@ describe('the other controllers', () => {
     expect(summary(await eventsAbout(core, 'bad')).at(-1)).toBe('Warning BackoffLimitExceeded -: Job has reached the specified backoff limit');
   });
 
+  it('Job suspended and resumed: its running pod deleted, Suspended and Resumed', async () => {
+    const { core, batch } = await start();
+    cluster.kubelet.on({ selector: 'job-name=long' }, { runFor: 3_600_000, stopAfter: 0 });
+    await batch.createNamespacedJob({ namespace: ns, body: { metadata: { name: 'long' }, spec: { template: { spec: { restartPolicy: 'Never', containers: container('busybox') } } } } });
+    await cluster.settle();
+    const [pod] = (await core.listNamespacedPod({ namespace: ns, labelSelector: 'job-name=long' })).items;
+    const merge = k8s.setHeaderOptions('Content-Type', k8s.PatchStrategy.MergePatch);
+    await batch.patchNamespacedJob({ name: 'long', namespace: ns, body: { spec: { suspend: true } } }, merge);
+    await cluster.settle();
+    await batch.patchNamespacedJob({ name: 'long', namespace: ns, body: { spec: { suspend: false } } }, merge);
+    await cluster.settle();
+    // syncJob: manageJob's creates and deletes come first, then the suspension's event.
+    const replacement = (await core.listNamespacedPod({ namespace: ns, labelSelector: 'job-name=long' })).items.find((p) => p.metadata!.name !== pod!.metadata!.name)!;
+    expect(summary(await eventsAbout(core, 'long'))).toEqual([
+      `Normal SuccessfulCreate -: Created pod: ${pod!.metadata!.name}`,
+      `Normal SuccessfulDelete -: Deleted pod: ${pod!.metadata!.name}`,
+      'Normal Suspended -: Job suspended',
+      `Normal SuccessfulCreate -: Created pod: ${replacement.metadata!.name}`,
+      'Normal Resumed -: Job resumed',
+    ]);
+  });
+
+  it('CronJob with concurrencyPolicy Forbid: a schedule that finds its job running is JobAlreadyActive', async () => {
+    const { core, batch } = await start();
+    cluster.kubelet.on({}, { runFor: 3_600_000 });
+    await batch.createNamespacedCronJob({
+      namespace: ns,
+      body: { metadata: { name: 'slow' }, spec: { schedule: '*/10 * * * *', concurrencyPolicy: 'Forbid', jobTemplate: { spec: { template: { spec: { restartPolicy: 'Never', containers: container('busybox') } } } } } },
+    });
+    for (let i = 0; i < 2; i++) {
+      cluster.clock.advance(10 * 60_000);
+      await cluster.settle();
+    }
+    expect(summary(await eventsAbout(core, 'slow')).at(-1)).toBe('Normal JobAlreadyActive -: Not starting job because prior execution is running and concurrency policy is Forbid');
+  });
+
   it('CronJob: the job it creates, the completion it sees, the old job it deletes', async () => {
     const { core, batch } = await start();
     await batch.createNamespacedCronJob({
