@@ -72,6 +72,8 @@ const WANTED = [
   ['horizontalPodAutoscalerSpec.minReplicas', 'io.k8s.api.autoscaling.v2.HorizontalPodAutoscalerSpec', 'minReplicas'],
   ['horizontalPodAutoscalerSpec.maxReplicas', 'io.k8s.api.autoscaling.v2.HorizontalPodAutoscalerSpec', 'maxReplicas'],
   ['horizontalPodAutoscalerStatus.currentReplicas', 'io.k8s.api.autoscaling.v2.HorizontalPodAutoscalerStatus', 'currentReplicas'],
+  ['scaleSpec.replicas', 'io.k8s.api.autoscaling.v1.ScaleSpec', 'replicas'],
+  ['scaleStatus.replicas', 'io.k8s.api.autoscaling.v1.ScaleStatus', 'replicas'],
 ];
 
 const docs = {};

@@ -6,7 +6,7 @@ export { NotSupportedOnRealCluster, isRealClusterMode } from './cluster/real/not
 export type { ClusterTransport, FakeCluster, FakeClusterOptions, Identity, ListenOptions, ListenResult, Manifests, ManifestSource, Permissions, UsedPermission, ApplyOptions, ServerFieldsMode } from './cluster/fake-cluster.ts';
 export type { KubeObject, ObjectMeta, OwnerReference, KubeList } from './apis/object.ts';
 export type { WebhookHandler, WebhookServiceReference, WebhookTarget } from './webhooks/types.ts';
-export type { KubeletControl, PodBehavior, PodMatch } from './cluster/workloads.ts';
+export type { KubeletControl, LogsBehavior, PodBehavior, PodMatch, ProgrammedLogs, TimedLogLine } from './cluster/workloads.ts';
 export { admissionWebhook, nodeWebhook } from './webhooks/admission-webhook.ts';
 export type { AdmissionDecision, AdmissionObject, AdmissionRequest, AdmissionReview, JsonPatchOperation, NodeRequestListener, NodeWebhookHandler } from './webhooks/admission-webhook.ts';
 export { StatusError } from './errors/status-error.ts';

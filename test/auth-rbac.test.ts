@@ -176,6 +176,14 @@ describe('auth: true', () => {
     // A service account without groups gets its own; the anonymous user gets system:unauthenticated.
     expect(await groupsOf({ 'impersonate-user': 'system:serviceaccount:apps:builder' })).toEqual(['system:serviceaccounts', 'system:serviceaccounts:apps', 'system:authenticated']);
     expect(await groupsOf({ 'impersonate-user': 'system:anonymous' })).toEqual(['system:unauthenticated']);
+    // Go reads each header line as one value: two Impersonate-Group lines are two groups (kubectl's
+    // --as-group twice), one line `a,b` is the single group "a,b".
+    const twoLines = new Headers({ authorization: 'Bearer kubefake', 'content-type': 'application/json', 'impersonate-user': 'bob' });
+    twoLines.append('impersonate-group', 'devs');
+    twoLines.append('impersonate-group', 'ops');
+    const reviewed = await cluster.handle(new Request(`${cluster.url}/apis/authentication.k8s.io/v1/selfsubjectreviews`, { method: 'POST', headers: twoLines, body: '{"apiVersion":"authentication.k8s.io/v1","kind":"SelfSubjectReview"}' }));
+    expect(((await reviewed.json()) as { status: { userInfo: { groups: string[] } } }).status.userInfo.groups).toEqual(['devs', 'ops', 'system:authenticated']);
+    expect(await groupsOf({ 'impersonate-user': 'bob', 'impersonate-group': 'devs,ops' })).toEqual(['devs,ops', 'system:authenticated']);
   });
 
   it('answers the access reviews from RBAC', async () => {

@@ -94,4 +94,14 @@ describe.skipIf(!kubectlAvailable)('kubectl get', () => {
     expect(quota[0]).toEqual(['NAME', 'REQUEST', 'LIMIT', 'AGE']);
     expect(quota[1]![0]).toBe('compute');
   });
+
+  it('prints a built-in scale subresource with printScale (Desired, Available), not the default columns', async () => {
+    const kubectl = kubectlRunner((await cluster.listen()).kubeconfig);
+    const lines = (out: string) => out.trim().split('\n').map((l) => l.split(/\s{2,}/).filter(Boolean));
+    await cluster.apply({ apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'scaled', namespace: 'default' }, spec: { replicas: 4, selector: { matchLabels: { app: 'scaled' } }, template: { metadata: { labels: { app: 'scaled' } }, spec: { containers: [{ name: 'c', image: 'nginx' }] } } } });
+    const printed = lines((await kubectl(['get', 'deployment', 'scaled', '--subresource=scale'])).stdout);
+    expect(printed.map((r) => r.slice(0, 3))).toEqual([['NAME', 'DESIRED', 'AVAILABLE'], ['scaled', '4', '0']]);
+    const t = await table('/apis/apps/v1/namespaces/default/deployments/scaled/scale');
+    expect(t).toEqual({ columns: ['Name', 'Desired', 'Available', 'Age'], rows: [['scaled', 4, 0]] });
+  });
 });

@@ -40,11 +40,12 @@ describe('CertificateSigningRequest Tables', () => {
   it('print the signer, the requested duration and Pending, Denied,Failed', async () => {
     const t = await table('/apis/certificates.k8s.io/v1/certificatesigningrequests');
     expect(t.columns).toEqual(['Name', 'Age', 'SignerName', 'Requestor', 'RequestedDuration', 'Condition']);
-    const byName = Object.fromEntries(t.rows.map((r) => [r[0], [r[1], r[3], r[4]]]));
+    const byName = Object.fromEntries(t.rows.map((r) => [r[0], r.slice(1)]));
+    // The requestor is spec.username, which the registry stamps (kubefake's administrator here).
     expect(byName).toEqual({
-      denied: ['example.com/signer', '3d', 'Denied,Failed'],
-      pending: ['example.com/signer', '60m', 'Pending'],
-      'to-approve': ['example.com/signer', '<none>', 'Pending'],
+      denied: ['example.com/signer', 'system:admin', '3d', 'Denied,Failed'],
+      pending: ['example.com/signer', 'system:admin', '60m', 'Pending'],
+      'to-approve': ['example.com/signer', 'system:admin', '<none>', 'Pending'],
     });
   });
 });
@@ -55,8 +56,8 @@ describe.skipIf(!kubectlAvailable)('kubectl', () => {
     expect((await kubectl(['certificate', 'approve', 'to-approve'])).code).toBe(0);
     const lines = (await kubectl(['get', 'csr', 'to-approve'])).stdout.trim().split('\n').map((l) => l.split(/\s{2,}/).filter(Boolean));
     expect(lines[0]).toEqual(['NAME', 'AGE', 'SIGNERNAME', 'REQUESTOR', 'REQUESTEDDURATION', 'CONDITION']);
-    // Columns: name, age, signer, (empty requestor collapses), duration, condition.
+    // Columns: name, age, signer, requestor, duration, condition.
     expect(lines[1]![0]).toBe('to-approve');
-    expect(lines[1]!.slice(-3)).toEqual(['example.com/signer', '<none>', 'Approved']);
+    expect(lines[1]!.slice(-4)).toEqual(['example.com/signer', 'system:admin', '<none>', 'Approved']);
   });
 });

@@ -1,10 +1,11 @@
 // `kubefake serve`: starts, applies manifests, writes a kubeconfig, answers, stops cleanly on SIGTERM.
 import * as k8s from '@kubernetes/client-node';
+import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { kubectlAvailable, kubectlRunner } from './support/kubectl.ts';
+import { kubectlAvailable, kubectlEnv, kubectlRunner } from './support/kubectl.ts';
 import { serve } from './support/serve.ts';
 
 describe('kubefake serve', () => {
@@ -146,6 +147,41 @@ describe('kubefake serve', () => {
     } finally {
       run.child.kill('SIGTERM');
       expect(await run.exited).toBe(0);
+    }
+  }, 60_000);
+
+  it.skipIf(!kubectlAvailable)('--workloads: kubectl logs -f stays open until the pod goes, or the server stops', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'kubefake-cli-'));
+    const kubeconfig = join(dir, 'config');
+    const run = serve(['serve', '--workloads', '--kubeconfig', kubeconfig]);
+    await run.ready;
+    const env = kubectlEnv(readFileSync(kubeconfig, 'utf8'));
+    const follow = (pod: string) => {
+      const child = spawn('kubectl', ['logs', '-f', pod], { env });
+      const exited = new Promise<number | null>((resolve) => child.on('exit', resolve));
+      let done = false;
+      void exited.then(() => (done = true));
+      return { exited, done: () => done };
+    };
+    try {
+      await expect.poll(() => run.output().stdout).toContain('Stop it with Ctrl-C.');
+      const kubectl = kubectlRunner(readFileSync(kubeconfig, 'utf8'));
+      for (const pod of ['web', 'api']) expect(await kubectl(['run', pod, '--image=nginx'])).toMatchObject({ code: 0 });
+      expect(await kubectl(['wait', '--for=condition=Ready', 'pod/web', 'pod/api', '--timeout=30s'])).toMatchObject({ code: 0 });
+      const web = follow('web');
+      const api = follow('api');
+      // Both streams stay open while their containers run.
+      expect(await kubectl(['get', 'pods', '-o', 'name'])).toMatchObject({ stdout: 'pod/api\npod/web\n' });
+      expect([web.done(), api.done()]).toEqual([false, false]);
+      expect(await kubectl(['delete', 'pod', 'web', '--grace-period=1'])).toMatchObject({ code: 0 });
+      expect(await web.exited).toBe(0);
+      expect(api.done()).toBe(false);
+      run.child.kill('SIGTERM');
+      expect(await run.exited).toBe(0);
+      await api.exited;
+    } finally {
+      run.child.kill('SIGTERM');
+      await run.exited;
     }
   }, 60_000);
 

@@ -32,7 +32,8 @@ describe('cluster.requests', () => {
       ['delete', '', 'configmaps', 'default', 'a', undefined, 200],
       ['deletecollection', '', 'secrets', 'default', undefined, undefined, 200],
       ['get', 'apps', 'deployments', 'default', 'missing', undefined, 404],
-      ['get', '', 'namespaces', undefined, 'default', undefined, 200],
+      // requestinfo.go: a namespace object's own name is the request's namespace (as in audit's objectRef).
+      ['get', '', 'namespaces', 'default', 'default', undefined, 200],
       ['list', 'apps', 'deployments', undefined, undefined, undefined, 200],
       ['get', 'apps', 'deployments', 'default', 'web', 'status', 404],
       ['get', undefined, undefined, undefined, undefined, undefined, 200],

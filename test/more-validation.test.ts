@@ -112,7 +112,7 @@ describe('CronJob', () => {
       'spec.startingDeadlineSeconds: Invalid value: -1: must be greater than or equal to 0',
       'spec.concurrencyPolicy: Unsupported value: "Sometimes": supported values: "Allow", "Forbid", "Replace"',
       'spec.jobTemplate.spec.backoffLimit: Invalid value: -1: must be greater than or equal to 0',
-      'spec.jobTemplate.spec.template.spec.restartPolicy: Unsupported value: "Always": supported values: "OnFailure", "Never"',
+      'spec.jobTemplate.spec.template.spec.restartPolicy: Required value: valid values: "OnFailure", "Never"',
       'spec.jobTemplate.spec.selector: Invalid value: {"matchLabels":{"a":"b"}}: `selector` will be auto-generated',
       'spec.jobTemplate.spec.manualSelector: Unsupported value: true: supported values: "nil", "false"',
       'spec.successfulJobsHistoryLimit: Invalid value: -2: must be greater than or equal to 0',

@@ -168,4 +168,23 @@ describe('the policy objects’ own validation', () => {
       ],
     );
   });
+
+  it('neither the policy nor its binding may match DELETE (reported at the rules’ unindexed operations path); the binding’s path is spelled matchResources', async () => {
+    const deleteRules = { resourceRules: [{ apiGroups: [''], apiVersions: ['v1'], operations: ['CREATE', 'DELETE'], resources: ['configmaps'] }] };
+    await expectInvalid(
+      admission.createMutatingAdmissionPolicy({ body: { metadata: { name: 'on-delete' }, spec: { matchConstraints: deleteRules, mutations: [jsonPatch("[JSONPatch{op: 'add', path: '/data/x', value: 'y'}]")] } } as k8s.V1MutatingAdmissionPolicy }),
+      { group: 'admissionregistration.k8s.io', kind: 'MutatingAdmissionPolicy', name: 'on-delete' },
+      [{ field: 'spec.matchConstraints.resourceRules.operations', reason: 'FieldValueNotSupported', message: 'Unsupported value: "DELETE": supported values: "*", "CONNECT", "CREATE", "UPDATE"' }],
+    );
+    await expectInvalid(
+      admission.createMutatingAdmissionPolicyBinding({ body: { metadata: { name: 'on-delete' }, spec: { policyName: 'p', matchResources: { ...deleteRules, matchPolicy: 'Sideways' } } } as k8s.V1MutatingAdmissionPolicyBinding }),
+      { group: 'admissionregistration.k8s.io', kind: 'MutatingAdmissionPolicyBinding', name: 'on-delete' },
+      [
+        { field: 'spec.matchResources.matchPolicy', reason: 'FieldValueNotSupported', message: 'Unsupported value: "Sideways": supported values: "Equivalent", "Exact"' },
+        { field: 'spec.matchResources.resourceRules.operations', reason: 'FieldValueNotSupported', message: 'Unsupported value: "DELETE": supported values: "*", "CONNECT", "CREATE", "UPDATE"' },
+      ],
+    );
+    const binding = await admission.createMutatingAdmissionPolicyBinding({ body: { metadata: { name: 'on-update' }, spec: { policyName: 'p', matchResources: configMapRules } } });
+    expect(binding.spec?.matchResources?.resourceRules?.[0]?.operations).toEqual(['CREATE', 'UPDATE']);
+  });
 });

@@ -38,6 +38,16 @@ describe('pods/binding', () => {
     expect(bound.metadata?.generation).toBe(created.metadata?.generation);
   });
 
+  it('clears the nomination the pod carried (ClearingNominatedNodeNameAfterBinding)', async () => {
+    await pod('nominated');
+    await core.patchNamespacedPodStatus({ name: 'nominated', namespace: 'default', body: { status: { nominatedNodeName: 'node-n' } } }, k8s.setHeaderOptions('Content-Type', k8s.PatchStrategy.MergePatch));
+    expect((await core.readNamespacedPod({ name: 'nominated', namespace: 'default' })).status?.nominatedNodeName).toBe('node-n');
+    await bind('nominated', { kind: 'Node', name: 'node-n' });
+    const bound = await core.readNamespacedPod({ name: 'nominated', namespace: 'default' });
+    expect(bound.spec?.nodeName).toBe('node-n');
+    expect(bound.status?.nominatedNodeName).toBeUndefined();
+  });
+
   it('refuses a second binding, a name that does not match and a missing pod', async () => {
     await expectStatus(bind('web', { kind: 'Node', name: 'node-b' }), {
       code: 409,

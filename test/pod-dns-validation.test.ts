@@ -2,23 +2,13 @@
 // client-node: dnsPolicy None and dnsConfig (nameservers as strict IPs, search domains and their
 // limits, options), readiness gates and host aliases, with the exact texts and field paths.
 import * as k8s from '@kubernetes/client-node';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createFakeCluster, type FakeCluster } from '../src/index.ts';
-import { expectStatus } from './support/status.ts';
+import { describe, expect, it } from 'vitest';
+import { invalidCauses as invalid, useValidationCluster } from './support/validation.ts';
 
-let cluster: FakeCluster;
-let core: k8s.CoreV1Api;
-beforeAll(async () => {
-  cluster = await createFakeCluster();
-  core = cluster.kubeConfig.makeApiClient(k8s.CoreV1Api);
-});
-afterAll(() => cluster.close());
+const api = useValidationCluster();
 
-const lines = (status: Record<string, unknown>) =>
-  ((status.details as { causes?: Array<{ field: string; message: string }> }).causes ?? []).map((c) => `${c.field}: ${c.message}`);
 const pod = (name: string, spec: Partial<k8s.V1PodSpec>) =>
-  core.createNamespacedPod({ namespace: 'default', body: { metadata: { name }, spec: { containers: [{ name: 'app', image: 'nginx' }], ...spec } } });
-const invalid = async (call: Promise<unknown>) => lines(await expectStatus(call, { code: 422, reason: 'Invalid' }));
+  api.core.createNamespacedPod({ namespace: 'default', body: { metadata: { name }, spec: { containers: [{ name: 'app', image: 'nginx' }], ...spec } } });
 const SUBDOMAIN_MSG =
   "a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '_', '-' or '.', and must start and end with an alphanumeric character (e.g. 'example.com', regex used for validation is '_?[a-z0-9]([-_a-z0-9]*[a-z0-9])?(\\._?[a-z0-9]([-_a-z0-9]*[a-z0-9])?)*')";
 

@@ -3,21 +3,12 @@
 // requirements, never lose or change them; an ungated pod may change neither. Values are printed
 // as Go marshals the internal structs (Go field names).
 import * as k8s from '@kubernetes/client-node';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createFakeCluster, type FakeCluster } from '../src/index.ts';
+import { describe, expect, it } from 'vitest';
 import { expectStatus } from './support/status.ts';
+import { invalidCauses as invalid, statusCauses as causes, useValidationCluster } from './support/validation.ts';
 
-let cluster: FakeCluster;
-let core: k8s.CoreV1Api;
-beforeAll(async () => {
-  cluster = await createFakeCluster();
-  core = cluster.kubeConfig.makeApiClient(k8s.CoreV1Api);
-});
-afterAll(() => cluster.close());
+const api = useValidationCluster();
 
-type Cause = { field: string; message: string; reason: string };
-const causes = (status: Record<string, unknown>): Cause[] => (status.details as { causes?: Cause[] }).causes ?? [];
-const lines = (status: Record<string, unknown>) => causes(status).map((c) => `${c.field}: ${c.message}`);
 const GATES = [{ name: 'example.com/wait' }];
 const TERMS = 'spec.affinity.nodeAffinity.requiredDuringSchedulingIgnoredDuringExecution.nodeSelectorTerms';
 const A: k8s.V1NodeSelectorRequirement = { key: 'a', operator: 'In', values: ['x'] };
@@ -27,9 +18,8 @@ const required = (...terms: k8s.V1NodeSelectorRequirement[][]): k8s.V1Affinity =
 });
 
 const createPod = (name: string, spec: Partial<k8s.V1PodSpec>) =>
-  core.createNamespacedPod({ namespace: 'default', body: { metadata: { name }, spec: { containers: [{ name: 'app', image: 'nginx' }], ...spec } } });
-const replacePod = (pod: k8s.V1Pod) => core.replaceNamespacedPod({ name: pod.metadata!.name!, namespace: 'default', body: pod });
-const invalid = async (call: Promise<unknown>) => lines(await expectStatus(call, { code: 422, reason: 'Invalid' }));
+  api.core.createNamespacedPod({ namespace: 'default', body: { metadata: { name }, spec: { containers: [{ name: 'app', image: 'nginx' }], ...spec } } });
+const replacePod = (pod: k8s.V1Pod) => api.core.replaceNamespacedPod({ name: pod.metadata!.name!, namespace: 'default', body: pod });
 
 describe('nodeSelector of a gated pod', () => {
   it('may gain keys', async () => {

@@ -81,3 +81,34 @@ describe('pods/resize', () => {
     });
   });
 });
+
+describe('PodResizeValidator (a pod on a node)', () => {
+  const onNode = (name: string, nodeName: string) =>
+    core.createNamespacedPod({ namespace: ns, body: { metadata: { name }, spec: { nodeName, containers: [{ name: 'app', image: 'nginx', resources: burstable }] } } });
+  const node = (name: string, labels: Record<string, string>, allocatable: Record<string, string>) =>
+    cluster.apply({ apiVersion: 'v1', kind: 'Node', metadata: { name, labels } }).then(() => core.patchNodeStatus({ name, body: { status: { allocatable } } }, merge));
+  const bigger = { resources: { requests: { cpu: '300m', memory: '64Mi' }, limits: { cpu: '1', memory: '128Mi' } } };
+
+  it('refuses a resize on a node that does not exist, or whose allocatable the requests exceed (cause NodeCapacity)', async () => {
+    await onNode('orphan', 'no-such-node');
+    await expectStatus(resize('orphan', bigger), { code: 403, reason: 'Forbidden', message: 'pods "orphan" is forbidden: node "no-such-node" not found' });
+    await node('small', { 'kubernetes.io/os': 'linux' }, { cpu: '250m', memory: '32Mi' });
+    await onNode('tight', 'small');
+    const status = await expectStatus(resize('tight', bigger), {
+      code: 403,
+      reason: 'Forbidden',
+      message: "pods \"tight\" is forbidden: Node didn't have enough allocatable resources: cpu, requested: 300, allocatable: 250; memory, requested: 67108864, allocatable: 33554432",
+    });
+    expect(status.details).toEqual({ name: 'tight', kind: 'pods', causes: [{ reason: 'NodeCapacity' }] });
+  });
+
+  it('refuses a resize on a node that is not linux (cause UnsupportedPlatform), and lets one through that fits a linux node', async () => {
+    await node('windows', { 'kubernetes.io/os': 'windows' }, { cpu: '4', memory: '8Gi' });
+    await onNode('win', 'windows');
+    const status = await expectStatus(resize('win', bigger), { code: 403, message: 'pods "win" is forbidden: pod resize is only supported on linux nodes, node "windows" is "windows"' });
+    expect(status.details).toMatchObject({ causes: [{ reason: 'UnsupportedPlatform' }] });
+    await node('linux', { 'kubernetes.io/os': 'linux' }, { cpu: '4', memory: '8Gi' });
+    await onNode('fits', 'linux');
+    expect((await resize('fits', bigger)).spec!.containers[0]!.resources!.requests).toEqual({ cpu: '300m', memory: '64Mi' });
+  });
+});

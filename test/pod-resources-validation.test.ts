@@ -2,25 +2,13 @@
 // validation, v1.36) through client-node: resource names, non-negative and whole quantities,
 // requests within limits, extended resources and hugepages that cannot be overcommitted.
 import * as k8s from '@kubernetes/client-node';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createFakeCluster, type FakeCluster } from '../src/index.ts';
-import { expectStatus } from './support/status.ts';
+import { describe, expect, it } from 'vitest';
+import { invalidCauses as invalid, useValidationCluster } from './support/validation.ts';
 
-let cluster: FakeCluster;
-let core: k8s.CoreV1Api;
-let apps: k8s.AppsV1Api;
-beforeAll(async () => {
-  cluster = await createFakeCluster();
-  core = cluster.kubeConfig.makeApiClient(k8s.CoreV1Api);
-  apps = cluster.kubeConfig.makeApiClient(k8s.AppsV1Api);
-});
-afterAll(() => cluster.close());
+const api = useValidationCluster();
 
-const lines = (status: Record<string, unknown>) =>
-  ((status.details as { causes?: Array<{ field: string; message: string }> }).causes ?? []).map((c) => `${c.field}: ${c.message}`);
 const pod = (name: string, resources: k8s.V1ResourceRequirements) =>
-  core.createNamespacedPod({ namespace: 'default', body: { metadata: { name }, spec: { containers: [{ name: 'app', image: 'nginx', resources }] } } });
-const invalid = async (call: Promise<unknown>) => lines(await expectStatus(call, { code: 422, reason: 'Invalid' }));
+  api.core.createNamespacedPod({ namespace: 'default', body: { metadata: { name }, spec: { containers: [{ name: 'app', image: 'nginx', resources }] } } });
 const R = 'spec.containers[0].resources';
 const LABEL_MSG =
   "a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-', and must start and end with an alphanumeric character (e.g. 'my-name',  or '123-abc', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?')";
@@ -73,7 +61,7 @@ describe('container resources', () => {
   it('checks a Deployment template, whose requests are not defaulted from its limits', async () => {
     expect(
       await invalid(
-        apps.createNamespacedDeployment({
+        api.apps.createNamespacedDeployment({
           namespace: 'default',
           body: {
             metadata: { name: 'res-deploy' },
@@ -90,7 +78,7 @@ describe('container resources', () => {
 
 describe('resource claims', () => {
   const claimPod = (name: string, resourceClaims: k8s.V1PodResourceClaim[], claims: k8s.CoreV1ResourceClaim[]) =>
-    core.createNamespacedPod({ namespace: 'default', body: { metadata: { name }, spec: { resourceClaims, containers: [{ name: 'app', image: 'nginx', resources: { claims } }] } } });
+    api.core.createNamespacedPod({ namespace: 'default', body: { metadata: { name }, spec: { resourceClaims, containers: [{ name: 'app', image: 'nginx', resources: { claims } }] } } });
 
   it('checks the pod claims: names, and exactly one source printed as the internal struct', async () => {
     expect(

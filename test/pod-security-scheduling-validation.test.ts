@@ -4,25 +4,14 @@
 // topology spread constraints, each with the exact texts and field paths; and the same rules in a
 // Deployment's template.
 import * as k8s from '@kubernetes/client-node';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createFakeCluster, type FakeCluster } from '../src/index.ts';
+import { describe, expect, it } from 'vitest';
 import { expectStatus } from './support/status.ts';
+import { invalidCauses as invalid, useValidationCluster } from './support/validation.ts';
 
-let cluster: FakeCluster;
-let core: k8s.CoreV1Api;
-let apps: k8s.AppsV1Api;
-beforeAll(async () => {
-  cluster = await createFakeCluster();
-  core = cluster.kubeConfig.makeApiClient(k8s.CoreV1Api);
-  apps = cluster.kubeConfig.makeApiClient(k8s.AppsV1Api);
-});
-afterAll(() => cluster.close());
+const api = useValidationCluster();
 
-const lines = (status: Record<string, unknown>) =>
-  ((status.details as { causes?: Array<{ field: string; message: string }> }).causes ?? []).map((c) => `${c.field}: ${c.message}`);
 const container = (extra: Partial<k8s.V1Container> = {}): k8s.V1Container => ({ name: 'app', image: 'nginx', ...extra });
-const pod = (name: string, spec: Partial<k8s.V1PodSpec>) => core.createNamespacedPod({ namespace: 'default', body: { metadata: { name }, spec: { containers: [container()], ...spec } } });
-const invalid = async (call: Promise<unknown>) => lines(await expectStatus(call, { code: 422, reason: 'Invalid' }));
+const pod = (name: string, spec: Partial<k8s.V1PodSpec>) => api.core.createNamespacedPod({ namespace: 'default', body: { metadata: { name }, spec: { containers: [container()], ...spec } } });
 
 describe('security contexts', () => {
   it('checks the pod security context: ids, sysctls, policies and profiles', async () => {
@@ -177,7 +166,7 @@ describe('affinity, scheduling gates and topology spread', () => {
 
   it('applies the same rules to a Deployment template', async () => {
     const status = await expectStatus(
-      apps.createNamespacedDeployment({
+      api.apps.createNamespacedDeployment({
         namespace: 'default',
         body: {
           metadata: { name: 'spread' },

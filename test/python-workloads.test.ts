@@ -1,7 +1,7 @@
 // The pod part of the Python client's e2e suite (test/python/pod_e2e.py, after kubernetes/e2e_test/
 // test_client.py test_pod_apis) against a workloads cluster over cluster.listen(): the pod becomes
 // Running, exec through kubernetes.stream answers what the kubelet stand-in was programmed to
-// print, the log is served, and the delete is accepted.
+// print, the log is served, and a followed log ends once the pod is deleted.
 import { execFile, execFileSync } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -31,7 +31,7 @@ afterAll(() => cluster?.close());
 
 describe.skipIf(!pythonClientAvailable)('the Python client e2e pod test', () => {
   it('sees the pod Running, execs into it, reads its log and deletes it', async () => {
-    cluster.kubelet.on({ name: 'busybox-test' }, { logs: 'Wed Jan  1 00:00:00 UTC 2025\n', exec: () => ({ stdout: 'one\ntwo\nthree\n' }) });
+    cluster.kubelet.on({ name: 'busybox-test' }, { logs: 'Wed Jan  1 00:00:00 UTC 2025\n', exec: () => ({ stdout: 'one\ntwo\nthree\n' }), stopAfter: 500 });
     const dir = mkdtempSync(join(tmpdir(), 'kubefake-py-'));
     const kubeconfig = join(dir, 'config');
     writeFileSync(kubeconfig, (await cluster.listen()).kubeconfig);
@@ -43,6 +43,7 @@ describe.skipIf(!pythonClientAvailable)('the Python client e2e pod test', () => 
       exec: 'one\ntwo\nthree\n',
       log: 'Wed Jan  1 00:00:00 UTC 2025\n',
       deleted: 'busybox-test',
+      followed: 'Wed Jan  1 00:00:00 UTC 2025\n',
     });
   }, 90_000);
 });

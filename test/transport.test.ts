@@ -4,6 +4,7 @@ import * as k8s from '@kubernetes/client-node';
 import { http, HttpResponse } from 'msw';
 import { setupServer } from 'msw/node';
 import { createServer } from 'node:http';
+import { get as httpsGet, type RequestOptions } from 'node:https';
 import dns from 'node:dns';
 import type { AddressInfo } from 'node:net';
 import { fetch as undiciFetch, getGlobalDispatcher, type Dispatcher } from 'undici';
@@ -106,6 +107,34 @@ describe('cluster.kubeConfig transport', () => {
       kc.setCurrentContext('kubefake');
     }
     expect(await dispatcherOf(kc)).toBeDefined();
+  });
+
+  it('answers node:https requests made with applyToHTTPSOptions (client-node’s WebSocket paths) in memory, on both transports', async () => {
+    for (const transport of ['dispatcher', 'msw'] as const) {
+      const cluster = await createFakeCluster({ transport });
+      open.push(cluster);
+      const options: RequestOptions = {};
+      await cluster.kubeConfig.applyToHTTPSOptions(options);
+      // No agent (node:http would prefer it to createConnection), and no socket opened.
+      expect(options.agent).toBeUndefined();
+      const before = activeResources();
+      const answer = await new Promise<{ status?: number; body: string }>((resolve, reject) => {
+        httpsGet(`${cluster.url}/api/v1/namespaces/default`, options, (res) => {
+          let body = '';
+          res.on('data', (d: Buffer) => (body += d));
+          res.on('end', () => resolve({ status: res.statusCode, body }));
+        }).on('error', reject);
+      });
+      expect(answer.status).toBe(200);
+      expect(JSON.parse(answer.body)).toMatchObject({ kind: 'Namespace', metadata: { name: 'default' } });
+      expect(grownSince(before).TCPWRAP).toBeUndefined();
+      // A copy pointing elsewhere is an ordinary KubeConfig: its agent stays.
+      const copy = new k8s.KubeConfig();
+      copy.loadFromString(cluster.kubeConfig.exportConfig());
+      const copied: RequestOptions = {};
+      await copy.applyToHTTPSOptions(copied);
+      expect(copied.agent).toBeDefined();
+    }
   });
 
   it('serves every client-node path without opening a socket or touching undici’s global dispatcher', async () => {

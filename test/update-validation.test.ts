@@ -4,32 +4,21 @@
 // client-node: the exact texts and field paths. The go-cmp diff a few messages end with is
 // unstable by design upstream, so only its shape is asserted.
 import * as k8s from '@kubernetes/client-node';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createFakeCluster, type FakeCluster } from '../src/index.ts';
+import { describe, expect, it } from 'vitest';
 import { expectStatus } from './support/status.ts';
+import { statusCauses as causes, causeLines as lines, useValidationCluster } from './support/validation.ts';
 
-let cluster: FakeCluster;
-let core: k8s.CoreV1Api;
-let batch: k8s.BatchV1Api;
-beforeAll(async () => {
-  cluster = await createFakeCluster();
-  core = cluster.kubeConfig.makeApiClient(k8s.CoreV1Api);
-  batch = cluster.kubeConfig.makeApiClient(k8s.BatchV1Api);
-});
-afterAll(() => cluster.close());
+const api = useValidationCluster();
 
-type Cause = { field: string; message: string; reason: string };
-const causes = (status: Record<string, unknown>): Cause[] => (status.details as { causes?: Cause[] }).causes ?? [];
-const lines = (status: Record<string, unknown>) => causes(status).map((c) => `${c.field}: ${c.message}`);
 const ns = 'default';
 
 const POD_FORBIDDEN =
   'pod updates may not change fields other than `spec.containers[*].image`,`spec.initContainers[*].image`,`spec.activeDeadlineSeconds`,`spec.tolerations` (only additions to existing tolerations),`spec.terminationGracePeriodSeconds` (allow it to be set to 1 if it was previously negative)';
 
 async function createPod(name: string, spec: Partial<k8s.V1PodSpec> = {}): Promise<k8s.V1Pod> {
-  return core.createNamespacedPod({ namespace: ns, body: { metadata: { name }, spec: { containers: [{ name: 'app', image: 'nginx:1.27' }], ...spec } } });
+  return api.core.createNamespacedPod({ namespace: ns, body: { metadata: { name }, spec: { containers: [{ name: 'app', image: 'nginx:1.27' }], ...spec } } });
 }
-const replacePod = (pod: k8s.V1Pod) => core.replaceNamespacedPod({ name: pod.metadata!.name!, namespace: ns, body: pod });
+const replacePod = (pod: k8s.V1Pod) => api.core.replaceNamespacedPod({ name: pod.metadata!.name!, namespace: ns, body: pod });
 
 describe('Pod updates (ValidatePodUpdate)', () => {
   it('let the image, tolerations added, and a lower activeDeadlineSeconds through', async () => {
@@ -131,7 +120,7 @@ describe('Pod updates (ValidatePodUpdate)', () => {
   });
 
   it('refuses an image with surrounding whitespace in a Pod', async () => {
-    await expectStatus(core.createNamespacedPod({ namespace: ns, body: { metadata: { name: 'spaces' }, spec: { containers: [{ name: 'app', image: ' nginx ' }] } } }), {
+    await expectStatus(api.core.createNamespacedPod({ namespace: ns, body: { metadata: { name: 'spaces' }, spec: { containers: [{ name: 'app', image: ' nginx ' }] } } }), {
       code: 422,
       message: 'Pod "spaces" is invalid: spec.containers[0].image: Invalid value: " nginx ": must not have leading or trailing whitespace',
     });
@@ -150,10 +139,10 @@ describe('Job updates (ValidateJobSpecUpdate)', () => {
     metadata: { name },
     spec: { template: { spec: { restartPolicy: 'Never', containers: [{ name: 'work', image: 'busybox' }] } }, ...spec },
   });
-  const replaceJob = (j: k8s.V1Job) => batch.replaceNamespacedJob({ name: j.metadata!.name!, namespace: ns, body: j });
+  const replaceJob = (j: k8s.V1Job) => api.batch.replaceNamespacedJob({ name: j.metadata!.name!, namespace: ns, body: j });
 
   it('keeps completions, the selector, the template and the policies immutable', async () => {
-    const created = await batch.createNamespacedJob({ namespace: ns, body: job('frozen', { completions: 2 }) });
+    const created = await api.batch.createNamespacedJob({ namespace: ns, body: job('frozen', { completions: 2 }) });
     created.spec!.completions = 3;
     created.spec!.selector = { matchLabels: { other: 'x' } };
     created.spec!.template.spec!.containers[0]!.image = 'busybox:2';
@@ -165,13 +154,13 @@ describe('Job updates (ValidateJobSpecUpdate)', () => {
     expect(byField['spec.template']!.reason).toBe('FieldValueInvalid');
     expect(byField['spec.template']!.message).toMatch(/^Invalid value: \{"metadata":\{.*"Spec":\{.*"Image":"busybox:2".*\}: field is immutable$/);
     expect(byField['spec.backoffLimitPerIndex']!.message).toBe('Invalid value: 1: field is immutable');
-    const fresh = await batch.readNamespacedJob({ name: 'frozen', namespace: ns });
+    const fresh = await api.batch.readNamespacedJob({ name: 'frozen', namespace: ns });
     fresh.spec!.completionMode = 'Indexed';
     await expectStatus(replaceJob(fresh), { code: 422, message: 'Job.batch "frozen" is invalid: spec.completionMode: Invalid value: "Indexed": field is immutable' });
   });
 
   it('lets an Indexed Job change completions only together with parallelism', async () => {
-    const created = await batch.createNamespacedJob({ namespace: ns, body: job('elastic', { completionMode: 'Indexed', completions: 2, parallelism: 2 }) });
+    const created = await api.batch.createNamespacedJob({ namespace: ns, body: job('elastic', { completionMode: 'Indexed', completions: 2, parallelism: 2 }) });
     created.spec!.completions = 4;
     await expectStatus(replaceJob(created), {
       code: 422,
@@ -183,7 +172,7 @@ describe('Job updates (ValidateJobSpecUpdate)', () => {
   });
 
   it('lets a suspended Job that never started change its scheduling directives, and nothing else of the template', async () => {
-    const created = await batch.createNamespacedJob({ namespace: ns, body: job('suspended', { suspend: true }) });
+    const created = await api.batch.createNamespacedJob({ namespace: ns, body: job('suspended', { suspend: true }) });
     created.spec!.template.spec!.nodeSelector = { zone: 'a' };
     created.spec!.template.spec!.tolerations = [{ key: 'k', operator: 'Exists' }];
     created.spec!.template.metadata = { ...created.spec!.template.metadata, annotations: { note: 'x' } };
@@ -195,7 +184,7 @@ describe('Job updates (ValidateJobSpecUpdate)', () => {
   });
 
   it('refuses a scheduling directive change on a Job that is not suspended', async () => {
-    const created = await batch.createNamespacedJob({ namespace: ns, body: job('running') });
+    const created = await api.batch.createNamespacedJob({ namespace: ns, body: job('running') });
     created.spec!.template.spec!.nodeSelector = { zone: 'a' };
     const status = await expectStatus(replaceJob(created), { code: 422 });
     expect(causes(status).map((c) => c.field)).toEqual(['spec.template']);
@@ -207,15 +196,15 @@ describe('PersistentVolumeClaim updates (ValidatePersistentVolumeClaimUpdate)', 
     metadata: { name },
     spec: { accessModes: ['ReadWriteOnce'], resources: { requests: { storage: '1Gi' } }, ...spec },
   });
-  const replaceClaim = (c: k8s.V1PersistentVolumeClaim) => core.replaceNamespacedPersistentVolumeClaim({ name: c.metadata!.name!, namespace: ns, body: c });
+  const replaceClaim = (c: k8s.V1PersistentVolumeClaim) => api.core.replaceNamespacedPersistentVolumeClaim({ name: c.metadata!.name!, namespace: ns, body: c });
   const bind = (name: string, capacity: string) =>
-    core.patchNamespacedPersistentVolumeClaimStatus(
+    api.core.patchNamespacedPersistentVolumeClaimStatus(
       { name, namespace: ns, body: { status: { phase: 'Bound', capacity: { storage: capacity } } } },
       k8s.setHeaderOptions('Content-Type', k8s.PatchStrategy.MergePatch),
     );
 
   it('freezes the spec of an unbound claim but for setting volumeName once and a storage class from nil', async () => {
-    const created = await core.createNamespacedPersistentVolumeClaim({ namespace: ns, body: claim('unbound') });
+    const created = await api.core.createNamespacedPersistentVolumeClaim({ namespace: ns, body: claim('unbound') });
     created.spec!.volumeName = 'pv-1';
     created.spec!.storageClassName = 'fast';
     const updated = await replaceClaim(created);
@@ -236,9 +225,11 @@ describe('PersistentVolumeClaim updates (ValidatePersistentVolumeClaimUpdate)', 
   });
 
   it('lets a bound claim grow, or shrink while staying above status.capacity', async () => {
-    await core.createNamespacedPersistentVolumeClaim({ namespace: ns, body: claim('bound', { resources: { requests: { storage: '5Gi' } } }) });
+    // Growing also needs a class that allows expansion (PersistentVolumeClaimResize admission).
+    await api.cluster.apply({ apiVersion: 'storage.k8s.io/v1', kind: 'StorageClass', metadata: { name: 'expandable' }, provisioner: 'example.com/p', allowVolumeExpansion: true });
+    await api.core.createNamespacedPersistentVolumeClaim({ namespace: ns, body: claim('bound', { storageClassName: 'expandable', resources: { requests: { storage: '5Gi' } } }) });
     await bind('bound', '2Gi');
-    const current = await core.readNamespacedPersistentVolumeClaim({ name: 'bound', namespace: ns });
+    const current = await api.core.readNamespacedPersistentVolumeClaim({ name: 'bound', namespace: ns });
     current.spec!.resources!.requests = { storage: '10Gi' };
     const grown = await replaceClaim(current);
     expect(grown.spec!.resources!.requests).toEqual({ storage: '10Gi' });
@@ -266,13 +257,13 @@ describe('PersistentVolume updates (ValidatePersistentVolumeUpdate)', () => {
   });
 
   it('keeps the source immutable and lets capacity and the reclaim policy change', async () => {
-    const created = await core.createPersistentVolume({ body: volume('pv-source') });
+    const created = await api.core.createPersistentVolume({ body: volume('pv-source') });
     created.spec!.capacity = { storage: '2Gi' };
     created.spec!.persistentVolumeReclaimPolicy = 'Delete';
-    const updated = await core.replacePersistentVolume({ name: 'pv-source', body: created });
+    const updated = await api.core.replacePersistentVolume({ name: 'pv-source', body: created });
     expect(updated.spec!.capacity).toEqual({ storage: '2Gi' });
     updated.spec!.hostPath = { path: '/other' };
-    const status = await expectStatus(core.replacePersistentVolume({ name: 'pv-source', body: updated }), { code: 422, reason: 'Invalid' });
+    const status = await expectStatus(api.core.replacePersistentVolume({ name: 'pv-source', body: updated }), { code: 422, reason: 'Invalid' });
     const [cause] = causes(status);
     expect(cause!.field).toBe('spec.persistentvolumesource');
     const [first, ...diff] = cause!.message.split('\n');
@@ -283,9 +274,9 @@ describe('PersistentVolume updates (ValidatePersistentVolumeUpdate)', () => {
   });
 
   it('keeps the volume mode immutable under its Go path', async () => {
-    const created = await core.createPersistentVolume({ body: volume('pv-mode') });
+    const created = await api.core.createPersistentVolume({ body: volume('pv-mode') });
     created.spec!.volumeMode = 'Block';
-    await expectStatus(core.replacePersistentVolume({ name: 'pv-mode', body: created }), {
+    await expectStatus(api.core.replacePersistentVolume({ name: 'pv-mode', body: created }), {
       code: 422,
       message: 'PersistentVolume "pv-mode" is invalid: volumeMode: Invalid value: "Block": field is immutable',
     });

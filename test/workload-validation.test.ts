@@ -2,26 +2,15 @@
 // validation, v1.36), through client-node and kubectl: each rule family with the real message
 // and field path. Objects are defaulted first, as on the real server.
 import * as k8s from '@kubernetes/client-node';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createFakeCluster, type FakeCluster } from '../src/index.ts';
+import { describe, expect, it } from 'vitest';
 import { kubectlAvailable, kubectlRunner } from './support/kubectl.ts';
 import { expectStatus } from './support/status.ts';
+import { causeLines as causes, useValidationCluster } from './support/validation.ts';
 
-let cluster: FakeCluster;
-let core: k8s.CoreV1Api;
-let apps: k8s.AppsV1Api;
-let batch: k8s.BatchV1Api;
-beforeAll(async () => {
-  cluster = await createFakeCluster();
-  core = cluster.kubeConfig.makeApiClient(k8s.CoreV1Api);
-  apps = cluster.kubeConfig.makeApiClient(k8s.AppsV1Api);
-  batch = cluster.kubeConfig.makeApiClient(k8s.BatchV1Api);
-});
-afterAll(() => cluster.close());
+const api = useValidationCluster();
 
 const container = (extra: Partial<k8s.V1Container> = {}): k8s.V1Container => ({ name: 'app', image: 'nginx:1.27', ...extra });
-const pod = (name: string, spec: Partial<k8s.V1PodSpec>) => core.createNamespacedPod({ namespace: 'default', body: { metadata: { name }, spec: { containers: [container()], ...spec } } });
-const causes = (status: Record<string, unknown>) => ((status.details as { causes: Array<{ field: string; message: string; reason: string }> }).causes ?? []).map((c) => `${c.field}: ${c.message}`);
+const pod = (name: string, spec: Partial<k8s.V1PodSpec>) => api.core.createNamespacedPod({ namespace: 'default', body: { metadata: { name }, spec: { containers: [container()], ...spec } } });
 
 describe('Pod spec', () => {
   it('requires containers, and a name and an image for each', async () => {
@@ -122,11 +111,11 @@ const deployment = (name: string, selector: k8s.V1LabelSelector | undefined, lab
 
 describe('Deployment', () => {
   it('requires a selector that selects the template labels', async () => {
-    await expectStatus(apps.createNamespacedDeployment({ namespace: 'default', body: deployment('nosel', undefined, { app: 'web' }) }), {
+    await expectStatus(api.apps.createNamespacedDeployment({ namespace: 'default', body: deployment('nosel', undefined, { app: 'web' }) }), {
       code: 422,
       message: 'Deployment.apps "nosel" is invalid: [spec.selector: Required value, spec.template.metadata.labels: Invalid value: {"app":"web"}: `selector` does not match template `labels`]',
     });
-    await expectStatus(apps.createNamespacedDeployment({ namespace: 'default', body: deployment('mismatch', { matchLabels: { app: 'web' } }, { app: 'other' }) }), {
+    await expectStatus(api.apps.createNamespacedDeployment({ namespace: 'default', body: deployment('mismatch', { matchLabels: { app: 'web' } }, { app: 'other' }) }), {
       code: 422,
       message: 'Deployment.apps "mismatch" is invalid: spec.template.metadata.labels: Invalid value: {"app":"other"}: `selector` does not match template `labels`',
     });
@@ -135,7 +124,7 @@ describe('Deployment', () => {
   it('refuses an empty selector, negative replicas and a template that does not restart always', async () => {
     const body = deployment('bad', {}, { app: 'web' }, { replicas: -1 });
     body.spec!.template.spec!.restartPolicy = 'Never';
-    const status = await expectStatus(apps.createNamespacedDeployment({ namespace: 'default', body }), { code: 422 });
+    const status = await expectStatus(api.apps.createNamespacedDeployment({ namespace: 'default', body }), { code: 422 });
     expect(causes(status)).toEqual([
       'spec.replicas: Invalid value: -1: must be greater than or equal to 0',
       'spec.selector: Invalid value: {}: empty selector is invalid for deployment',
@@ -146,13 +135,13 @@ describe('Deployment', () => {
   it('validates the template as a pod spec', async () => {
     const body = deployment('tmpl', { matchLabels: { app: 'web' } }, { app: 'web' });
     body.spec!.template.spec!.containers = [{ name: 'app' } as k8s.V1Container];
-    await expectStatus(apps.createNamespacedDeployment({ namespace: 'default', body }), { code: 422, message: 'Deployment.apps "tmpl" is invalid: spec.template.spec.containers[0].image: Required value' });
+    await expectStatus(api.apps.createNamespacedDeployment({ namespace: 'default', body }), { code: 422, message: 'Deployment.apps "tmpl" is invalid: spec.template.spec.containers[0].image: Required value' });
   });
 
   it('validates matchExpressions; a selector that cannot be built stops the template checks', async () => {
     const body = deployment('expr', { matchLabels: { app: 'web' }, matchExpressions: [{ key: 'tier', operator: 'In', values: [] }] }, { app: 'web', tier: 'x' });
     body.spec!.template.spec!.containers = [{ name: 'app' } as k8s.V1Container];
-    const status = await expectStatus(apps.createNamespacedDeployment({ namespace: 'default', body }), { code: 422 });
+    const status = await expectStatus(api.apps.createNamespacedDeployment({ namespace: 'default', body }), { code: 422 });
     expect(causes(status)).toEqual([
       "spec.selector.matchExpressions[0].values: Required value: must be specified when `operator` is 'In' or 'NotIn'",
       'spec.selector: Invalid value: {"matchLabels":{"app":"web"},"matchExpressions":[{"key":"tier","operator":"In"}]}: invalid label selector',
@@ -160,10 +149,10 @@ describe('Deployment', () => {
   });
 
   it('keeps the selector immutable on update', async () => {
-    await apps.createNamespacedDeployment({ namespace: 'default', body: deployment('web', { matchLabels: { app: 'web' } }, { app: 'web', v: '1' }) });
-    const stored = await apps.readNamespacedDeployment({ name: 'web', namespace: 'default' });
+    await api.apps.createNamespacedDeployment({ namespace: 'default', body: deployment('web', { matchLabels: { app: 'web' } }, { app: 'web', v: '1' }) });
+    const stored = await api.apps.readNamespacedDeployment({ name: 'web', namespace: 'default' });
     stored.spec!.selector = { matchLabels: { app: 'web', v: '1' } };
-    await expectStatus(apps.replaceNamespacedDeployment({ name: 'web', namespace: 'default', body: stored }), {
+    await expectStatus(api.apps.replaceNamespacedDeployment({ name: 'web', namespace: 'default', body: stored }), {
       code: 422,
       message: 'Deployment.apps "web" is invalid: spec.selector: Invalid value: {"matchLabels":{"app":"web","v":"1"}}: field is immutable',
     });
@@ -173,20 +162,20 @@ describe('Deployment', () => {
 describe('other workloads', () => {
   it('ReplicaSet, StatefulSet and DaemonSet check their selectors against the template', async () => {
     const template = { metadata: { labels: { app: 'x' } }, spec: { containers: [container()] } };
-    await expectStatus(apps.createNamespacedReplicaSet({ namespace: 'default', body: { metadata: { name: 'rs' }, spec: { selector: { matchLabels: { app: 'y' } }, template } } }), {
+    await expectStatus(api.apps.createNamespacedReplicaSet({ namespace: 'default', body: { metadata: { name: 'rs' }, spec: { selector: { matchLabels: { app: 'y' } }, template } } }), {
       code: 422,
       message: 'ReplicaSet.apps "rs" is invalid: spec.template.metadata.labels: Invalid value: {"app":"x"}: `selector` does not match template `labels`',
     });
-    await expectStatus(apps.createNamespacedStatefulSet({ namespace: 'default', body: { metadata: { name: 'sts' }, spec: { selector: {}, serviceName: 'sts', template } } }), {
+    await expectStatus(api.apps.createNamespacedStatefulSet({ namespace: 'default', body: { metadata: { name: 'sts' }, spec: { selector: {}, serviceName: 'sts', template } } }), {
       code: 422,
       message: 'StatefulSet.apps "sts" is invalid: spec.selector: Invalid value: {}: empty selector is invalid for statefulset',
     });
-    await expectStatus(apps.createNamespacedDaemonSet({ namespace: 'default', body: { metadata: { name: 'ds' }, spec: { selector: { matchLabels: { app: 'y' } }, template } } }), {
+    await expectStatus(api.apps.createNamespacedDaemonSet({ namespace: 'default', body: { metadata: { name: 'ds' }, spec: { selector: { matchLabels: { app: 'y' } }, template } } }), {
       code: 422,
       message: 'DaemonSet.apps "ds" is invalid: spec.template.metadata.labels: Invalid value: {"app":"x"}: `selector` does not match template `labels`',
     });
     // No selector: no Required (ValidateDaemonSetSpec has none), the template's labels do not match labels.Nothing().
-    await expectStatus(apps.createNamespacedDaemonSet({ namespace: 'default', body: { metadata: { name: 'ds' }, spec: { template } as unknown as k8s.V1DaemonSetSpec } }), {
+    await expectStatus(api.apps.createNamespacedDaemonSet({ namespace: 'default', body: { metadata: { name: 'ds' }, spec: { template } as unknown as k8s.V1DaemonSetSpec } }), {
       code: 422,
       message: 'DaemonSet.apps "ds" is invalid: spec.template.metadata.labels: Invalid value: {"app":"x"}: `selector` does not match template `labels`',
     });
@@ -194,17 +183,17 @@ describe('other workloads', () => {
 
   it('Job refuses a template that restarts always, and negative counts', async () => {
     const status = await expectStatus(
-      batch.createNamespacedJob({ namespace: 'default', body: { metadata: { name: 'job' }, spec: { backoffLimit: -1, template: { spec: { restartPolicy: 'Always', containers: [container()] } } } } }),
+      api.batch.createNamespacedJob({ namespace: 'default', body: { metadata: { name: 'job' }, spec: { backoffLimit: -1, template: { spec: { restartPolicy: 'Always', containers: [container()] } } } } }),
       { code: 422 },
     );
     expect(causes(status)).toEqual([
       'spec.backoffLimit: Invalid value: -1: must be greater than or equal to 0',
-      'spec.template.spec.restartPolicy: Unsupported value: "Always": supported values: "OnFailure", "Never"',
+      'spec.template.spec.restartPolicy: Required value: valid values: "OnFailure", "Never"',
     ]);
-    const ok = await batch.createNamespacedJob({ namespace: 'default', body: { metadata: { name: 'ok' }, spec: { template: { spec: { restartPolicy: 'Never', containers: [container()] } } } } });
+    const ok = await api.batch.createNamespacedJob({ namespace: 'default', body: { metadata: { name: 'ok' }, spec: { template: { spec: { restartPolicy: 'Never', containers: [container()] } } } } });
     expect(ok.spec?.selector?.matchLabels?.['batch.kubernetes.io/controller-uid']).toBe(ok.metadata?.uid);
     // An update is validated too (job strategy ValidateUpdate runs ValidateJob): a patch cannot make the spec invalid.
-    await expectStatus(batch.patchNamespacedJob({ name: 'ok', namespace: 'default', body: { spec: { backoffLimit: -2 } } }, k8s.setHeaderOptions('Content-Type', k8s.PatchStrategy.MergePatch)), {
+    await expectStatus(api.batch.patchNamespacedJob({ name: 'ok', namespace: 'default', body: { spec: { backoffLimit: -2 } } }, k8s.setHeaderOptions('Content-Type', k8s.PatchStrategy.MergePatch)), {
       code: 422,
       message: 'Job.batch "ok" is invalid: spec.backoffLimit: Invalid value: -2: must be greater than or equal to 0',
     });
@@ -213,13 +202,13 @@ describe('other workloads', () => {
   it('StatefulSet updates may change only the fields ValidateStatefulSetUpdate lets through', async () => {
     const labels = { app: 'db' };
     const body = { metadata: { name: 'db' }, spec: { selector: { matchLabels: labels }, serviceName: 'db', template: { metadata: { labels }, spec: { containers: [container()] } } } };
-    await apps.createNamespacedStatefulSet({ namespace: 'default', body });
-    const scaled = await apps.patchNamespacedStatefulSet({ name: 'db', namespace: 'default', body: { spec: { replicas: 3, minReadySeconds: 5, revisionHistoryLimit: 4 } } }, k8s.setHeaderOptions('Content-Type', k8s.PatchStrategy.MergePatch));
+    await api.apps.createNamespacedStatefulSet({ namespace: 'default', body });
+    const scaled = await api.apps.patchNamespacedStatefulSet({ name: 'db', namespace: 'default', body: { spec: { replicas: 3, minReadySeconds: 5, revisionHistoryLimit: 4 } } }, k8s.setHeaderOptions('Content-Type', k8s.PatchStrategy.MergePatch));
     expect([scaled.spec?.replicas, scaled.spec?.minReadySeconds, scaled.spec?.revisionHistoryLimit]).toEqual([3, 5, 4]);
     const forbidden =
       "StatefulSet.apps \"db\" is invalid: spec: Forbidden: updates to statefulset spec for fields other than 'replicas', 'ordinals', 'template', 'updateStrategy', 'revisionHistoryLimit', 'persistentVolumeClaimRetentionPolicy' and 'minReadySeconds' are forbidden";
     for (const spec of [{ serviceName: 'other' }, { selector: { matchExpressions: [{ key: 'app', operator: 'Exists' }] } }]) {
-      await expectStatus(apps.patchNamespacedStatefulSet({ name: 'db', namespace: 'default', body: { spec } }, k8s.setHeaderOptions('Content-Type', k8s.PatchStrategy.MergePatch)), {
+      await expectStatus(api.apps.patchNamespacedStatefulSet({ name: 'db', namespace: 'default', body: { spec } }, k8s.setHeaderOptions('Content-Type', k8s.PatchStrategy.MergePatch)), {
         code: 422,
         message: forbidden,
       });
@@ -228,7 +217,7 @@ describe('other workloads', () => {
 });
 
 describe('Service', () => {
-  const svc = (name: string, spec: k8s.V1ServiceSpec) => core.createNamespacedService({ namespace: 'default', body: { metadata: { name }, spec } });
+  const svc = (name: string, spec: k8s.V1ServiceSpec) => api.core.createNamespacedService({ namespace: 'default', body: { metadata: { name }, spec } });
 
   it('requires ports unless headless or ExternalName, and names them when there are several', async () => {
     await expectStatus(svc('noports', { selector: { app: 'web' } }), { code: 422, message: 'Service "noports" is invalid: spec.ports: Required value' });
@@ -257,7 +246,7 @@ describe('Service', () => {
 
 describe.skipIf(!kubectlAvailable)('through kubectl', () => {
   it('kubectl create reports a template whose labels the selector does not select', async () => {
-    const kubectl = kubectlRunner((await cluster.listen()).kubeconfig);
+    const kubectl = kubectlRunner((await api.cluster.listen()).kubeconfig);
     const manifest = `apiVersion: apps/v1
 kind: Deployment
 metadata: {name: kubectl-web}

@@ -89,6 +89,25 @@ describe('Job', () => {
     ]);
   });
 
+  it('reports no active pods while it waits out the back-off, as manageJob does, and the running ones again after', async () => {
+    await start();
+    const failing = cluster.kubelet.on({ selector: { 'batch.kubernetes.io/job-completion-index': '0' } }, { exitCode: 1 });
+    cluster.kubelet.on({ selector: { 'batch.kubernetes.io/job-completion-index': '1' } }, { runFor: 3_600_000 });
+    await batch.createNamespacedJob({ namespace, body: { metadata: { name: 'pair' }, spec: { completions: 2, parallelism: 2, completionMode: 'Indexed', template: podTemplate() } } });
+    await cluster.settle();
+    let job = await readJob('pair');
+    // Index 1 runs and is ready, yet active is 0 during the 10 s back-off.
+    expect(job.status).toMatchObject({ failed: 1, ready: 1 });
+    expect(job.status?.active).toBeUndefined();
+    // The retry of index 0 runs.
+    failing();
+    cluster.kubelet.on({ selector: { 'batch.kubernetes.io/job-completion-index': '0' } }, { runFor: 3_600_000 });
+    cluster.clock.advance(10_000);
+    await cluster.settle();
+    job = await readJob('pair');
+    expect(job.status).toMatchObject({ active: 2, ready: 2, failed: 1 });
+  });
+
   it('counts the restarts of an OnFailure pod against backoffLimit', async () => {
     await start();
     cluster.kubelet.on({ selector: { app: 'task' } }, { exitCode: 1, runFor: 1000 });
@@ -100,7 +119,14 @@ describe('Job', () => {
     expect((await readJob('retry')).status?.conditions).toBeUndefined();
     cluster.clock.advance(11_000);
     await cluster.settle();
-    const job = await readJob('retry');
+    let job = await readJob('retry');
+    // The job's end stops its pod; Failed waits until the pod is gone (the 30 s grace period).
+    expect(conditions(job)).toEqual([['FailureTarget', 'True', 'BackoffLimitExceeded', 'Job has reached the specified backoff limit']]);
+    expect(job.status).toMatchObject({ terminating: 1, failed: 1 });
+    cluster.clock.advance(30_000);
+    await cluster.settle();
+    job = await readJob('retry');
+    expect(job.status?.terminating).toBe(0);
     expect(conditions(job)).toEqual([
       ['FailureTarget', 'True', 'BackoffLimitExceeded', 'Job has reached the specified backoff limit'],
       ['Failed', 'True', 'BackoffLimitExceeded', 'Job has reached the specified backoff limit'],
@@ -120,6 +146,36 @@ describe('Job', () => {
       ['Failed', 'True', 'DeadlineExceeded', 'Job was active longer than specified deadline'],
     ]);
     expect(await podsOf('slow')).toEqual([]);
+  });
+
+  it('stops its pods while suspended without counting them failed, and restarts its deadline on resume', async () => {
+    await start();
+    cluster.kubelet.on({ selector: { app: 'task' } }, { runFor: 3_600_000, stopAfter: 0 });
+    await batch.createNamespacedJob({ namespace, body: { metadata: { name: 'paused' }, spec: { activeDeadlineSeconds: 100, template: podTemplate() } } });
+    await cluster.settle();
+    const merge = k8s.setHeaderOptions('Content-Type', k8s.PatchStrategy.MergePatch);
+    await batch.patchNamespacedJob({ name: 'paused', namespace, body: { spec: { suspend: true } } }, merge);
+    await cluster.settle();
+    let job = await readJob('paused');
+    expect(conditions(job)).toEqual([['Suspended', 'True', 'JobSuspended', 'Job suspended']]);
+    expect(job.status?.failed).toBeUndefined();
+    expect(job.status?.active).toBeUndefined();
+    expect(await podsOf('paused')).toEqual([]);
+    cluster.clock.advance(90_000);
+    await cluster.settle();
+    await batch.patchNamespacedJob({ name: 'paused', namespace, body: { spec: { suspend: false } } }, merge);
+    await cluster.settle();
+    job = await readJob('paused');
+    expect(conditions(job)).toEqual([['Suspended', 'False', 'JobResumed', 'Job resumed']]);
+    expect(job.status?.startTime?.toISOString()).toBe('2025-01-01T00:01:30.000Z');
+    expect(job.status?.active).toBe(1);
+    // The deadline counts from the resume: 100 s after it, not after the creation.
+    cluster.clock.advance(20_000);
+    await cluster.settle();
+    expect((await readJob('paused')).status?.conditions?.map((c) => c.type)).toEqual(['Suspended']);
+    cluster.clock.advance(80_000);
+    await cluster.settle();
+    expect(conditions(await readJob('paused'))?.slice(1).map((c) => c[2])).toEqual(['DeadlineExceeded', 'DeadlineExceeded']);
   });
 
   it('is deleted ttlSecondsAfterFinished after it finishes', async () => {

@@ -4,7 +4,7 @@
 // loops, programmed logs, graceful deletion ending with the grace period, and nothing of it
 // without the option.
 import * as k8s from '@kubernetes/client-node';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createFakeCluster, type FakeCluster } from '../src/index.ts';
 import { expectStatus } from './support/status.ts';
 import { kubectlAvailable, kubectlRunner } from './support/kubectl.ts';
@@ -44,7 +44,26 @@ describe('nodes', () => {
       { type: 'Hostname', address: 'kubefake-node-2' },
     ]);
     expect(node.status?.nodeInfo).toMatchObject({ kubeletVersion: 'v1.36.0', operatingSystem: 'linux', architecture: 'amd64', containerRuntimeVersion: 'containerd://2.1.4' });
+    // As encoding/json writes NodeStatus: the non-omitempty kubeProxyVersion as "", no empty images list
+    // (Python client 22's model refuses a node without kube_proxy_version).
+    const raw = (await (await cluster.handle(new Request(`${cluster.url}/api/v1/nodes/kubefake-node-2`))).json()) as { status: Record<string, unknown> & { nodeInfo: Record<string, unknown> } };
+    expect(raw.status.nodeInfo.kubeProxyVersion).toBe('');
+    expect(raw.status).not.toHaveProperty('images');
     expect(node.status?.daemonEndpoints?.kubeletEndpoint?.Port).toBe(10250);
+  });
+
+  it('gives each node its heartbeat Lease in kube-node-lease, owned by the Node (kubectl describe node reads it)', async () => {
+    const core = await start(2);
+    const leases = await cluster.kubeConfig.makeApiClient(k8s.CoordinationV1Api).listNamespacedLease({ namespace: 'kube-node-lease' });
+    expect(leases.items.map((l) => l.metadata?.name)).toEqual(['kubefake-node-1', 'kubefake-node-2']);
+    const node = await core.readNode({ name: 'kubefake-node-1' });
+    const lease = leases.items[0]!;
+    expect(lease.metadata?.ownerReferences).toEqual([{ apiVersion: 'v1', kind: 'Node', name: 'kubefake-node-1', uid: node.metadata?.uid }]);
+    expect(lease.spec).toMatchObject({ holderIdentity: 'kubefake-node-1', leaseDurationSeconds: 40 });
+    // A MicroTime, on the cluster clock.
+    expect(new Date(String(lease.spec?.renewTime)).toISOString()).toBe(cluster.clock.now().toISOString());
+    const raw = (await (await cluster.handle(new Request(`${cluster.url}/apis/coordination.k8s.io/v1/namespaces/kube-node-lease/leases/kubefake-node-1`))).json()) as { spec: { renewTime: string } };
+    expect(raw.spec.renewTime).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{6}Z$/);
   });
 
   it('are not there without the option, and pods stay Pending', async () => {
@@ -225,7 +244,7 @@ describe('kubelet', () => {
     await cluster.settle();
     expect(await core.readNamespacedPodLog({ name: 'chatty', namespace: 'default' })).toBe('one\ntwo\nthree\n');
     expect(await core.readNamespacedPodLog({ name: 'chatty', namespace: 'default', tailLines: 2 })).toBe('two\nthree\n');
-    expect(await core.readNamespacedPodLog({ name: 'chatty', namespace: 'default', tailLines: 1, timestamps: true })).toBe('2025-01-01T00:00:00Z three\n');
+    expect(await core.readNamespacedPodLog({ name: 'chatty', namespace: 'default', tailLines: 1, timestamps: true })).toBe('2025-01-01T00:00:00.000000000Z three\n');
     // A rule added once the pod runs still applies to its logs, read when asked for.
     cluster.kubelet.on({ name: 'chatty' }, { logs: (container) => `from ${container}\n` });
     expect(await core.readNamespacedPodLog({ name: 'chatty', namespace: 'default' })).toBe('from app\n');
@@ -258,6 +277,42 @@ describe('kubelet', () => {
     cluster.clock.advance(28_000);
     await cluster.settle();
     expect((await core.listNamespacedPod({ namespace: 'default' })).items).toEqual([]);
+  });
+
+  it('reports a deleted pod terminal before it goes: 143 when it stopped on SIGTERM, 137 when the grace period ran out', async () => {
+    const core = await start();
+    cluster.kubelet.on({ name: 'quick' }, { stopAfter: 2000 });
+    cluster.kubelet.on({ name: 'slow' }, { runFor: 3_600_000 });
+    await core.createNamespacedPod({ namespace: 'default', body: podBody('slow', { terminationGracePeriodSeconds: 30, restartPolicy: 'Never' }) });
+    await core.createNamespacedPod({ namespace: 'default', body: podBody('quick') });
+    await cluster.settle();
+    const seen: Array<[string, string, string | undefined, number | undefined, string | undefined]> = [];
+    const { resourceVersion } = (await core.listNamespacedPod({ namespace: 'default' })).metadata!;
+    const stop = await new k8s.Watch(cluster.kubeConfig).watch('/api/v1/namespaces/default/pods', { resourceVersion }, (type, pod: k8s.V1Pod) => {
+      // Watch hands over the decoded JSON: times stay text.
+      const terminated = pod.status?.containerStatuses?.[0]?.state?.terminated;
+      seen.push([type, pod.metadata!.name!, pod.status?.phase, terminated?.exitCode, terminated?.finishedAt as unknown as string | undefined]);
+    }, () => {});
+    await core.deleteNamespacedPod({ name: 'slow', namespace: 'default' });
+    await core.deleteNamespacedPod({ name: 'quick', namespace: 'default' });
+    await cluster.settle();
+    cluster.clock.advance(2000);
+    await cluster.settle();
+    cluster.clock.advance(28_000);
+    await cluster.settle();
+    await vi.waitFor(() => expect(seen.filter((e) => e[0] === 'DELETED')).toHaveLength(2));
+    stop.abort();
+    expect(seen).toEqual([
+      ['MODIFIED', 'slow', 'Running', undefined, undefined],
+      ['MODIFIED', 'quick', 'Running', undefined, undefined],
+      // The terminal status, then the deletion confirmed with grace 0, then gone.
+      ['MODIFIED', 'quick', 'Failed', 143, '2025-01-01T00:00:02Z'],
+      ['MODIFIED', 'quick', 'Failed', 143, '2025-01-01T00:00:02Z'],
+      ['DELETED', 'quick', 'Failed', 143, '2025-01-01T00:00:02Z'],
+      ['MODIFIED', 'slow', 'Failed', 137, '2025-01-01T00:00:30Z'],
+      ['MODIFIED', 'slow', 'Failed', 137, '2025-01-01T00:00:30Z'],
+      ['DELETED', 'slow', 'Failed', 137, '2025-01-01T00:00:30Z'],
+    ]);
   });
 
   it('produces the same objects on every run', async () => {

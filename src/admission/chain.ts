@@ -5,13 +5,20 @@
 //
 //   NamespaceLifecycle · LimitRanger · ServiceAccount · TaintNodesByCondition · PodSecurity ·
 //   Priority · DefaultTolerationSeconds · DefaultStorageClass · StorageObjectInUseProtection ·
-//   PersistentVolumeClaimResize · RuntimeClass · CertificateApproval · CertificateSigning ·
-//   ClusterTrustBundleAttest · CertificateSubjectRestriction · DefaultIngressClass ·
-//   PodTopologyLabels · MutatingAdmissionPolicy · MutatingAdmissionWebhook ·
-//   ValidatingAdmissionPolicy · ValidatingAdmissionWebhook · ResourceQuota
+//   PodGroupProtection · PersistentVolumeClaimResize · RuntimeClass · CertificateApproval ·
+//   CertificateSigning · ClusterTrustBundleAttest · CertificateSubjectRestriction ·
+//   DefaultIngressClass · PodTopologyLabels · PodGroupWorkloadExists ·
+//   NodeDeclaredFeatureValidator · JobValidation · PodResizeValidator · MutatingAdmissionPolicy ·
+//   MutatingAdmissionWebhook · ValidatingAdmissionPolicy · ValidatingAdmissionWebhook ·
+//   ResourceQuota
 //
 // NamespaceLifecycle's create check runs in the registry itself (registry/namespace-admission.ts).
-// A plugin kubefake implements is listed below at its place in that order.
+// A plugin kubefake implements is listed below at its place in that order. Left out, as they act
+// on nothing a default v1.36 server serves: PodGroupProtection, PodGroupWorkloadExists and
+// JobValidation (scheduling.k8s.io PodGroups/Workloads, alpha or beta APIs off by default, or
+// gated off) and ClusterTrustBundleAttest (ClusterTrustBundle is served at v1beta1 only, off by
+// default). Not yet: NodeDeclaredFeatureValidator (pod updates checked against the node's
+// status.declaredFeatures, with component-helpers' feature inference).
 import { admissionChain, type AdmissionChain, type AdmissionPlugin } from '../registry/admission.ts';
 import { podSecurityPlugin, podSecurityReads } from './pod-security/plugin.ts';
 import type { AdmissionServices } from './services.ts';
@@ -23,7 +30,12 @@ import { priority } from './priority.ts';
 import { defaultTolerationSeconds } from './default-toleration-seconds.ts';
 import { defaultStorageClassPlugin } from './default-storage-class.ts';
 import { runtimeClass } from './runtime-class.ts';
+import { storageObjectInUseProtection } from './storage-object-in-use-protection.ts';
+import { persistentVolumeClaimResize } from './pvc-resize.ts';
+import { certificateApproval, certificateSigning, certificateSubjectRestriction } from './certificates.ts';
 import { defaultIngressClass } from './default-ingress-class.ts';
+import { podTopologyLabels } from './pod-topology-labels.ts';
+import { podResizeValidator } from './pod-resize-validator.ts';
 import { resourceQuota } from './resource-quota.ts';
 import { serviceAccountPlugin } from './service-account.ts';
 import { mutatingAdmissionWebhook } from './webhooks/mutating.ts';
@@ -39,8 +51,15 @@ export function defaultAdmissionPlugins(services: AdmissionServices): AdmissionP
     priority(services), // Priority
     defaultTolerationSeconds(), // DefaultTolerationSeconds
     defaultStorageClassPlugin(services), // DefaultStorageClass
+    storageObjectInUseProtection(), // StorageObjectInUseProtection
+    persistentVolumeClaimResize(services), // PersistentVolumeClaimResize
     runtimeClass(services), // RuntimeClass
+    certificateApproval(services), // CertificateApproval
+    certificateSigning(services), // CertificateSigning
+    certificateSubjectRestriction(), // CertificateSubjectRestriction
     defaultIngressClass(services), // DefaultIngressClass
+    podTopologyLabels(services), // PodTopologyLabels
+    podResizeValidator(services), // PodResizeValidator
     mutatingAdmissionPolicyPlugin(services), // MutatingAdmissionPolicy
     mutatingAdmissionWebhook(services), // MutatingAdmissionWebhook
     validatingAdmissionPolicyPlugin(services), // ValidatingAdmissionPolicy

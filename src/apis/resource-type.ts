@@ -15,8 +15,8 @@ import type { NameRule } from '../validation/names.ts';
  * ObjectMeta rules for every kind itself.
  */
 export interface Strategy {
-  /** Clears or initialises fields on create (status, generation). */
-  prepareForCreate?(obj: KubeObject): void;
+  /** Clears or initialises fields on create (status, generation); `request` says who sent it. */
+  prepareForCreate?(obj: KubeObject, request?: StrategyRequest): void;
   /** Carries fields over from the old object on update (status, generation bumps). */
   prepareForUpdate?(obj: KubeObject, old: KubeObject): void;
   /** Kind-specific validation on create; paths are absolute (`data`, `spec.replicas`). */
@@ -42,6 +42,12 @@ export interface Strategy {
   beforeDelete?(existing: StoredObject, options: DeleteOptions, now: Date): DeletionOutcome | undefined;
   /** Extra condition for an update to complete a pending deletion (namespaces: spec.finalizers empty). */
   canCompleteDeletion?(obj: KubeObject): boolean;
+}
+
+/** What a strategy may know of the request it serves (the request context's user). */
+export interface StrategyRequest {
+  /** The authenticated user; undefined on a cluster without authentication (auth off). */
+  user?: UserInfo;
 }
 
 /** The create-only subresource handlers of registry/subresources (pods/binding, pods/eviction, serviceaccounts/token). */

@@ -47,8 +47,7 @@ export function authorizationAttributes(request: Request, user: UserInfo): Autho
   const path = new URL(request.url).pathname;
   const resource = info.resource ?? '';
   const name = info.name ?? '';
-  // requestinfo.go: a request on a namespace object is in that namespace.
-  const namespace = info.namespace ?? (resource === 'namespaces' && name ? name : '');
+  const namespace = info.namespace ?? '';
   return {
     user,
     verb: info.verb,
@@ -70,17 +69,27 @@ function forbiddenResponse(attrs: AuthorizationAttributes, reason: string): Resp
 }
 
 /**
+ * The values of a header sent on several lines. Go reads each line as one value (req.Header[name]);
+ * a fetch Request holds them joined with ", " (the Fetch standard's combine), so that is the split:
+ * kubectl's `--as-group a --as-group b` gives two groups, one line `a,b` stays the group "a,b" as in Go.
+ * (A value that itself holds ", " cannot be told apart from two lines once joined.)
+ */
+function headerLines(joined: string | null): string[] {
+  return joined === null ? [] : joined.split(', ').map((v) => v.trim());
+}
+
+/**
  * WithImpersonation: Impersonate-User, -Group, -Uid and -Extra-* headers, each checked with the
  * `impersonate` verb for the acting user; answers the user to serve the request as, or the refusal.
  */
 function impersonate(request: Request, actor: UserInfo, parts: AuthParts): UserInfo | Response {
   const headers = request.headers;
   const username = headers.get('impersonate-user') ?? '';
-  const groups = (headers.get('impersonate-group') ?? '').split(',').map((g) => g.trim()).filter(Boolean);
+  const groups = headerLines(headers.get('impersonate-group')).filter(Boolean);
   const uid = headers.get('impersonate-uid') ?? '';
   const extra: Record<string, string[]> = {};
   headers.forEach((value, key) => {
-    if (key.startsWith('impersonate-extra-')) extra[decodeURIComponent(key.slice('impersonate-extra-'.length))] = value.split(',').map((v) => v.trim());
+    if (key.startsWith('impersonate-extra-')) extra[decodeURIComponent(key.slice('impersonate-extra-'.length))] = headerLines(value);
   });
   const asked = username || groups.length || uid || Object.keys(extra).length;
   if (!asked) return actor;

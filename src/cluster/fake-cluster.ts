@@ -27,6 +27,7 @@ import { CrdController } from '../controllers/crd-controller.ts';
 import { ValidatingAdmissionPolicyStatusController } from '../controllers/admission-policy-status-controller.ts';
 import { ServiceAccountController } from '../controllers/service-account-controller.ts';
 import { RootCaPublisher } from '../controllers/root-ca-publisher.ts';
+import { PvcProtectionController, PvProtectionController } from '../controllers/storage-protection.ts';
 import { KubernetesServiceController } from '../controllers/kubernetes-service.ts';
 import { ServiceAllocationRelease } from '../controllers/service-allocations.ts';
 import { clusterCaCertificate } from '../util/cluster-ca.ts';
@@ -258,6 +259,9 @@ export interface FakeCluster extends AsyncDisposable {
 // import shared by concurrent first calls (concurrent import()s break Jest's ESM runtime, jestjs/jest#11434).
 let listenerModule: Promise<typeof import('../transport/http-listener.ts')> | undefined;
 const httpListener = () => (listenerModule ??= import('../transport/http-listener.ts'));
+// Likewise the in-process server of WebSocket connections (client-node's Exec), with the first one.
+let upgradesModule: Promise<typeof import('../transport/in-process-upgrades.ts')> | undefined;
+const inProcessUpgrades = async () => (upgradesModule ??= (async () => (await httpListener(), import('../transport/in-process-upgrades.ts')))());
 
 /** The namespaces every cluster starts with, as kube-apiserver creates them. */
 export const BOOT_NAMESPACES = ['default', 'kube-system', 'kube-public', 'kube-node-lease'];
@@ -343,6 +347,10 @@ export async function createInProcessCluster(options: FakeClusterOptions = {}): 
   controllers.add(new ClusterRoleAggregationController(controllerContext, controllers.reportError));
   controllers.add(new ValidatingAdmissionPolicyStatusController(controllerContext, controllers.reportError));
   controllers.add(new ResourceQuotaController(controllerContext, controllers.reportError));
+  // pvc-protection and pv-protection run on every cluster: without them a deleted claim or
+  // volume would keep its protection finalizer and never go.
+  controllers.add(new PvcProtectionController(controllerContext, controllers.reportError));
+  controllers.add(new PvProtectionController(controllerContext, controllers.reportError));
   const crdController = new CrdController(controllerContext, controllers.reportError);
   controllers.add(crdController);
   controllers.add(new ServiceAllocationRelease(controllerContext, builtinContext));
@@ -369,14 +377,26 @@ export async function createInProcessCluster(options: FakeClusterOptions = {}): 
 
   await attachHost(host, handle);
   const dispatcher = transport === 'dispatcher' ? new InProcessDispatcher(url, handle) : undefined;
+  // client-node's WebSocket calls (Exec) reach neither transport: they get in-memory connections
+  // to a server made for them on first use (transport/in-process-upgrades.ts).
+  let upgrades: import('../transport/in-process-upgrades.ts').InProcessUpgrades | undefined;
+  const connectSockets = async () => {
+    if (!upgrades) {
+      const created = new (await inProcessUpgrades()).InProcessUpgrades(url, handle);
+      upgrades ??= created;
+      if (closed) upgrades.close();
+    }
+    const target = upgrades;
+    return () => target.connect();
+  };
   const cluster: FakeCluster = {
     mode: 'fake',
     namespace: 'default',
     url,
-    kubeConfig: makeKubeConfig(url, dispatcher),
+    kubeConfig: makeKubeConfig(url, dispatcher, undefined, connectSockets),
     kubeConfigFor(identity) {
       if (!auth) throw new Error('kubefake: kubeConfigFor() needs a cluster created with { auth: true }');
-      return makeKubeConfig(url, dispatcher, auth.authenticator.tokenFor(identity));
+      return makeKubeConfig(url, dispatcher, auth.authenticator.tokenFor(identity), connectSockets);
     },
     permissions: auth ? authKit!.permissionsApi(auth) : permissionsWithoutAuth,
     apply,
@@ -399,7 +419,7 @@ export async function createInProcessCluster(options: FakeClusterOptions = {}): 
     async listen(listenOptions) {
       // kubectl sends no credentials over plain http: it would be system:anonymous there.
       if (auth && !listenOptions?.tls) throw new Error('kubefake: an auth: true cluster serves kubectl over HTTPS only (kubectl sends no credentials over plain http): listen({ tls: true })');
-      const listener = await (await httpListener()).listen(handle, listenOptions, { authenticatedByHandler: !!auth, upgrade: workloads ? (request) => handler.upgrade(request) : undefined });
+      const listener = await (await httpListener()).listen(handle, listenOptions, { authenticatedByHandler: !!auth, upgrades: !!workloads });
       // An auth cluster takes the listener's own token as its administrator's, and any identity's.
       if (auth && listener.token) auth.authenticator.register(listener.token, authKit!.ADMIN_IDENTITY);
       listeners.push(listener);
@@ -429,6 +449,7 @@ export async function createInProcessCluster(options: FakeClusterOptions = {}): 
       player?.close();
       harness.close();
       await Promise.all(listeners.map((l) => l.close()));
+      upgrades?.close();
       await dispatcher?.close();
       await detachHost(host);
     },
@@ -437,6 +458,9 @@ export async function createInProcessCluster(options: FakeClusterOptions = {}): 
     },
     kubelet: workloads?.control ?? {
       on() {
+        throw new TypeError('kubefake: cluster.kubelet needs createFakeCluster({ workloads: true })');
+      },
+      log() {
         throw new TypeError('kubefake: cluster.kubelet needs createFakeCluster({ workloads: true })');
       },
     },

@@ -1,32 +1,55 @@
 // Client configuration pointing at a cluster: a client-node KubeConfig for in-process use and
 // kubeconfig YAML for kubectl and other tools.
 import { KubeConfig, type RequestContext } from '@kubernetes/client-node';
+import type { Duplex } from 'node:stream';
 import type { Dispatcher } from 'undici';
 import { dump } from 'js-yaml';
 
 const NAME = 'kubefake';
 
+/** Opens an in-memory connection to the cluster (transport/in-process-upgrades.ts), once its server is loaded. */
+export type SocketConnector = () => Promise<() => Duplex>;
+
 /**
  * A KubeConfig whose fetch-based requests (generated APIs, KubernetesObjectApi, Watch, Log,
  * informers) go to `dispatcher` while its current cluster is still `server`: client-node sets the
  * per-request dispatcher in applySecurityAuthentication (config.js), after the auth headers.
- * WebSocket paths (Exec, Attach, PortForward) use applyToHTTPSOptions and `ws`, so they stay on
- * the msw interception; a copy made from exportConfig() is an ordinary KubeConfig.
+ * WebSocket paths (Exec, Attach, PortForward) open a `ws` socket with the options
+ * applyToHTTPSOptions fills in: with `connect`, those get an in-memory connection to the cluster
+ * (`createConnection`, in place of the agent) on either transport. A copy made from
+ * exportConfig() is an ordinary KubeConfig.
  */
 class InProcessKubeConfig extends KubeConfig {
   readonly #server: string;
-  readonly #dispatcher: Dispatcher;
+  readonly #dispatcher: Dispatcher | undefined;
+  readonly #connect: SocketConnector | undefined;
 
-  constructor(server: string, dispatcher: Dispatcher) {
+  constructor(server: string, dispatcher: Dispatcher | undefined, connect?: SocketConnector) {
     super();
     this.#server = server;
     this.#dispatcher = dispatcher;
+    this.#connect = connect;
+  }
+
+  /** Whether the current context still points at the cluster, directly. */
+  #targetsServer(): boolean {
+    const cluster = this.getCurrentCluster();
+    return !!cluster && !cluster.proxyUrl && cluster.server?.replace(/\/+$/, '') === this.#server;
   }
 
   override async applySecurityAuthentication(context: RequestContext): Promise<void> {
     await super.applySecurityAuthentication(context);
-    const cluster = this.getCurrentCluster();
-    if (cluster && !cluster.proxyUrl && cluster.server?.replace(/\/+$/, '') === this.#server) context.setDispatcher(this.#dispatcher);
+    if (this.#dispatcher && this.#targetsServer()) context.setDispatcher(this.#dispatcher);
+  }
+
+  override async applyToHTTPSOptions(opts: Parameters<KubeConfig['applyToHTTPSOptions']>[0]): Promise<void> {
+    await super.applyToHTTPSOptions(opts);
+    if (!this.#connect || !this.#targetsServer()) return;
+    const connect = await this.#connect();
+    // node:http uses createConnection only when no agent is given.
+    const options = opts as { agent?: unknown; createConnection?: () => Duplex };
+    delete options.agent;
+    options.createConnection = () => connect();
   }
 }
 
@@ -40,9 +63,12 @@ export function routedKubeConfig(server: string, dispatcher: Dispatcher, load: (
   return kc;
 }
 
-/** A KubeConfig for `server`; with `dispatcher`, its fetch requests are answered by it instead of the network. */
-export function makeKubeConfig(server: string, dispatcher?: Dispatcher, token = 'kubefake'): KubeConfig {
-  const kc = dispatcher ? new InProcessKubeConfig(server, dispatcher) : new KubeConfig();
+/**
+ * A KubeConfig for `server`; with `dispatcher`, its fetch requests are answered by it instead of
+ * the network, and with `connect` its WebSocket connections are in-memory ones.
+ */
+export function makeKubeConfig(server: string, dispatcher?: Dispatcher, token = 'kubefake', connect?: SocketConnector): KubeConfig {
+  const kc = dispatcher || connect ? new InProcessKubeConfig(server, dispatcher, connect) : new KubeConfig();
   kc.loadFromOptions({
     clusters: [{ name: NAME, server, skipTLSVerify: server.startsWith('http:') }],
     users: [{ name: NAME, token }],

@@ -22,6 +22,7 @@ import { ClockTimers } from '../controllers/workloads/timers.ts';
 import { onClockMove, type ClusterClock } from '../harness/clock.ts';
 
 export type { PodBehavior, PodMatch } from '../controllers/workloads/kubelet-behavior.ts';
+export type { LogsBehavior, ProgrammedLogs, TimedLogLine } from '../controllers/workloads/container-logs.ts';
 
 /** `cluster.kubelet`: programs what the kubelet stand-in does with the pods it runs. */
 export interface KubeletControl {
@@ -31,6 +32,12 @@ export interface KubeletControl {
    * too). Later rules override earlier ones field by field. Answers a function that removes the rule.
    */
   on(match: PodMatch, behavior: PodBehavior): () => void;
+  /**
+   * Appends `text` (lines) to the logs of the running containers of the pods `match` selects, or of
+   * the container named `options.container` only, at the cluster clock's time: `pods/log` shows it
+   * and `follow` readers get it at once. Throws when no running container matches.
+   */
+  log(match: PodMatch, text: string, options?: { container?: string }): void;
 }
 
 export interface WorkloadsOptions {
@@ -77,9 +84,16 @@ export class Workloads {
 
   readonly control: KubeletControl = {
     on: (match, behavior) => this.kubelet.rules.add(match, behavior),
+    log: (match, text, options) => {
+      if (this.kubelet.appendLog(match, text, options?.container) === 0) {
+        throw new TypeError(`kubefake: cluster.kubelet.log(): no running container matches ${JSON.stringify({ ...match, ...options })}`);
+      }
+    },
   };
 
   stop(): void {
     this.timers.stop();
+    // Logs being followed end as when their containers stop, so no reader waits on a closed cluster.
+    this.kubelet.endFollowers();
   }
 }

@@ -1,7 +1,10 @@
 // The clusterrole-aggregation controller (pkg/controller/clusterroleaggregation): a ClusterRole
 // with an aggregationRule gets, as its rules, the rules of every other ClusterRole its selectors
-// pick, selector by selector, roles in name order, each rule once.
+// pick, selector by selector, roles in name order, each rule once. It writes them as upstream's
+// applyClusterRoles does: a server-side apply of only `rules`, field manager
+// `clusterrole-aggregation-controller`, forced, so the role's managedFields name the controller.
 import type { StoreEvent } from '../storage/versioned-store.ts';
+import type { ApplyPatch } from '../apply/apply-patch.ts';
 import { deepEqual } from '../util/deep-equal.ts';
 import { formatLabelSelector } from '../selectors/format-label-selector.ts';
 import { parseLabelSelector } from '../selectors/label-selector.ts';
@@ -32,7 +35,7 @@ export class ClusterRoleAggregationController extends QueueController {
     for (const { key, object } of this.ctx.store.list(BUCKET, '')) if ((object as { aggregationRule?: unknown }).aggregationRule) this.queue.add(key);
   }
 
-  protected sync(name: string): void {
+  protected async sync(name: string): Promise<void> {
     const role = this.ctx.store.get(BUCKET, name) as ({ aggregationRule?: AggregationRule; rules?: unknown[] | null } & object) | undefined;
     const selectors = role?.aggregationRule?.clusterRoleSelectors;
     if (!role || !selectors) return;
@@ -50,9 +53,11 @@ export class ClusterRoleAggregationController extends QueueController {
     }
     if (deepEqual(role.rules ?? [], rules)) return;
     const type = this.ctx.catalog.find('rbac.authorization.k8s.io', 'v1', 'clusterroles')!;
-    this.ctx.registryFor(type).systemUpdate(undefined, name, (o) => {
-      (o as { rules?: unknown[] }).rules = structuredClone(rules);
-      return true;
-    });
+    // rbacv1ac.ClusterRole(name).WithRules(...): no rules at all leaves `rules` out (omitempty),
+    // which takes the controller's rules away.
+    const config: Record<string, unknown> = { apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'ClusterRole', metadata: { name } };
+    if (rules.length > 0) config.rules = structuredClone(rules);
+    const apply: ApplyPatch = { kind: 'apply', config, force: true, fieldValidation: 'Strict' };
+    await this.ctx.registryFor(type).patch(undefined, name, apply, { fieldManager: this.name });
   }
 }

@@ -53,5 +53,7 @@ export const PRINTER_DOCS: Readonly<Record<string, string>> = {
   "horizontalPodAutoscalerSpec.metrics": "metrics contains the specifications for which to use to calculate the desired replica count (the maximum replica count across all metrics will be used).  The desired replica count is calculated multiplying the ratio between the target value and the current value by the current number of pods.  Ergo, metrics used must decrease as the pod count is increased, and vice-versa.  See the individual metric source types for more information about how each type of metric must respond. If not set, the default metric will be set to 80% average CPU utilization.",
   "horizontalPodAutoscalerSpec.minReplicas": "minReplicas is the lower limit for the number of replicas to which the autoscaler can scale down.  It defaults to 1 pod.  minReplicas is allowed to be 0 if the alpha feature gate HPAScaleToZero is enabled and at least one Object or External metric is configured.  Scaling is active as long as at least one metric value is available.",
   "horizontalPodAutoscalerSpec.maxReplicas": "maxReplicas is the upper limit for the number of replicas to which the autoscaler can scale up. It cannot be less that minReplicas.",
-  "horizontalPodAutoscalerStatus.currentReplicas": "currentReplicas is current number of replicas of pods managed by this autoscaler, as last seen by the autoscaler."
+  "horizontalPodAutoscalerStatus.currentReplicas": "currentReplicas is current number of replicas of pods managed by this autoscaler, as last seen by the autoscaler.",
+  "scaleSpec.replicas": "replicas is the desired number of instances for the scaled object.",
+  "scaleStatus.replicas": "replicas is the actual number of observed instances of the scaled object."
 };

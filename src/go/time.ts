@@ -5,6 +5,11 @@ export function formatTimestamp(date: Date): string {
   return new Date(Math.floor(date.getTime() / 1000) * 1000).toISOString().replace('.000Z', 'Z');
 }
 
+/** RFC3339Micro in UTC (`2006-01-02T15:04:05.000000Z07:00`), as metav1.MicroTime serialises. */
+export function formatMicroTimestamp(date: Date): string {
+  return date.toISOString().replace(/\.(\d{3})Z$/, '.$1000Z');
+}
+
 /** time's daysIn(m, year): the days of a month, February by the Gregorian leap rule. */
 export function daysIn(month: number, year: number): number {
   if (month === 2) return year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0) ? 29 : 28;

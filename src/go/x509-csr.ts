@@ -4,7 +4,8 @@
 // the public key it carries. The texts are Go's for the PEM check and for a failed signature; a
 // DER that does not parse answers Go's generic "x509: malformed certificate request" (Go's
 // encoding/asn1 names the exact tag or length at fault, which is not reproduced). RSASSA-PSS
-// signatures are not verified ("algorithm unimplemented").
+// signatures are not verified ("algorithm unimplemented"). The subject's organizations are read
+// as pkix.Name.FillFromRDNSequence reads them (CertificateSubjectRestriction looks at them).
 import { createPublicKey, verify, type KeyObject } from 'node:crypto';
 
 /** pem.Decode's first block: its type and bytes, or undefined when there is none. */
@@ -132,4 +133,53 @@ export function certificateRequestError(pemText: string): string | undefined {
     ok = false;
   }
   return ok ? undefined : VERIFICATION_ERRORS[known.key];
+}
+
+const ORGANIZATION_OID = '2.5.4.10';
+
+/** An attribute value's text, for the ASN.1 string types Go's asn1 decodes into a string. */
+function asn1String(tlv: Tlv): string | undefined {
+  switch (tlv.tag) {
+    case 0x0c: // UTF8String
+      return tlv.content.toString('utf8');
+    case 0x12: // NumericString
+    case 0x13: // PrintableString
+    case 0x16: // IA5String
+    case 0x14: // T61String (Go reads it as Latin-1)
+      return tlv.content.toString('latin1');
+    case 0x1e: // BMPString: UCS-2, big-endian
+      return Buffer.from(tlv.content).swap16().toString('utf16le');
+    default:
+      return undefined;
+  }
+}
+
+/**
+ * certificates.ParseCSR's subject organizations (the O of every RDN, in order), or the error
+ * ParseCSR answers for text that is not a parseable certificate request.
+ */
+export function certificateRequestOrganizations(pemText: string): { organizations: string[] } | { error: string } {
+  const block = decodeFirstPemBlock(pemText);
+  if (!block || block.type !== 'CERTIFICATE REQUEST') return { error: 'PEM block type must be CERTIFICATE REQUEST' };
+  try {
+    const { tlv: outer } = readTlv(block.bytes, 0);
+    const requestInfo = children(outer)[0];
+    if (!requestInfo) throw new Malformed();
+    const subject = children(requestInfo)[1];
+    if (!subject || subject.tag !== 0x30) throw new Malformed();
+    const organizations: string[] = [];
+    for (const rdn of children(subject)) {
+      for (const attribute of children(rdn)) {
+        const [type, value] = children(attribute);
+        if (!type || type.tag !== 0x06 || !value) throw new Malformed();
+        if (oid(type.content) !== ORGANIZATION_OID) continue;
+        const text = asn1String(value);
+        if (text !== undefined) organizations.push(text);
+      }
+    }
+    return { organizations };
+  } catch (err) {
+    if (err instanceof Malformed) return { error: 'x509: malformed certificate request' };
+    throw err;
+  }
 }

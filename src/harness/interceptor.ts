@@ -3,6 +3,7 @@
 import type { FaultInjector } from './faults.ts';
 import { requestAttributes, type RequestAttributes } from './request-attributes.ts';
 import type { RequestRecorder, StreamedResponse } from './request-log.ts';
+import { isStreamed } from '../http/sent-bodies.ts';
 
 export interface InterceptorParts {
   faults: FaultInjector;
@@ -18,12 +19,13 @@ export function intercept(handle: (request: Request) => Promise<Response>, parts
     const decision = faults.active ? await faults.decide(attrs, request) : undefined;
     if (decision?.delayMs) await new Promise((resolve) => setTimeout(resolve, decision.delayMs));
     let response = decision?.response ?? (await handle(request));
-    const streaming = response.status === 200 && !decision?.response && streamsWatch(attrs);
+    // A followed pod log streams too: recorded like a watch, with its headers only.
+    const streaming = response.status === 200 && !decision?.response && (streamsWatch(attrs) || isStreamed(response));
     if (!requests.enabled) return response;
     // The log keeps references and reads the bodies only when asked (see RequestRecorder.record).
     // A watch's chunks are copied as they pass only when asked for (`requestLog.watchBodies`).
     let streamed: StreamedResponse | undefined;
-    if (streaming && parts.watchBodies && requests.keepsBodies && response.body) {
+    if (streaming && !isStreamed(response) && parts.watchBodies && requests.keepsBodies && response.body) {
       const chunks: Uint8Array[] = [];
       streamed = { headers: response.headers, chunks };
       const copy = new TransformStream<Uint8Array, Uint8Array>({

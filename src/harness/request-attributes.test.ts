@@ -17,7 +17,8 @@ describe('requestAttributes', () => {
   });
 
   it('reads namespaces and their subresources', () => {
-    expect(attrs('PUT', '/api/v1/namespaces/team/finalize')).toMatchObject({ resource: 'namespaces', name: 'team', subresource: 'finalize', namespace: undefined });
+    // requestinfo.go: a namespace's own name is the request's namespace, subresources (finalize, status) included.
+    expect(attrs('PUT', '/api/v1/namespaces/team/finalize')).toMatchObject({ resource: 'namespaces', name: 'team', subresource: 'finalize', namespace: 'team' });
     expect(attrs('GET', '/apis/apps/v1/namespaces/team/deployments/web/status')).toMatchObject({ group: 'apps', version: 'v1', namespace: 'team', resource: 'deployments', name: 'web', subresource: 'status' });
   });
 });

@@ -1,6 +1,5 @@
 // Translates HTTP requests into registry calls and registry results into HTTP answers. Kubernetes
 // semantics are decided in the registry; this layer only routes, negotiates and serialises.
-import { execUpgrade, type UpgradeAnswer } from './exec-stream.ts';
 import type { KubeletConnection } from '../registry/subresources/pod-connect.ts';
 import { ApiCatalog } from '../apis/catalog.ts';
 import {
@@ -68,12 +67,6 @@ export class ApiHandler {
 
   private now(): Date {
     return this.deps.clock?.now() ?? new Date();
-  }
-
-  /** A WebSocket upgrade the cluster answers itself (pods/exec with the kubelet stand-in), or undefined. */
-  upgrade(request: Request): UpgradeAnswer | undefined {
-    const { kubelet, catalog, registryFor } = this.deps;
-    return kubelet ? execUpgrade({ catalog, registryFor, kubelet }, request) : undefined;
   }
 
   async handle(request: Request): Promise<Response> {

@@ -1,28 +1,31 @@
-// pods/exec over a WebSocket, as a kubelet stand-in answers it: the channel protocols of
-// k8s.io/apimachinery/pkg/util/remotecommand (v4 and v5.channel.k8s.io: every message starts with
-// its channel: 1 stdout, 2 stderr, 3 the error channel carrying a Status). The command has already
-// run, so the answer is a fixed list of messages; stdin is not read.
-import type { ApiCatalog } from '../apis/catalog.ts';
-import type { ResourceType } from '../apis/resource-type.ts';
-import type { GenericRegistry } from '../registry/generic-registry.ts';
-import { podConnect, podConnectTarget, type ExecResult, type KubeletConnection } from '../registry/subresources/pod-connect.ts';
+// pods/exec and pods/attach over a WebSocket, as a kubelet stand-in answers them: the channel
+// protocols of k8s.io/apimachinery/pkg/util/remotecommand (v4 and v5.channel.k8s.io: every message
+// starts with its channel: 1 stdout, 2 stderr, 3 the error channel carrying a Status). An exec's
+// command has already run, so its answer is a fixed list of messages; an attach streams the
+// container's output until it stops. Stdin is not read.
+import type { ExecResult } from '../registry/subresources/pod-connect.ts';
 import { encodeGoJson } from '../go/json-encode.ts';
-import { parseRequestPath } from './request-info.ts';
-import { requestTargetOf } from './request-target.ts';
 
 /** The protocols a stand-in exec speaks, most preferred first. */
 const PROTOCOLS = ['v5.channel.k8s.io', 'v4.channel.k8s.io'];
 
-/** What the listener sends after the handshake: the chosen subprotocol and the binary messages. */
+/**
+ * What a transport sends after the handshake: the chosen subprotocol and the binary messages, as
+ * they come (cancelled when the client goes); the connection closes after the last.
+ */
 export interface UpgradeAnswer {
   protocol: string;
-  messages: Uint8Array[];
+  messages: ReadableStream<Uint8Array>;
 }
 
-export interface ExecDeps {
-  catalog: ApiCatalog;
-  registryFor(type: ResourceType): GenericRegistry;
-  kubelet: KubeletConnection;
+// The handler answers an upgrade it makes with a Response the transports recognise, so the request
+// goes the way of every other (authentication, authorization, faults, the request log) and only
+// the socket work is the transport's: the listener's and the in-process upgrade server alike.
+const upgradeAnswers = new WeakMap<Response, UpgradeAnswer>();
+
+/** The WebSocket answer `response` stands for, when the handler made the upgrade. */
+export function upgradeAnswerOf(response: Response): UpgradeAnswer | undefined {
+  return upgradeAnswers.get(response);
 }
 
 const message = (channel: number, text: string): Uint8Array => {
@@ -49,40 +52,71 @@ function exitStatus(result: ExecResult, command: string[]): string {
   });
 }
 
-/**
- * The answer to a WebSocket upgrade of pods/exec on a pod the kubelet stand-in runs, or undefined
- * when the request is anything else (the listener then answers it as a plain request).
- */
-export function execUpgrade(deps: ExecDeps, request: Request): UpgradeAnswer | undefined {
-  if (request.method !== 'GET') return undefined;
+/** The protocol of a GET asking for a WebSocket in a protocol the stand-in speaks, if it is one. */
+function negotiatedProtocol(request: Request): string | undefined {
+  if (request.method !== 'GET' || request.headers.get('upgrade')?.toLowerCase() !== 'websocket') return undefined;
   const offered = (request.headers.get('sec-websocket-protocol') ?? '').split(',').map((p) => p.trim());
-  const protocol = PROTOCOLS.find((p) => offered.includes(p));
-  const target = requestTargetOf(request);
-  if (!protocol || !target) return undefined;
-  const info = parseRequestPath(target.path);
-  if (info.kind !== 'resource' || info.group !== '' || info.resource !== 'pods' || info.subresource !== 'exec' || !info.name || !info.namespace) return undefined;
-  const type = deps.catalog.find('', info.version, 'pods');
-  if (!type) return undefined;
-  const pod = deps.registryFor(type).peek(info.namespace, podConnectTarget('exec', info.name).name);
-  if (!pod) return undefined;
-  const { query } = target;
+  return PROTOCOLS.find((p) => offered.includes(p));
+}
+
+/** The stream options of the request (strconv.ParseBool, as remotecommand's NewOptions reads them). */
+const wants = (query: URLSearchParams, name: string) => ['1', 't', 'T', 'true', 'TRUE', 'True'].includes(query.get(name) ?? '');
+
+function upgradeResponse(protocol: string, messages: ReadableStream<Uint8Array>): Response {
+  // Fetch's Response cannot say 101: the transports answer the handshake themselves.
+  const response = new Response(null, { status: 200 });
+  upgradeAnswers.set(response, { protocol, messages });
+  return response;
+}
+
+/**
+ * The answer to pods/exec the kubelet stand-in ran, for a GET asking for a WebSocket in a protocol
+ * it speaks; undefined for any other request (the kubelet's handshake refuses those).
+ */
+export function execUpgradeResponse(request: Request, query: URLSearchParams, result: ExecResult): Response | undefined {
+  const protocol = negotiatedProtocol(request);
+  if (!protocol) return undefined;
   const command = query.getAll('command');
-  const registryOf = (group: string, version: string, resource: string) => {
-    const other = deps.catalog.find(group, version, resource);
-    return other ? deps.registryFor(other) : undefined;
-  };
-  let outcome;
-  try {
-    outcome = podConnect({ subresource: 'exec', pod, container: query.get('container') ?? '', registryOf, kubelet: deps.kubelet, command });
-  } catch {
-    // Refusals are answered by the plain request path, with their Status.
+  const messages: Uint8Array[] = [];
+  if (wants(query, 'stdout') && result.stdout) messages.push(message(1, result.stdout));
+  if (wants(query, 'stderr') && result.stderr) messages.push(message(2, result.stderr));
+  messages.push(message(3, exitStatus(result, command)));
+  return upgradeResponse(
+    protocol,
+    new ReadableStream<Uint8Array>({
+      start(controller) {
+        for (const m of messages) controller.enqueue(m);
+        controller.close();
+      },
+    }),
+  );
+}
+
+/**
+ * The answer to pods/attach of a container the stand-in runs: its output on the stdout channel
+ * (when asked for) as it is written, then Success on the error channel once the container stops
+ * (remotecommand ServeAttach); undefined for a request that is no WebSocket upgrade.
+ */
+export function attachUpgradeResponse(request: Request, query: URLSearchParams, output: ReadableStream<Uint8Array>): Response | undefined {
+  const protocol = negotiatedProtocol(request);
+  if (!protocol) {
+    void output.cancel();
     return undefined;
   }
-  if (outcome.kind !== 'exec') return undefined;
-  const wants = (name: string) => ['1', 't', 'T', 'true', 'TRUE', 'True'].includes(query.get(name) ?? '');
-  const messages: Uint8Array[] = [];
-  if (wants('stdout') && outcome.result.stdout) messages.push(message(1, outcome.result.stdout));
-  if (wants('stderr') && outcome.result.stderr) messages.push(message(2, outcome.result.stderr));
-  messages.push(message(3, exitStatus(outcome.result, command)));
-  return { protocol, messages };
+  const toStdout = wants(query, 'stdout');
+  const framed = output.pipeThrough(
+    new TransformStream<Uint8Array, Uint8Array>({
+      transform(chunk, controller) {
+        if (!toStdout) return;
+        const out = new Uint8Array(chunk.byteLength + 1);
+        out[0] = 1;
+        out.set(chunk, 1);
+        controller.enqueue(out);
+      },
+      flush(controller) {
+        controller.enqueue(message(3, encodeGoJson({ metadata: {}, status: 'Success' })));
+      },
+    }),
+  );
+  return upgradeResponse(protocol, framed);
 }

@@ -5,6 +5,8 @@ import { badRequest } from '../errors/status-error.ts';
 import { parseInt64 as goParseInt64 } from '../selectors/go-strings.ts';
 import type { DeleteOptions, GetOptions, ListOptions, WriteOptions } from '../apis/options.ts';
 import type { WatchStreamOptions } from './watch-stream.ts';
+import type { PodLogOptions } from '../registry/subresources/pod-connect.ts';
+import { goParseTime, RFC3339 } from '../go/time-parse.ts';
 
 /**
  * runtime.Convert_Slice_string_To_bool (and _Pointer_bool), which the parameter codec uses for
@@ -97,5 +99,30 @@ export function watchOptionsFrom(q: URLSearchParams): WatchStreamOptions {
     labelSelector: q.get('labelSelector') ?? undefined,
     fieldSelector: q.get('fieldSelector') ?? undefined,
     timeoutSeconds: optional(q, 'timeoutSeconds', parseInt64),
+  };
+}
+
+/** time.Time{}: what an empty (or `null`) metav1.Time query parameter decodes to. */
+const GO_ZERO_TIME_MS = -62_135_596_800_000; // 0001-01-01T00:00:00Z
+
+/** metav1.Time.UnmarshalQueryParameter: RFC 3339; empty or `null` is the zero time. A bad value is a 400 with time.Parse's text. */
+function parseQueryTime(value: string): number {
+  if (value === '' || value === 'null') return GO_ZERO_TIME_MS;
+  const parsed = goParseTime(RFC3339, value);
+  if (!parsed.ok) throw badRequest(parsed.error);
+  return parsed.epochMs;
+}
+
+/** PodLogOptions as the parameter codec decodes them (booleans as every boolean parameter, the rest strictly). */
+export function podLogOptionsFrom(q: URLSearchParams): PodLogOptions {
+  return {
+    follow: optional(q, 'follow', parseBool),
+    previous: optional(q, 'previous', parseBool),
+    timestamps: optional(q, 'timestamps', parseBool),
+    tailLines: optional(q, 'tailLines', parseInt64),
+    limitBytes: optional(q, 'limitBytes', parseInt64),
+    sinceSeconds: optional(q, 'sinceSeconds', parseInt64),
+    sinceTime: optional(q, 'sinceTime', parseQueryTime),
+    stream: q.get('stream') ?? undefined,
   };
 }

@@ -24,7 +24,10 @@ export interface RequestAttributes {
   version?: string;
   /** Resource (plural), e.g. `deployments`. */
   resource?: string;
-  /** Namespace in the path; undefined for cluster-scoped resources and requests across all namespaces. */
+  /**
+   * Namespace in the path (for a namespace object, `/api/v1/namespaces/<name>`, its own name);
+   * undefined for other cluster-scoped resources and requests across all namespaces.
+   */
   namespace?: string;
   /** Object name in the path; undefined for collections (list, watch, create, deletecollection). */
   name?: string;
@@ -41,7 +44,10 @@ export function requestAttributes(request: Request): RequestAttributes {
   const target = requestTargetOf(request);
   const info = target ? parseRequestPath(target.path) : undefined;
   if (!target || !info || info.kind === 'non-resource') return { ...base, verb: method.toLowerCase(), isResourceRequest: false };
-  const { group, version, resource, namespace, name, subresource } = info;
+  const { group, version, resource, name, subresource } = info;
+  // requestinfo.go (RequestInfoFactory.NewRequestInfo): `/api/v1/namespaces/<name>` is a request
+  // in namespace <name> on the namespaces resource, so a Role in that namespace can grant it.
+  const namespace = info.namespace ?? (resource === 'namespaces' && name !== undefined ? name : undefined);
   return { ...base, verb: resourceVerb(method, name !== undefined, info.watchPrefix, target.query), isResourceRequest: true, group, version, resource, namespace, name, subresource };
 }
 

@@ -50,3 +50,17 @@ export function rememberRequestBody(request: Request, bytes: Uint8Array): void {
 export function bodyOfRequest(request: Request): Uint8Array | undefined {
   return requestBodies.get(request);
 }
+
+// Answers that stream for as long as their source goes on (a followed pod log), which the request
+// log must not copy: a copy would buffer the whole stream and keep it open after the client left.
+const streamedResponses = new WeakSet<Response>();
+
+/** Marks `response` as a stream with no end in sight; answers it. */
+export function markStreamed(response: Response): Response {
+  streamedResponses.add(response);
+  return response;
+}
+
+export function isStreamed(response: Response): boolean {
+  return streamedResponses.has(response);
+}

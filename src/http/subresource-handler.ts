@@ -12,12 +12,14 @@ import { fieldValidationMode } from '../apis/options.ts';
 import { bindPod } from '../registry/subresources/pod-binding.ts';
 import { evictPod } from '../registry/subresources/pod-eviction.ts';
 import { requestToken } from '../registry/subresources/serviceaccount-token.ts';
-import { podConnect, podConnectTarget, type KubeletConnection, type PodConnectSubresource, type PodLogOptions } from '../registry/subresources/pod-connect.ts';
+import { podConnect, podConnectTarget, validatePodLogOptions, type KubeletConnection, type PodConnectSubresource } from '../registry/subresources/pod-connect.ts';
 import { ScaleRegistry, scaleTypeOf } from '../registry/subresources/scale.ts';
 import { statusTypeOf, updateSubresourceTypeOf } from '../registry/subresources/status.ts';
 import { bodyTarget, readBody, readWriteRequest } from './body.ts';
 import type { OutputFormat } from './media-types.ts';
-import { deleteOptionsFrom, getOptionsFrom, patchOptionsFrom } from './query-options.ts';
+import { deleteOptionsFrom, getOptionsFrom, patchOptionsFrom, podLogOptionsFrom } from './query-options.ts';
+import { markStreamed, sentResponse } from './sent-bodies.ts';
+import { attachUpgradeResponse, execUpgradeResponse } from './exec-stream.ts';
 import { admissionObserverFor } from './admission-outcome.ts';
 import { patchContentTypeOf, patchEngines, patcherFor } from './patch-request.ts';
 import { APPLY_PATCH_CONTENT_TYPE, decodeApplyPatch } from '../apply/apply-patch.ts';
@@ -73,9 +75,9 @@ function servePost(handler: PostSubresourceHandler, r: SubresourceRequest): Prom
  * Binding's own name says which pod (`name` undefined).
  */
 async function serveBinding(pods: GenericRegistry, namespace: string | undefined, name: string | undefined, request: Request, query: URLSearchParams, format: OutputFormat, now: Date): Promise<Response> {
-  const { body, options } = await readWriteRequest(request, query, { apiVersion: 'v1', kind: 'Binding', protobuf: false });
+  const { body, options } = await readWriteRequest(request, query, { apiVersion: 'v1', kind: 'Binding', protobuf: true });
   const pod = name ?? (isPlainObject(body.metadata) && typeof body.metadata.name === 'string' ? body.metadata.name : '');
-  const status = bindPod(pods, namespace, pod, body, now, (options.dryRun ?? []).length > 0);
+  const status = await bindPod(pods, namespace, pod, body, now, options);
   return objectResponse(status, { status: 201, format });
 }
 
@@ -106,7 +108,7 @@ async function serveUpdateSubresource(r: SubresourceRequest, updateType: Resourc
 }
 
 async function serveEviction(r: SubresourceRequest): Promise<Response> {
-  const { body } = await readWriteRequest(r.request, r.query, { apiVersion: 'policy/v1', kind: 'Eviction', protobuf: false });
+  const { body } = await readWriteRequest(r.request, r.query, { apiVersion: 'policy/v1', kind: 'Eviction', protobuf: true });
   const embedded = isPlainObject(body.deleteOptions) ? body.deleteOptions : undefined;
   const out = await evictPod(body, {
     pods: r.registryFor(r.type),
@@ -122,7 +124,7 @@ async function serveEviction(r: SubresourceRequest): Promise<Response> {
 }
 
 async function serveTokenRequest(r: SubresourceRequest): Promise<Response> {
-  const { body } = await readWriteRequest(r.request, r.query, { apiVersion: 'authentication.k8s.io/v1', kind: 'TokenRequest', protobuf: false });
+  const { body } = await readWriteRequest(r.request, r.query, { apiVersion: 'authentication.k8s.io/v1', kind: 'TokenRequest', protobuf: true });
   const out = await requestToken(body, {
     serviceAccounts: r.registryFor(r.type),
     namespace: r.info.namespace ?? '',
@@ -143,26 +145,30 @@ async function serveConnect(r: SubresourceRequest, methods: readonly string[]): 
   // The types declare only the connecters pod-connect.ts serves.
   const subresource = r.info.subresource as PodConnectSubresource;
   const { name, port } = podConnectTarget(subresource, r.info.name);
-  const pod = await r.registryFor(r.type).get(r.info.namespace, name, {});
+  // LogREST.Get: the options decoded (a 400) and validated (a 422) before the pod is looked up.
   const logOptions = subresource === 'log' ? podLogOptionsFrom(r.query) : undefined;
+  if (logOptions) validatePodLogOptions(name, logOptions);
+  const pod = await r.registryFor(r.type).get(r.info.namespace, name, {});
   const outcome = podConnect({ subresource, pod, container: r.query.get('container') ?? '', port, registryOf: r.registryOf, kubelet: r.kubelet, logOptions, command: r.query.getAll('command') });
   // StreamObject: a nil stream is 204 No Content.
   if (outcome.kind === 'no-content') return new Response(null, { status: 204 });
-  // An exec the kubelet stand-in would run needs a WebSocket (the listener answers those); a plain
-  // request gets what the kubelet's stream handshake says to one.
-  if (outcome.kind === 'exec') throw badRequest('Upgrade request required');
-  // LogREST streams the kubelet's answer as text/plain.
-  return new Response(outcome.body, { status: 200, headers: { 'content-type': 'text/plain' } });
-}
-
-/** The PodLogOptions query parameters a kubelet stand-in honours (booleans as strconv.ParseBool reads them). */
-function podLogOptionsFrom(query: URLSearchParams): PodLogOptions {
-  const flag = (name: string) => ['1', 't', 'T', 'true', 'TRUE', 'True'].includes(query.get(name) ?? '');
-  const int = (name: string) => {
-    const v = query.get(name);
-    return v === null || !/^\d+$/.test(v) ? undefined : Number(v);
-  };
-  return { previous: flag('previous'), timestamps: flag('timestamps'), tailLines: int('tailLines'), limitBytes: int('limitBytes') };
+  // An exec the kubelet stand-in ran goes back over the WebSocket asked for (the transports make
+  // the handshake); a plain request gets what the kubelet's stream handshake says to one.
+  if (outcome.kind === 'exec') {
+    const upgraded = execUpgradeResponse(r.request, r.query, outcome.result);
+    if (upgraded) return upgraded;
+    throw badRequest('Upgrade request required');
+  }
+  if (outcome.kind === 'attach') {
+    const upgraded = attachUpgradeResponse(r.request, r.query, outcome.output);
+    if (upgraded) return upgraded;
+    throw badRequest('Upgrade request required');
+  }
+  // LogREST streams the kubelet's answer as text/plain; a followed log is flushed as it comes
+  // and is no body the request log can hold.
+  const headers = { 'content-type': 'text/plain' };
+  if (outcome.log.kind === 'text') return sentResponse(outcome.log.body, { status: 200, headers });
+  return markStreamed(new Response(outcome.log.body, { status: 200, headers }));
 }
 
 /** requestInfo.Verb of a request for a named object. */

@@ -277,7 +277,7 @@ export class GenericRegistry {
     delete meta.deletionGracePeriodSeconds;
     delete meta.selfLink;
     delete meta.resourceVersion;
-    this.type.strategy.prepareForCreate?.(obj);
+    this.type.strategy.prepareForCreate?.(obj, { user: options.user });
     if (!applied) recordUpdateManager(this.type, this.ctx.clock, undefined, obj, this.managerOf(options));
     // Mutating admission sees the object after the field manager, so what plugins add is not
     // attributed to the request's manager (create.go). Here it also sees the system fields and
@@ -635,6 +635,35 @@ export class GenericRegistry {
   }
 
   /** The admission attributes of a write, or undefined when the cluster runs no admission chain. */
+  /**
+   * Both admission phases for the body of a create-only subresource whose REST is not the generic
+   * store's (pods/binding): `subresourceType` is the derived type it is asked about, and
+   * `checks` what its REST checks between the phases (BindingREST.Create: the name, the
+   * Binding's validation). Nothing is stored here.
+   */
+  async admitSubresourceCreate(subresourceType: ResourceType, namespace: string | undefined, name: string, body: KubeObject, options: WriteOptions, checks: () => void): Promise<void> {
+    const attributes: AdmissionAttributes | undefined = this.ctx.admission && {
+      operation: 'CREATE',
+      type: subresourceType,
+      subresource: subresourceType.subresource ?? '',
+      namespace,
+      name,
+      object: body,
+      oldObject: undefined,
+      options,
+      dryRun: isDryRun(options.dryRun),
+      userInfo: options.user,
+      warnings: [],
+      auditAnnotations: {},
+    };
+    if (attributes) {
+      options.observeAdmission?.(attributes);
+      await this.ctx.admission!.admit(attributes);
+    }
+    checks();
+    if (attributes) await this.ctx.admission!.validate(attributes);
+  }
+
   private admissionAttributes(
     operation: AdmissionOperation,
     object: KubeObject | undefined,

@@ -18,11 +18,7 @@ import type { ServingCertificates } from './serving-certs.ts';
 import type { TLSSocket } from 'node:tls';
 import type { UserInfo } from '../apis/options.ts';
 import { rememberClientCertificate } from '../http/request-user.ts';
-import { answerPlainly, answerWebSocket } from './websocket-upgrade.ts';
-import type { UpgradeAnswer } from '../http/exec-stream.ts';
-
-/** Answers a WebSocket upgrade the cluster serves itself (pods/exec with a kubelet stand-in), or undefined. */
-export type UpgradeHandlerFn = (request: Request) => UpgradeAnswer | undefined;
+import { answerPlainly, answerUpgrade } from './websocket-upgrade.ts';
 
 /** Where `cluster.listen()` serves. */
 export interface ListenOptions {
@@ -58,8 +54,9 @@ export interface Listener {
  */
 export const MAX_HEADER_BYTES = (1 << 20) + 4096;
 
-/** How long a connection refused at parse time stays open for the client to read the answer (Go's rstAvoidanceDelay). */
+/** How long a connection refused at parse time stays open after the last data the client sent (Go's rstAvoidanceDelay). */
 const REFUSED_LINGER_MS = 500;
+const REFUSED_LINGER_CAP_MS = 5_000;
 
 /** Methods a WHATWG Request cannot carry. */
 const FORBIDDEN_METHODS = new Set(['CONNECT', 'TRACE', 'TRACK']);
@@ -147,7 +144,8 @@ function verifiedClientCertificate(req: IncomingMessage): UserInfo | undefined {
   return { username: cn, groups: [...groups, 'system:authenticated'] };
 }
 
-function toRequest(req: IncomingMessage, origin: string, target: string): Request {
+/** The WHATWG Request of what `req` asked for (its body streamed), addressed at `origin`. */
+export function toRequest(req: IncomingMessage, origin: string, target: string): Request {
   const headers = new Headers();
   for (const [key, value] of Object.entries(req.headers)) {
     if (Array.isArray(value)) value.forEach((v) => headers.append(key, v));
@@ -166,7 +164,8 @@ function toRequest(req: IncomingMessage, origin: string, target: string): Reques
   return request;
 }
 
-async function writeResponse(response: Response, res: ServerResponse): Promise<void> {
+/** Writes `response` on `res`, streaming its body as it comes. */
+export async function writeResponse(response: Response, res: ServerResponse): Promise<void> {
   const headers: Record<string, string | string[]> = {};
   response.headers.forEach((value, key) => {
     headers[key] = value;
@@ -209,10 +208,21 @@ function refuseUnparsable(err: NodeJS.ErrnoException & { bytesParsed?: number },
   }
   const status = err.code === 'HPE_HEADER_OVERFLOW' ? '431 Request Header Fields Too Large' : '400 Bad Request';
   socket.end(`HTTP/1.1 ${status}\r\nContent-Type: text/plain; charset=utf-8\r\nConnection: close\r\n\r\n${status}`);
-  // Keep reading what the client still sends, so closing does not reset the connection.
-  socket.on('data', () => undefined);
+  // Keep reading what the client still sends, so closing does not reset the connection. net/http
+  // waits rstAvoidanceDelay (500 ms) once; here the wait restarts while data still arrives (a
+  // client on a loaded machine may still be writing a 1 MiB header after 500 ms, and a reset would
+  // discard the 431 it has not read yet), bounded by REFUSED_LINGER_CAP_MS in all.
+  let linger = setTimeout(() => socket.destroy(), REFUSED_LINGER_MS).unref();
+  const cap = setTimeout(() => socket.destroy(), REFUSED_LINGER_CAP_MS).unref();
+  socket.on('data', () => {
+    clearTimeout(linger);
+    linger = setTimeout(() => socket.destroy(), REFUSED_LINGER_MS).unref();
+  });
   socket.on('error', () => undefined);
-  setTimeout(() => socket.destroy(), REFUSED_LINGER_MS).unref();
+  socket.on('close', () => {
+    clearTimeout(linger);
+    clearTimeout(cap);
+  });
 }
 
 /** Resolves once `res` can take more data, or it closed (a client that left never drains). */
@@ -231,12 +241,13 @@ function drained(res: ServerResponse): Promise<void> {
 /**
  * `authenticatedByHandler`: the handler authenticates every request itself (an `auth: true`
  * cluster), so a TLS listener passes any bearer token on instead of requiring its own.
- * `upgrade`: answers the WebSocket upgrades the cluster serves itself (pods/exec with workloads).
+ * `upgrades`: the handler makes WebSocket upgrades (pods/exec with workloads): upgrade requests are
+ * handed to it instead of being answered as plain requests.
  */
 export async function listen(
   handler: RequestHandlerFn,
   options: ListenOptions = {},
-  { authenticatedByHandler = false, upgrade }: { authenticatedByHandler?: boolean; upgrade?: UpgradeHandlerFn } = {},
+  { authenticatedByHandler = false, upgrades = false }: { authenticatedByHandler?: boolean; upgrades?: boolean } = {},
 ): Promise<Listener> {
   const host = options.host ?? '127.0.0.1';
   const tls = options.tls ?? false;
@@ -319,7 +330,7 @@ export async function listen(
   server.on('clientError', refuseUnparsable);
   // WebSocket upgrades: the ones the cluster serves are answered here; the rest as plain requests
   // (without this listener Node hands them to the request handler, as before).
-  if (upgrade) {
+  if (upgrades) {
     server.on('upgrade', (req: IncomingMessage, socket: Socket) => {
       const hostError = hostHeaderError(req);
       const refused = hostError ? undefined : refusal(req);
@@ -328,15 +339,9 @@ export async function listen(
         return;
       }
       const request = toRequest(req, origin, req.url ?? '/');
-      let answer: UpgradeAnswer | undefined;
-      try {
-        answer = upgrade(request);
-      } catch {
-        answer = undefined;
-      }
-      const key = req.headers['sec-websocket-key'];
-      if (answer && typeof key === 'string') answerWebSocket(socket, key, answer.protocol, answer.messages);
-      else handler(request).then((response) => answerPlainly(socket, response), (err: unknown) => answerPlainly(socket, errorResponse(toStatusError(err))));
+      const certificateUser = authenticatedByHandler ? verifiedClientCertificate(req) : undefined;
+      if (certificateUser) rememberClientCertificate(request, certificateUser);
+      answerUpgrade(socket, req, request, handler);
     });
   }
   // CONNECT never reaches the request handler in Node; net/http would route it to go-restful.

@@ -4,7 +4,7 @@
 import { parseGroupVersion, type OwnerReference } from '../apis/object.ts';
 import { fieldError, fieldPath, OMIT_VALUE, renderValue, type FieldError } from '../errors/field-error.ts';
 import { goJson, goStringSlice } from '../errors/go-format.ts';
-import { byteLength, isQualifiedName, isValidLabelValue } from './names.ts';
+import { byteLength, isDNS1123Subdomain, isQualifiedName, isValidLabelValue } from './names.ts';
 
 export const TOTAL_ANNOTATION_SIZE_LIMIT_B = 256 * (1 << 10);
 export const FIELD_MANAGER_MAX_LENGTH = 128;
@@ -177,5 +177,23 @@ export function validateManagedFields(entries: readonly ManagedFieldsEntryValue[
       errs.push(fieldError.tooLong(fieldPath.child(p, 'subresource'), MAX_SUBRESOURCE_NAME_LENGTH));
     }
   });
+  return errs;
+}
+
+const HTTP_PATH_FMT = "[A-Za-z0-9/\\-._~%!$&'()*+,;=:]+";
+const httpPathRe = new RegExp(`^${HTTP_PATH_FMT}$`);
+
+/**
+ * IsDomainPrefixedPath (apimachinery pkg/util/validation): `acme.io/foo`, a DNS subdomain, a
+ * slash and an HTTP path.
+ */
+export function validateDomainPrefixedPath(value: string, path: string): FieldError[] {
+  if (value.length === 0) return [fieldError.required(path)];
+  const slash = value.indexOf('/');
+  const host = slash < 0 ? '' : value.slice(0, slash);
+  const rest = slash < 0 ? '' : value.slice(slash + 1);
+  if (slash < 0 || host.length === 0 || rest.length === 0) return [fieldError.invalid(path, value, 'must be a domain-prefixed path (such as "acme.io/foo")')];
+  const errs = isDNS1123Subdomain(host).map((msg) => fieldError.invalid(path, host, msg));
+  if (!httpPathRe.test(rest)) errs.push(fieldError.invalid(path, rest, `Invalid path (regex used for validation is '${HTTP_PATH_FMT}')`));
   return errs;
 }

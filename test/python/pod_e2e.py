@@ -1,6 +1,6 @@
 """The pod part of the Python client's e2e suite (kubernetes/e2e_test/test_client.py, test_pod_apis),
 against a kubefake workloads cluster: create a pod, wait for it to be Running, exec into it through
-kubernetes.stream, read its log, delete it. Prints a JSON report for test/python-workloads.test.ts.
+kubernetes.stream, read its log, delete it while following the log. Prints a JSON report for test/python-workloads.test.ts.
 """
 import json
 import sys
@@ -36,6 +36,10 @@ resp = stream(api.connect_get_namespaced_pod_exec, "busybox-test", "default", co
 report["exec"] = resp
 
 report["log"] = api.read_namespaced_pod_log(name="busybox-test", namespace="default")
+# Beyond test_client.py: follow the log while the pod is deleted; the stream ends once it is gone.
+followed = api.read_namespaced_pod_log(name="busybox-test", namespace="default", follow=True, _preload_content=False)
+first = followed.readline().decode()
 deleted = api.delete_namespaced_pod(name="busybox-test", body={}, namespace="default")
 report["deleted"] = deleted.metadata.name
+report["followed"] = first + followed.read().decode()
 print(json.dumps(report))

@@ -189,7 +189,7 @@ function replaceInPlace(obj: KubeObject, next: KubeObject, r: WebhookRequest): v
     const outcome = type.decodeBody(obj);
     if (outcome.error) throw internalError(outcome.error);
   }
-  if (r.operation === 'CREATE') type.strategy.prepareForCreate?.(obj);
+  if (r.operation === 'CREATE') type.strategy.prepareForCreate?.(obj, { user: r.attributes.userInfo });
   else if (r.operation === 'UPDATE' && r.oldObject) type.strategy.prepareForUpdate?.(obj, r.oldObject);
 }
 

@@ -173,8 +173,11 @@ function validateAuditAnnotation(compiler: Compiler, policyName: string, an: Jso
   return errs;
 }
 
-/** The parts validateValidatingAdmissionPolicySpec and validateMutatingAdmissionPolicySpec share. */
-function validatePolicyCommon(spec: Json, path: string, composition: boolean, patchTypes: boolean): { errs: FieldError[]; compiler: Compiler; hasParams: boolean } {
+/**
+ * The parts validateValidatingAdmissionPolicySpec and validateMutatingAdmissionPolicySpec share; a
+ * mutating policy compiles with composition and the patch types, and may not match DELETE.
+ */
+function validatePolicyCommon(spec: Json, path: string, mutating: boolean): { errs: FieldError[]; compiler: Compiler; hasParams: boolean } {
   const errs: FieldError[] = [];
   if (spec.failurePolicy === undefined) errs.push(fieldError.required(`${path}.failurePolicy`));
   else if (!FAILURE_POLICIES.includes(str(spec.failurePolicy))) errs.push(fieldError.notSupported(`${path}.failurePolicy`, spec.failurePolicy, FAILURE_POLICIES));
@@ -186,11 +189,12 @@ function validatePolicyCommon(spec: Json, path: string, composition: boolean, pa
   else {
     errs.push(...validateMatchResources(mc, `${path}.matchConstraints`));
     if (!Array.isArray(mc.resourceRules) || mc.resourceRules.length === 0) errs.push(fieldError.required(`${path}.matchConstraints.resourceRules`));
+    if (mutating) errs.push(...validateMutatingOperations(mc, `${path}.matchConstraints`));
   }
   errs.push(...validateMatchConditions(arr(spec.matchConditions), hasParams, `${path}.matchConditions`));
   const variables = arr(spec.variables);
   const { PolicyCompiler } = loadedAdmissionPolicyCel();
-  const compiler = new PolicyCompiler({ hasParams, composition: composition || variables.length > 0, patchTypes });
+  const compiler = new PolicyCompiler({ hasParams, composition: mutating || variables.length > 0, patchTypes: mutating });
   variables.forEach((v, i) => {
     const p = `${path}.variables[${i}]`;
     const name = str(v.name);
@@ -207,7 +211,7 @@ function validatePolicyCommon(spec: Json, path: string, composition: boolean, pa
 export function validateValidatingAdmissionPolicy(o: KubeObject): FieldError[] {
   const spec = obj(o.spec) ?? {};
   const path = 'spec';
-  const { errs, compiler, hasParams } = validatePolicyCommon(spec, path, false, false);
+  const { errs, compiler, hasParams } = validatePolicyCommon(spec, path, false);
   const validations = arr(spec.validations);
   const auditAnnotations = arr(spec.auditAnnotations);
   if (validations.length === 0 && auditAnnotations.length === 0) {
@@ -235,7 +239,7 @@ export function validateValidatingAdmissionPolicy(o: KubeObject): FieldError[] {
 export function validateMutatingAdmissionPolicy(o: KubeObject): FieldError[] {
   const spec = obj(o.spec) ?? {};
   const path = 'spec';
-  const { errs, compiler, hasParams } = validatePolicyCommon(spec, path, true, true);
+  const { errs, compiler, hasParams } = validatePolicyCommon(spec, path, true);
   const mutations = arr(spec.mutations);
   if (mutations.length === 0) errs.push(fieldError.required(`${path}.mutations`, 'mutations must contain at least one item'));
   const decls = { hasParams, hasAuthorizer: true };
@@ -289,9 +293,26 @@ function validateParamRef(pr: Json | undefined, path: string): FieldError[] {
   return errs;
 }
 
-/** ValidateMutatingAdmissionPolicyBinding: policyName, paramRef and matchResources (no validationActions). */
+/**
+ * validateMutatingAdmissionPolicyBindingSpec: policyName, paramRef and matchResources (spelled
+ * right here, unlike the validating binding's path), whose rules may not name DELETE.
+ */
 export function validateMutatingAdmissionPolicyBinding(o: KubeObject): FieldError[] {
-  return validateBindingSpec(obj(o.spec) ?? {}, 'spec.matchResources');
+  const spec = obj(o.spec) ?? {};
+  const errs = validateBindingSpec(spec, 'spec.matchResources');
+  const matchResources = obj(spec.matchResources);
+  if (matchResources) errs.push(...validateMutatingOperations(matchResources, 'spec.matchResources'));
+  return errs;
+}
+
+// supportedMutatingOperations: a mutating admission policy cannot act on DELETE.
+const MUTATING_OPERATIONS = ['*', 'CONNECT', 'CREATE', 'UPDATE'];
+
+/** The mutating operations check over every rule's operations, reported at one unindexed path as upstream does. */
+function validateMutatingOperations(match: Json, path: string): FieldError[] {
+  return arr(match.resourceRules).flatMap((rule) =>
+    (Array.isArray(rule.operations) ? rule.operations : []).map(str).filter((op) => !MUTATING_OPERATIONS.includes(op)).map((op) => fieldError.notSupported(`${path}.resourceRules.operations`, op, MUTATING_OPERATIONS)),
+  );
 }
 
 /** What both kinds of binding check: the policy's name, the paramRef and the matchResources (at the path given). */

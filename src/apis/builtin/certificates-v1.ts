@@ -1,4 +1,5 @@
-// certificates.k8s.io/v1: discovery data from the generated catalogue; the field-label conversion
+// certificates.k8s.io/v1: discovery data from the generated catalogue; the requester stamped into
+// spec on create (csrStrategy.PrepareForCreate); the field-label conversion
 // of pkg/apis/certificates/v1/conversion.go adds spec.signerName; the `approval` subresource as
 // csrApprovalStrategy (pkg/registry/certificates/certificates/strategy.go) serves it. kubefake
 // signs nothing: no signer controller ever sets status.certificate.
@@ -6,7 +7,9 @@ import { fieldError, type FieldError } from '../../errors/field-error.ts';
 import { formatTimestamp } from '../../go/time.ts';
 import type { KubeObject } from '../object.ts';
 import { isPlainObject } from '../object.ts';
-import type { ResourceType, Strategy } from '../resource-type.ts';
+import type { ResourceType, Strategy, StrategyRequest } from '../resource-type.ts';
+import { REQUESTER } from './authentication-v1.ts';
+import type { UserInfo } from '../options.ts';
 import type { BuiltinContext } from './context.ts';
 import { genericDefinition } from './generic.ts';
 import { builtin, builtinFacts, composeStrategy, getIn, goString, metadataName } from './shared.ts';
@@ -18,15 +21,41 @@ export function certificatesV1ResourceTypes(ctx: Pick<BuiltinContext, 'now'>): R
   return [
     builtin('certificates.k8s.io', 'v1', {
       ...def,
-      // csrStrategy: create validates the request; an update keeps the stored spec (and status).
-      strategy: composeStrategy(def.strategy ?? {}, keepFromStored('spec'), { validate: validateCertificateSigningRequestCreate }),
+      // csrStrategy: create stamps the requester and validates the request; an update keeps the
+      // stored spec (and status).
+      strategy: composeStrategy(def.strategy ?? {}, keepFromStored('spec'), { prepareForCreate: stampRequester, validate: validateCertificateSigningRequestCreate }),
       fieldSelectors: { 'metadata.name': metadataName, 'spec.signerName': (obj) => goString(getIn(obj, ['spec', 'signerName'])) },
+      // csrStatusStrategy: a /status write changes status.certificate only (the conditions are the approval's).
+      statusStrategy: composeStrategy(keepFromStored('spec'), { prepareForUpdate: keepConditions }),
       updateSubresources: { approval: csrApprovalStrategy(ctx.now) },
     }),
   ];
 }
 
+/**
+ * csrStrategy.PrepareForCreate: spec.username, uid, groups and extra are the requesting user's,
+ * whatever the client sent (empty ones left out, as Go's omitempty does). Without authentication
+ * every request is made as kubefake's one administrator (REQUESTER), as elsewhere.
+ */
+function stampRequester(obj: KubeObject, request?: StrategyRequest): void {
+  const spec = isPlainObject(obj.spec) ? obj.spec : (obj.spec = {});
+  for (const k of ['username', 'uid', 'groups', 'extra']) delete spec[k];
+  const user: UserInfo = request?.user ?? { username: REQUESTER.username, groups: [...REQUESTER.groups] };
+  if (user.username) spec.username = user.username;
+  if (user.uid) spec.uid = user.uid;
+  if (user.groups?.length) spec.groups = [...user.groups];
+  if (user.extra && Object.keys(user.extra).length > 0) spec.extra = structuredClone(user.extra);
+}
+
 type Condition = Record<string, unknown>;
+
+/** newCSR.Status.Conditions = oldCSR.Status.Conditions. */
+function keepConditions(obj: KubeObject, old: KubeObject): void {
+  const status = isPlainObject(obj.status) ? obj.status : (obj.status = {});
+  const conditions = getIn(old, ['status', 'conditions']);
+  if (conditions === undefined) delete status.conditions;
+  else status.conditions = structuredClone(conditions);
+}
 
 const conditionsOf = (obj: KubeObject): Condition[] => {
   const list = getIn(obj, ['status', 'conditions']);

@@ -7,6 +7,7 @@ import { formatTimestamp } from '../../go/time.ts';
 import { checkWrappedPreconditions, FOREGROUND_FINALIZER, ORPHAN_FINALIZER, type DeletionOutcome } from '../deletion-strategy.ts';
 import type { DeleteOptions } from '../options.ts';
 import { type FieldError, fieldError, fieldPath } from '../../errors/field-error.ts';
+import { FIELD_IMMUTABLE_ERROR_MSG } from '../../validation/meta-fields.ts';
 import { byteLength, isDNS1123Label, isDNS1123Subdomain, isQualifiedName, regexError } from '../../validation/names.ts';
 import type { KubeObject, StoredObject } from '../object.ts';
 import { isPlainObject } from '../object.ts';
@@ -17,6 +18,8 @@ import { decodedLength } from '../../go/base64.ts';
 import { defaultPersistentVolumeClaimSpec, defaultPodOnly, defaultPodSpec, initialPodStatus } from './pod-spec.ts';
 import { validatePodCreate, validatePodUpdate } from './pod-object-validation.ts';
 import { podResizeStrategy } from './pod-resize.ts';
+import { podEphemeralContainersStrategy } from './pod-ephemeral-containers.ts';
+import { mergeMatchLabelKeys } from './pod-match-label-keys.ts';
 import { validatePersistentVolumeClaim, validatePersistentVolumeClaimUpdate } from './storage-validation.ts';
 import { defaultService, serviceStatusShape, serviceStrategy } from './service.ts';
 import { keepFromStored, validateNamespaceStatus, validateStatus } from './status-strategies.ts';
@@ -114,7 +117,10 @@ export function coreV1ResourceTypes(ctx: BuiltinContext): ResourceType[] {
       statusStrategy: podStatusStrategy,
       connectSubresources: POD_CONNECT_METHODS,
       postSubresources: { binding: 'pod-binding', eviction: 'pod-eviction' },
-      updateSubresources: { resize: composeStrategy(defaulting(defaultPod), podResizeStrategy) },
+      updateSubresources: {
+        resize: composeStrategy(defaulting(defaultPod), podResizeStrategy),
+        ephemeralcontainers: composeStrategy(defaulting(defaultPod), podEphemeralContainersStrategy),
+      },
     }),
     core({
       kind: 'Service',
@@ -425,6 +431,8 @@ function podStrategy(ctx: BuiltinContext): Strategy {
     {
       prepareForCreate(obj) {
         obj.status = initialPodStatus(obj, ctx.now);
+        // mutatePodAffinity, mutateTopologySpreadConstraints: before validation, as Go runs them.
+        mergeMatchLabelKeys(obj);
       },
       prepareForUpdate: keepStatus,
       checkGracefulDelete: podGracePeriod,
@@ -446,7 +454,8 @@ function podStrategy(ctx: BuiltinContext): Strategy {
 
 /**
  * podStatusStrategy: spec, ownerReferences (old kubelets corrupted them) and deletionTimestamp
- * come from the stored pod; a cleared qosClass or observedGeneration is backfilled.
+ * come from the stored pod; a cleared qosClass or observedGeneration is backfilled, and the QoS
+ * class may not change.
  */
 const podStatusStrategy: Strategy = composeStrategy(defaulting(defaultPod), keepFromStored('spec', 'metadata.ownerReferences', 'metadata.deletionTimestamp'), {
   prepareForUpdate(obj, old) {
@@ -457,6 +466,12 @@ const podStatusStrategy: Strategy = composeStrategy(defaulting(defaultPod), keep
     if (unset(status.observedGeneration) || status.observedGeneration === 0) {
       if (!unset(oldStatus.observedGeneration)) status.observedGeneration = oldStatus.observedGeneration;
     }
+  },
+  // ValidatePodStatusUpdate's "Pod QoS is immutable" (the rest of it is not ported).
+  validateUpdate(obj, old) {
+    const qos = goString(getIn(obj, ['status', 'qosClass']));
+    const oldQos = goString(getIn(old, ['status', 'qosClass']));
+    return qos === oldQos ? [] : [fieldError.invalid('status.qosClass', qos, FIELD_IMMUTABLE_ERROR_MSG)];
   },
 });
 

@@ -8,6 +8,7 @@ import { fieldError, type FieldError } from '../../errors/field-error.ts';
 import { isPlainObject, type KubeObject } from '../object.ts';
 import type { Strategy } from '../resource-type.ts';
 import { semanticDeepEqual } from './go-struct-diff.ts';
+import { resetObjectMetaForStatus } from './status-strategies.ts';
 import { validatePodSpec, validateContainersOnlyForPod } from './pod-validation.ts';
 import { computePodQOS } from './pod-spec.ts';
 import { Quantity } from './quantity.ts';
@@ -46,14 +47,8 @@ function prepareResize(pod: KubeObject, old: KubeObject): void {
   if (initContainers.length > 0) next.initContainers = mergeResizable(initContainers, list(oldSpec.initContainers));
   pod.spec = next;
   pod.status = structuredClone(old.status);
-  // ResetObjectMetaForStatus: labels, annotations, finalizers and owners stay the stored ones.
-  const meta = pod.metadata ?? (pod.metadata = {});
-  for (const key of ['labels', 'annotations', 'finalizers', 'ownerReferences', 'deletionTimestamp', 'generation'] as const) {
-    const value = old.metadata?.[key];
-    if (value === undefined) delete meta[key];
-    else (meta as Record<string, unknown>)[key] = structuredClone(value);
-  }
-  if (!semanticDeepEqual(pod.spec, old.spec)) meta.generation = (typeof old.metadata?.generation === 'number' ? old.metadata.generation : 0) + 1;
+  resetObjectMetaForStatus(pod, old);
+  if (!semanticDeepEqual(pod.spec, old.spec)) pod.metadata!.generation = (typeof old.metadata?.generation === 'number' ? old.metadata.generation : 0) + 1;
 }
 
 const hasEntries = (v: unknown): boolean => Object.keys(obj(v)).length > 0;

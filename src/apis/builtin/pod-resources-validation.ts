@@ -5,11 +5,17 @@
 // limit, equal to it for resources that cannot be overcommitted (extended resources, hugepages),
 // whose limit is required; hugepages a multiple of their page size and only beside cpu or memory.
 // Go ranges over the maps in random order; here they go in the order the object lists them.
+// Pod-level resources (spec.resources; PodLevelResources is beta and on by default in v1.36):
+// validatePodResources — no claims, names cpu, memory or hugepages-*, the same quantity rules, then
+// validatePodResourceConsistency (a pod request at least the containers' aggregate request of that
+// resource, a pod hugepages limit at least theirs, no container limit above the pod's).
 import { fieldError, type FieldError } from '../../errors/field-error.ts';
 import { isQualifiedName } from '../../validation/names.ts';
 import { isPlainObject } from '../object.ts';
 import { validateResourceClaimNames } from './pod-claims-validation.ts';
 import { compareQuantities, Quantity, type Rational } from './quantity.ts';
+import { aggregate, type PodSpecJson } from '../quota/pod-resources.ts';
+import { resourceList } from '../quota/resource-list.ts';
 
 type Json = Record<string, unknown>;
 
@@ -32,10 +38,27 @@ const isExtended = (name: string): boolean => !isNative(name) && !name.startsWit
 const isOvercommitAllowed = (name: string): boolean => isNative(name) && !isHugePages(name);
 const isIntegerResource = (name: string): boolean => INTEGER_RESOURCES.has(name) || isExtended(name);
 
+/** validateResourceName: a qualified name, standard unless it has a domain. */
+function validateResourceName(name: string, path: string): FieldError[] {
+  const qualified = isQualifiedName(name).map((m) => fieldError.invalid(path, name, m));
+  if (qualified.length) return qualified;
+  return !name.includes('/') && !(STANDARD_RESOURCES.has(name) || isQuotaHugePages(name)) ? [fieldError.invalid(path, name, 'must be a standard resource type or fully qualified')] : [];
+}
+
+// resourcehelper.SupportedPodLevelResources(), sorted as sets.List prints it.
+const POD_LEVEL_RESOURCES = ['cpu', 'hugepages-', 'memory'];
+
+/** validatePodResourceName: a resource name, and one pod-level resources support. */
+function validatePodResourceName(name: string, path: string): FieldError[] {
+  const errs = validateResourceName(name, path);
+  if (errs.length) return errs;
+  if (name !== 'cpu' && name !== 'memory' && !isHugePages(name)) return [fieldError.notSupported(path, name, POD_LEVEL_RESOURCES)];
+  return [];
+}
+
 /** validateContainerResourceName (over validateResourceName). */
 function validateContainerResourceName(name: string, path: string): FieldError[] {
-  const qualified = isQualifiedName(name).map((m) => fieldError.invalid(path, name, m));
-  const errs = qualified.length ? qualified : !name.includes('/') && !(STANDARD_RESOURCES.has(name) || isQuotaHugePages(name)) ? [fieldError.invalid(path, name, 'must be a standard resource type or fully qualified')] : [];
+  const errs = validateResourceName(name, path);
   if (!name.includes('/')) {
     if (!STANDARD_CONTAINER_RESOURCES.has(name) && !isHugePages(name)) errs.push(fieldError.invalid(path, name, 'must be a standard resource for containers'));
   } else if (!isNative(name) && !isExtended(name)) errs.push(fieldError.invalid(path, name, "doesn't follow extended resource name standard"));
@@ -87,6 +110,53 @@ function entries(list: unknown): Parsed[] {
 
 /** ValidateContainerResourceRequirements; `path` is `…containers[i].resources`. */
 export function validateContainerResources(resources: unknown, podClaims: Set<string>, path: string): FieldError[] {
+  return validateResourceRequirements(resources, validateContainerResourceName, podClaims, path);
+}
+
+/** validatePodResources: `spec.resources`, when set. */
+export function validatePodLevelResources(spec: Json, podClaims: Set<string>, path: string): FieldError[] {
+  const r = spec.resources;
+  if (!isPlainObject(r)) return [];
+  const errs: FieldError[] = [];
+  if (r.claims !== undefined && r.claims !== null) errs.push(fieldError.forbidden(`${path}.claims`, 'claims cannot be set for Resources at pod-level'));
+  errs.push(...validateResourceRequirements(r, validatePodResourceName, podClaims, path));
+  errs.push(...validatePodResourceConsistency(spec, path));
+  return errs;
+}
+
+/** validatePodResourceConsistency, over the v1 spec (AggregateContainerRequests). */
+function validatePodResourceConsistency(spec: Json, path: string): FieldError[] {
+  const errs: FieldError[] = [];
+  const r = spec.resources as Json;
+  const podRequests = resourceList(r.requests);
+  // Only the resources the pod requests itself are compared.
+  for (const [name, containerRequests] of aggregate(spec as PodSpecJson, 'requests')) {
+    const podRequest = podRequests.get(name);
+    if (podRequest && containerRequests.cmp(podRequest) > 0) {
+      errs.push(fieldError.invalid(`${path}.requests[${name}]`, podRequest.toString(), `must be greater than or equal to aggregate container requests of ${containerRequests.toString()}`));
+    }
+  }
+  const podLimits = resourceList(r.limits);
+  // A pod-level hugepages limit covers the containers' (hugepages cannot be overcommitted).
+  for (const [name, containerLimits] of aggregate(spec as PodSpecJson, 'limits')) {
+    const podLimit = podLimits.get(name);
+    if (isHugePages(name) && podLimit && containerLimits.cmp(podLimit) > 0) {
+      errs.push(fieldError.invalid(`${path}.limits[${name}]`, podLimit.toString(), `must be greater than or equal to aggregate container limits of ${containerLimits.toString()}`));
+    }
+  }
+  (Array.isArray(spec.containers) ? spec.containers.filter(isPlainObject) : []).forEach((c, i) => {
+    for (const [name, limit] of resourceList(isPlainObject(c.resources) ? c.resources.limits : undefined)) {
+      const podLimit = podLimits.get(name);
+      if (podLimit && limit.cmp(podLimit) > 0) {
+        errs.push(fieldError.invalid(`${path}.containers[${i}][${name}].limits`, limit.toString(), `must be less than or equal to pod limits of ${podLimit.toString()}`));
+      }
+    }
+  });
+  return errs;
+}
+
+/** validateResourceRequirements with the resource-name rule of containers or of the pod. */
+function validateResourceRequirements(resources: unknown, resourceName: (name: string, path: string) => FieldError[], podClaims: Set<string>, path: string): FieldError[] {
   const r: Json = isPlainObject(resources) ? resources : {};
   const errs: FieldError[] = [];
   const limits = entries(r.limits);
@@ -95,7 +165,7 @@ export function validateContainerResources(resources: unknown, podClaims: Set<st
   let hugePages = false;
   for (const { name, q, text } of limits) {
     const keyPath = `${path}.limits[${name}]`;
-    errs.push(...validateContainerResourceName(name, keyPath), ...validateQuantityValue(name, q, text, keyPath));
+    errs.push(...resourceName(name, keyPath), ...validateQuantityValue(name, q, text, keyPath));
     if (isHugePages(name)) {
       hugePages = true;
       const err = hugePageValueError(name, q, text);
@@ -105,7 +175,7 @@ export function validateContainerResources(resources: unknown, podClaims: Set<st
   }
   for (const { name, q, text } of requests) {
     const keyPath = `${path}.requests[${name}]`;
-    errs.push(...validateContainerResourceName(name, keyPath), ...validateQuantityValue(name, q, text, keyPath));
+    errs.push(...resourceName(name, keyPath), ...validateQuantityValue(name, q, text, keyPath));
     const limit = limits.find((l) => l.name === name);
     if (limit) {
       const cmp = compareQuantities(q, limit.q);

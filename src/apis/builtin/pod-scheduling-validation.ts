@@ -4,12 +4,13 @@
 // and validateTopologySpreadConstraints (maxSkew, topologyKey, whenUnsatisfiable, no repeated
 // {topologyKey, whenUnsatisfiable}, minDomains, the node inclusion policies, the label selector).
 // Label values in a required node affinity and in selectors are checked strictly, as on create.
-// Not ported: matchLabelKeys/mismatchLabelKeys.
+// matchLabelKeys/mismatchLabelKeys are checked in pod-match-label-keys.ts.
 import { fieldError, type FieldError } from '../../errors/field-error.ts';
 import { validateLabelName } from '../../validation/meta-fields.ts';
 import { isDNS1123Label, isDNS1123Subdomain, isQualifiedName, isValidLabelValue } from '../../validation/names.ts';
 import { isPlainObject } from '../object.ts';
 import { validateLabelSelector } from './label-selector-validation.ts';
+import { validateMatchLabelKeys } from './pod-match-label-keys.ts';
 
 type Json = Record<string, unknown>;
 const obj = (v: unknown): Json | undefined => (isPlainObject(v) ? v : undefined);
@@ -81,6 +82,7 @@ function podAffinityTerm(term: Json, path: string): FieldError[] {
   errs.push(...validateLabelSelector(term.namespaceSelector, `${path}.namespaceSelector`));
   // ValidateNamespaceName, reported under `namespace` (singular) as Go names the path.
   for (const name of strings(term.namespaces)) errs.push(...isDNS1123Label(name).map((m) => fieldError.invalid(`${path}.namespace`, name, m)));
+  errs.push(...validateMatchLabelKeys(path, term.matchLabelKeys, term.mismatchLabelKeys, term.labelSelector));
   const topologyKey = str(term.topologyKey);
   if (topologyKey === '') errs.push(fieldError.required(`${path}.topologyKey`, 'can not be empty'));
   errs.push(...validateLabelName(topologyKey, `${path}.topologyKey`));
@@ -163,6 +165,8 @@ export function validateTopologySpreadConstraints(value: unknown, path: string):
       const policy = c[key];
       if (typeof policy === 'string' && !NODE_INCLUSION_POLICIES.includes(policy)) errs.push(fieldError.notSupported(`${p}.${key}`, policy, NODE_INCLUSION_POLICIES));
     }
+    // With MatchLabelKeysInPodTopologySpreadSelectorMerge on, the affinity terms' rule (no mismatch keys).
+    errs.push(...validateMatchLabelKeys(p, c.matchLabelKeys, undefined, c.labelSelector));
     errs.push(...validateLabelSelector(c.labelSelector, `${p}.labelSelector`));
   });
   return errs;

@@ -7,8 +7,10 @@
 // paths that name fields where v1 does not have them (spec.securityContext.shareProcessNamespace,
 // spec.HostPID).
 // Privileged containers are allowed, as on clusters that start kube-apiserver with
-// --allow-privileged=true (kubeadm, kind and every managed offering). Not ported:
-// seLinuxChangePolicy (its allowed values depend on the SELinuxMount gates) and hostProcess pods.
+// --allow-privileged=true (kubeadm, kind and every managed offering). seLinuxChangePolicy: with
+// SELinuxChangePolicy on and SELinuxMount off (beta, off by default in v1.36), only Recursive is
+// allowed (pkg/api/pod/util.go useOnlyRecursiveSELinuxChangePolicy). Not ported: the relaxation to
+// every policy for an update whose old spec already set one, and hostProcess pods.
 import { fieldError, OMIT_VALUE, type FieldError } from '../../errors/field-error.ts';
 import { isDNS1123Subdomain } from '../../validation/names.ts';
 import { isPlainObject } from '../object.ts';
@@ -27,6 +29,8 @@ const sysctlRe = new RegExp(SYSCTL_PATTERN);
 const SECCOMP_TYPES = ['Localhost', 'RuntimeDefault', 'Unconfined'];
 const FS_GROUP_CHANGE_POLICIES = ['Always', 'OnRootMismatch'];
 const SUPPLEMENTAL_GROUPS_POLICIES = ['Merge', 'Strict'];
+// validateSELinuxChangePolicy with AllowOnlyRecursiveSELinuxChangePolicy.
+const SELINUX_CHANGE_POLICIES = ['Recursive'];
 const PROC_MOUNT_TYPES = ['Default', 'Unmasked'];
 const WINDOWS_FORBIDDEN = 'cannot be set for a windows pod';
 
@@ -182,6 +186,9 @@ export function validatePodSecurityContext(spec: Json, path: string): FieldError
   errs.push(...appArmorProfile(sc.appArmorProfile, `${p}.appArmorProfile`));
   if (typeof sc.supplementalGroupsPolicy === 'string' && !SUPPLEMENTAL_GROUPS_POLICIES.includes(sc.supplementalGroupsPolicy)) {
     errs.push(fieldError.notSupported(`${p}.supplementalGroupsPolicy`, sc.supplementalGroupsPolicy, SUPPLEMENTAL_GROUPS_POLICIES));
+  }
+  if (typeof sc.seLinuxChangePolicy === 'string' && !SELINUX_CHANGE_POLICIES.includes(sc.seLinuxChangePolicy)) {
+    errs.push(fieldError.notSupported(`${p}.seLinuxChangePolicy`, sc.seLinuxChangePolicy, SELINUX_CHANGE_POLICIES));
   }
   return errs;
 }

@@ -1,12 +1,14 @@
 // PodSpec defaulting and conversion shared by Pods and every pod template (Deployments, Jobs, ...):
 // pkg/apis/core/v1/defaults.go SetDefaults_PodSpec/Container/Probe/Volume/..., the declarative
 // `+default` tags of k8s.io/api core/v1 and the PodSpec conversion in zz_generated.conversion.go.
-// SetDefaults_Pod's extras apply to Pod objects only.
+// SetDefaults_Pod's extras apply to Pod objects only, pod-level resource defaults among them
+// (defaultHugePagePodLimits, defaultPodRequests; defaultPodLimits came after v1.36).
 import type { KubeObject } from '../object.ts';
 import { formatTimestamp } from '../../go/time.ts';
 import { isPlainObject } from '../object.ts';
 import { addQuantities, compareQuantities, parseQuantity, type Rational, ZERO } from './quantity.ts';
 import { arrAt, child, clone, type JsonObject, objAt, setDefault, unset } from './shared.ts';
+import { aggregate, type PodSpecJson } from '../quota/pod-resources.ts';
 
 const CONTAINER_LISTS = ['containers', 'initContainers', 'ephemeralContainers'] as const;
 const PROBES = ['livenessProbe', 'readinessProbe', 'startupProbe'] as const;
@@ -45,6 +47,9 @@ export function defaultPodOnly(pod: KubeObject): void {
       for (const [k, v] of Object.entries(limits)) if (!(k in requests)) requests[k] = clone(v);
     }
   }
+  // After the containers' own defaults (PodLevelResources is on by default in v1.36).
+  defaultHugePagePodLimits(spec);
+  defaultPodRequests(spec);
   if (spec.enableServiceLinks === undefined || spec.enableServiceLinks === null) spec.enableServiceLinks = true;
   if (spec.hostNetwork === true) {
     for (const list of ['containers', 'initContainers'] as const) {
@@ -53,6 +58,42 @@ export function defaultPodOnly(pod: KubeObject): void {
       }
     }
   }
+}
+
+const isPodLevelResource = (name: string): boolean => name === 'cpu' || name === 'memory' || name.startsWith('hugepages-');
+const isHugePages = (name: string): boolean => name.startsWith('hugepages-');
+
+/**
+ * defaultHugePagePodLimits: once pod-level resources are partly set, a hugepages limit the
+ * containers have and the pod has neither as limit nor as request becomes the containers' total.
+ */
+function defaultHugePagePodLimits(spec: JsonObject): void {
+  const resources = objAt(spec, 'resources');
+  const limits = objAt(resources, 'limits') ?? {};
+  const requests = objAt(resources, 'requests') ?? {};
+  if (!resources || (Object.keys(limits).length === 0 && Object.keys(requests).length === 0)) return;
+  const next: JsonObject = { ...limits };
+  for (const [name, q] of aggregate(spec as PodSpecJson, 'limits')) {
+    if (!isHugePages(name) || name in requests || name in next) continue;
+    next[name] = q.toString();
+  }
+  if (Object.keys(next).length > 0) resources.limits = next;
+}
+
+/**
+ * defaultPodRequests: when pod-level limits are set, each unset pod-level request becomes the
+ * containers' aggregate request (cpu and memory, which can be overcommitted), else the pod's limit.
+ */
+function defaultPodRequests(spec: JsonObject): void {
+  const resources = objAt(spec, 'resources');
+  const limits = objAt(resources, 'limits');
+  if (!resources || !limits || Object.keys(limits).length === 0) return;
+  const requests: JsonObject = { ...(objAt(resources, 'requests') ?? {}) };
+  for (const [name, q] of aggregate(spec as PodSpecJson, 'requests')) {
+    if (!(name in requests) && isPodLevelResource(name) && !isHugePages(name)) requests[name] = q.toString();
+  }
+  for (const [name, q] of Object.entries(limits)) if (!(name in requests) && isPodLevelResource(name)) requests[name] = clone(q);
+  if (Object.keys(requests).length > 0) resources.requests = requests;
 }
 
 /** Defaults of a PodTemplateSpec's spec, when present. */

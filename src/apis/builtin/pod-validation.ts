@@ -6,7 +6,8 @@
 // pod-security-validation.ts, affinity, scheduling gates and topology spread in
 // pod-scheduling-validation.ts, probes and lifecycle hooks in pod-probe-validation.ts, DNS config,
 // readiness gates and host aliases in pod-dns-validation.ts, container resources in
-// pod-resources-validation.ts, resource claims in pod-claims-validation.ts. Not ported: pod-level resources, ephemeral containers and host-port conflicts.
+// pod-resources-validation.ts (pod-level resources too), resource claims in pod-claims-validation.ts,
+// the ephemeralcontainers subresource in pod-ephemeral-containers.ts.
 import { fieldError, type FieldError } from '../../errors/field-error.ts';
 import { isDNS1123Label, isDNS1123Subdomain, isValidLabelValue } from '../../validation/names.ts';
 import { validateAnnotations, validateLabelName, validateLabels } from '../../validation/meta-fields.ts';
@@ -15,7 +16,7 @@ import { isPlainObject } from '../object.ts';
 import { validateContainerSecurityContext, validateHostUsers, validatePodOS, validatePodSecurityContext } from './pod-security-validation.ts';
 import { validateHostAliases, validatePodDNSConfig, validateReadinessGates } from './pod-dns-validation.ts';
 import { podClaimNames, validatePodResourceClaims } from './pod-claims-validation.ts';
-import { validateContainerResources } from './pod-resources-validation.ts';
+import { validateContainerResources, validatePodLevelResources } from './pod-resources-validation.ts';
 import { validateInitContainerHooks, validateRegularContainerHooks } from './pod-probe-validation.ts';
 import { validateAffinity, validateSchedulingGates, validateTopologySpreadConstraints } from './pod-scheduling-validation.ts';
 
@@ -125,25 +126,112 @@ function validateVolumeMounts(mounts: Json[], volumes: Set<string>, path: string
   return errs;
 }
 
+/** validateContainerCommon (the part ported), for every kind of container at `idx`. */
+function validateContainerCommon(c: Json, volumes: Set<string>, claims: Set<string>, idx: string, hostUsers: boolean): FieldError[] {
+  const errs: FieldError[] = [];
+  const name = str(c.name);
+  if (name === '') errs.push(fieldError.required(`${idx}.name`));
+  else errs.push(...dnsLabel(name, `${idx}.name`));
+  if (str(c.image) === '') errs.push(fieldError.required(`${idx}.image`));
+  errs.push(...supported(str(c.terminationMessagePolicy), `${idx}.terminationMessagePolicy`, TERMINATION_MESSAGE_POLICIES));
+  errs.push(...validatePorts(list(c.ports), `${idx}.ports`));
+  errs.push(...validateEnv(list(c.env), `${idx}.env`));
+  errs.push(...validateVolumeMounts(list(c.volumeMounts), volumes, `${idx}.volumeMounts`));
+  errs.push(...supported(str(c.imagePullPolicy), `${idx}.imagePullPolicy`, PULL_POLICIES));
+  errs.push(...validateContainerResources(c.resources, claims, `${idx}.resources`));
+  errs.push(...validateContainerSecurityContext(c, hostUsers, idx));
+  return errs;
+}
+
 /** validateContainerCommon plus the name uniqueness validateContainers checks across containers. */
 function validateContainerList(containers: Json[], volumes: Set<string>, claims: Set<string>, path: string, seen: Set<string>, hostUsers: boolean, gracePeriod: number | undefined, init: boolean): FieldError[] {
   const errs: FieldError[] = [];
   containers.forEach((c, i) => {
     const idx = `${path}[${i}]`;
     const name = str(c.name);
-    if (name === '') errs.push(fieldError.required(`${idx}.name`));
-    else errs.push(...dnsLabel(name, `${idx}.name`));
-    if (str(c.image) === '') errs.push(fieldError.required(`${idx}.image`));
-    errs.push(...supported(str(c.terminationMessagePolicy), `${idx}.terminationMessagePolicy`, TERMINATION_MESSAGE_POLICIES));
-    errs.push(...validatePorts(list(c.ports), `${idx}.ports`));
-    errs.push(...validateEnv(list(c.env), `${idx}.env`));
-    errs.push(...validateVolumeMounts(list(c.volumeMounts), volumes, `${idx}.volumeMounts`));
-    errs.push(...supported(str(c.imagePullPolicy), `${idx}.imagePullPolicy`, PULL_POLICIES));
-    errs.push(...validateContainerResources(c.resources, claims, `${idx}.resources`));
-    errs.push(...validateContainerSecurityContext(c, hostUsers, idx));
+    errs.push(...validateContainerCommon(c, volumes, claims, idx, hostUsers));
     if (seen.has(name)) errs.push(fieldError.duplicate(`${idx}.name`, name));
     else seen.add(name);
+    // Init containers run one by one: each is checked alone, Go passing it as a list of one (so at index 0).
+    if (init) errs.push(...checkHostPortConflicts([c], path));
     errs.push(...(init ? validateInitContainerHooks(c, gracePeriod, idx) : validateRegularContainerHooks(c, gracePeriod, idx)));
+  });
+  // Port conflicts are checked across all the app containers.
+  if (!init) errs.push(...checkHostPortConflicts(containers, path));
+  return errs;
+}
+
+/**
+ * validatePodHostNetworkDeps: with hostNetwork an app container's hostPort is its containerPort.
+ * Go lets a template leave it 0 (ResourceIsPod is false there); a Pod's was defaulted to the
+ * containerPort already, so checking only set host ports gives both answers.
+ */
+function validatePodHostNetworkDeps(spec: Json, path: string): FieldError[] {
+  if (spec.hostNetwork !== true) return [];
+  const errs: FieldError[] = [];
+  list(spec.containers).forEach((c, i) => {
+    list(c.ports).forEach((p, j) => {
+      const hostPort = typeof p.hostPort === 'number' ? p.hostPort : 0;
+      const containerPort = typeof p.containerPort === 'number' ? p.containerPort : 0;
+      if (hostPort !== 0 && hostPort !== containerPort) errs.push(fieldError.invalid(`${path}.containers[${i}].ports[${j}].hostPort`, hostPort, 'must match `containerPort` when `hostNetwork` is true'));
+    });
+  });
+  return errs;
+}
+
+/** checkHostPortConflicts (AccumulateUniqueHostPorts): one protocol/hostIP/hostPort per list. */
+function checkHostPortConflicts(containers: Json[], path: string): FieldError[] {
+  const errs: FieldError[] = [];
+  const seen = new Set<string>();
+  containers.forEach((c, ci) => {
+    list(c.ports).forEach((p, pi) => {
+      const port = typeof p.hostPort === 'number' ? p.hostPort : 0;
+      if (port === 0) return;
+      const key = `${str(p.protocol)}/${str(p.hostIP)}/${port}`;
+      if (seen.has(key)) errs.push(fieldError.duplicate(`${path}[${ci}].ports[${pi}].hostPort`, key));
+      else seen.add(key);
+    });
+  });
+  return errs;
+}
+
+// allowedEphemeralContainerFields: the EphemeralContainerCommon fields an ephemeral container may
+// set; any other set field is Forbidden, named as Go lower-cases the struct field's first letter.
+const EPHEMERAL_FORBIDDEN_FIELDS = ['ports', 'resources', 'resizePolicy', 'restartPolicy', 'restartPolicyRules', 'livenessProbe', 'readinessProbe', 'startupProbe', 'lifecycle'];
+const EPHEMERAL_FORBIDDEN = 'cannot be set for an Ephemeral Container';
+
+/** A field holding other than Go's zero value (`resources: {}` is the zero ResourceRequirements). */
+function isSetField(key: string, v: unknown): boolean {
+  if (v === undefined || v === null || v === '' || v === false) return false;
+  return !(key === 'resources' && isPlainObject(v) && Object.keys(v).length === 0);
+}
+
+/**
+ * validateEphemeralContainers: each is a container (validateContainerCommon and the pod-only
+ * image rule) whose name is unique across every kind of container, whose target container exists
+ * and is not ephemeral, and which sets none of the fields a workload needs, nor a subPath.
+ */
+function validateEphemeralContainers(spec: Json, volumes: Set<string>, claims: Set<string>, path: string, hostUsers: boolean): FieldError[] {
+  const ephemeral = list(spec.ephemeralContainers);
+  if (ephemeral.length === 0) return [];
+  const others = new Set([...list(spec.containers), ...list(spec.initContainers)].map((c) => str(c.name)));
+  const all = new Set(others);
+  const errs: FieldError[] = [];
+  ephemeral.forEach((ec, i) => {
+    const idx = `${path}[${i}]`;
+    errs.push(...validateContainerCommon(ec, volumes, claims, idx, hostUsers));
+    const image = str(ec.image);
+    if (image.trim() !== image) errs.push(fieldError.invalid(`${idx}.image`, image, 'must not have leading or trailing whitespace'));
+    const name = str(ec.name);
+    if (all.has(name)) errs.push(fieldError.duplicate(`${idx}.name`, name));
+    else all.add(name);
+    const target = str(ec.targetContainerName);
+    if (target !== '' && !others.has(target)) errs.push(fieldError.notFound(`${idx}.targetContainerName`, target));
+    for (const key of EPHEMERAL_FORBIDDEN_FIELDS) if (isSetField(key, ec[key])) errs.push(fieldError.forbidden(`${idx}.${key}`, EPHEMERAL_FORBIDDEN));
+    list(ec.volumeMounts).forEach((vm, j) => {
+      if (str(vm.subPath) !== '') errs.push(fieldError.forbidden(`${idx}.volumeMounts[${j}].subPath`, EPHEMERAL_FORBIDDEN));
+      if (str(vm.subPathExpr) !== '') errs.push(fieldError.forbidden(`${idx}.volumeMounts[${j}].subPathExpr`, EPHEMERAL_FORBIDDEN));
+    });
   });
   return errs;
 }
@@ -166,6 +254,10 @@ export function validatePodSpec(spec: unknown, path: string): FieldError[] {
   else errs.push(...validateContainerList(containers, volumes, claims, `${path}.containers`, seen, hostUsers, gracePeriod, false));
   // Init container names must not collide with the app containers' either.
   errs.push(...validateContainerList(list(s.initContainers), volumes, claims, `${path}.initContainers`, seen, hostUsers, gracePeriod, true));
+  errs.push(...validateEphemeralContainers(s, volumes, claims, `${path}.ephemeralContainers`, hostUsers));
+  // opts.PodLevelResourcesEnabled: PodLevelResources is on by default in v1.36.
+  errs.push(...validatePodLevelResources(s, claims, `${path}.resources`));
+  errs.push(...validatePodHostNetworkDeps(s, path));
   errs.push(...supported(str(s.restartPolicy), `${path}.restartPolicy`, RESTART_POLICIES));
   errs.push(...supported(str(s.dnsPolicy), `${path}.dnsPolicy`, DNS_POLICIES));
   const nodeSelector = obj(s.nodeSelector);

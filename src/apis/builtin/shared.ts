@@ -85,7 +85,7 @@ export function semanticEqual(a: unknown, b: unknown): boolean {
 export function composeStrategy(...parts: Strategy[]): Strategy {
   const has = <K extends keyof Strategy>(k: K) => parts.some((p) => p[k]);
   const strategy: Strategy = {};
-  if (has('prepareForCreate')) strategy.prepareForCreate = (obj) => parts.forEach((p) => p.prepareForCreate?.(obj));
+  if (has('prepareForCreate')) strategy.prepareForCreate = (obj, request) => parts.forEach((p) => p.prepareForCreate?.(obj, request));
   if (has('prepareForUpdate')) strategy.prepareForUpdate = (obj, old) => parts.forEach((p) => p.prepareForUpdate?.(obj, old));
   if (has('validate')) strategy.validate = (obj) => parts.flatMap((p): FieldError[] => p.validate?.(obj) ?? []);
   if (has('validateUpdate')) {

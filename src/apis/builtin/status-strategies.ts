@@ -24,6 +24,20 @@ export function keepFromStored(...fields: string[]): Strategy {
   };
 }
 
+/**
+ * metav1.ResetObjectMetaForStatus: labels, annotations, finalizers, owner references and the
+ * deletion timestamp of a subresource write come from the stored object (generation too, which the
+ * strategy bumps itself).
+ */
+export function resetObjectMetaForStatus(obj: KubeObject, old: KubeObject): void {
+  const target = meta(obj) as Record<string, unknown>;
+  for (const key of ['labels', 'annotations', 'finalizers', 'ownerReferences', 'deletionTimestamp', 'generation'] as const) {
+    const value = old.metadata?.[key];
+    if (value === undefined) delete target[key];
+    else target[key] = clone(value);
+  }
+}
+
 /** A status validation run on every `/status` update (after the registry's ObjectMeta checks). */
 export function validateStatus(fn: (obj: KubeObject, old: KubeObject) => FieldError[]): Strategy {
   return { validateUpdate: fn };

@@ -10,8 +10,10 @@ import { tryLabelSelectorAsSelector } from '../../selectors/label-selector-as-se
 import { deepEqual } from '../../util/deep-equal.ts';
 import { isPlainObject, type KubeObject } from '../object.ts';
 import { validatePodTemplateSpec } from './pod-validation.ts';
+import { validateJobRetryAndEnd, validateRestartPolicyForFailurePolicy } from './job-policy-validation.ts';
+import { isDNS1123Label } from '../../validation/names.ts';
 import { labelSelectorJson, validateLabelSelector } from './label-selector-validation.ts';
-import { internalJsonText, semanticDeepEqual } from './go-struct-diff.ts';
+import { internalJsonText, semanticDeepEqual, typedInternalJson } from './go-struct-diff.ts';
 import { intOrPercentValue, isNotMoreThan100Percent, validatePositiveIntOrPercent } from './int-or-percent.ts';
 
 type Json = Record<string, unknown>;
@@ -245,13 +247,17 @@ export function immutableSelector(obj: KubeObject, old: KubeObject): FieldError[
 /** ValidateJobSpec (the counts, the selector it generates, and the template's restart policy). */
 export function validateJob(job: KubeObject): FieldError[] {
   const spec = obj(job.spec) ?? {};
-  const errs: FieldError[] = validateJobSpecCounts(spec, 'spec');
+  const errs: FieldError[] = [...validateJobSpecCounts(spec, 'spec'), ...validateJobSpecTemplate(spec, 'spec')];
   if (spec.selector === undefined || spec.selector === null) errs.push(fieldError.required('spec.selector'));
   else {
     errs.push(...validateLabelSelector(spec.selector, 'spec.selector'));
     errs.push(...selectorMatchesTemplate(spec.selector, spec.template));
   }
-  errs.push(...validateJobSpecTemplate(spec, 'spec'));
+  // An Indexed job's pods are named <job>-<index> as their hostname, which must be a DNS label.
+  if (spec.completionMode === 'Indexed' && typeof spec.completions === 'number' && spec.completions > 0) {
+    const hostname = `${job.metadata?.name ?? ''}-${spec.completions - 1}`;
+    if (isDNS1123Label(hostname).length > 0) errs.push(fieldError.invalid('metadata.name', job.metadata?.name ?? '', `will not able to create pod with invalid DNS label: ${hostname}`));
+  }
   return errs;
 }
 
@@ -282,8 +288,13 @@ export function validateJobUpdate(job: KubeObject, old: KubeObject): FieldError[
   errs.push(...immutable('spec.selector', spec.selector, oldSpec.selector, labelSelectorJson));
   const suspendedNeverStarted = oldSpec.suspend === true && obj(old.status)?.startTime === undefined;
   errs.push(...immutable('spec.template', spec.template, suspendedNeverStarted ? withSchedulingDirectivesOf(oldSpec.template, spec.template) : oldSpec.template, internalJsonText));
+  // The internal batch types carry no json tags: Go prints every field under its Go name.
+  const internalJson: Partial<Record<string, (v: unknown) => string>> = {
+    podFailurePolicy: (v) => typedInternalJson('batch.v1.PodFailurePolicy', v),
+    successPolicy: (v) => typedInternalJson('batch.v1.SuccessPolicy', v),
+  };
   for (const key of ['completionMode', 'podFailurePolicy', 'backoffLimitPerIndex', 'managedBy', 'successPolicy'] as const) {
-    errs.push(...immutable(`spec.${key}`, spec[key], oldSpec[key], key === 'podFailurePolicy' || key === 'successPolicy' ? internalJsonText : undefined));
+    errs.push(...immutable(`spec.${key}`, spec[key], oldSpec[key], internalJson[key]));
   }
   return errs;
 }
@@ -318,20 +329,27 @@ function withSchedulingDirectivesOf(oldTemplate: unknown, template: unknown): Js
   return result;
 }
 
-/** validateJobSpec's counts, for a Job's spec or a CronJob's jobTemplate.spec at `path`. */
+/**
+ * validateJobSpec up to the template, for a Job's spec or a CronJob's jobTemplate.spec at `path`:
+ * the counts, then how the job retries and ends (job-policy-validation.ts).
+ */
 function validateJobSpecCounts(spec: Json, path: string): FieldError[] {
   const errs: FieldError[] = [];
   for (const key of ['parallelism', 'completions', 'activeDeadlineSeconds', 'backoffLimit', 'ttlSecondsAfterFinished'] as const) {
     if (typeof spec[key] === 'number') errs.push(...validateNonnegativeField(spec[key], `${path}.${key}`));
   }
+  errs.push(...validateJobRetryAndEnd(spec, path));
   return errs;
 }
 
-/** validateJobSpec's template part: a valid pod template that restarts OnFailure or Never. */
+/** validateJobSpec's template part: a valid pod template that restarts OnFailure or Never (only Never with a podFailurePolicy). */
 function validateJobSpecTemplate(spec: Json, path: string): FieldError[] {
   const errs = validatePodTemplateSpec(spec.template, `${path}.template`);
   const policy = templateSpec(spec.template).restartPolicy;
-  if (policy !== 'OnFailure' && policy !== 'Never') errs.push(fieldError.notSupported(`${path}.template.spec.restartPolicy`, policy ?? '', ['OnFailure', 'Never']));
+  // Always is also what PodSpec defaulting gives an unset policy: Required names the choices.
+  if (policy === 'Always' || policy === '' || policy === undefined || policy === null) errs.push(fieldError.required(`${path}.template.spec.restartPolicy`, 'valid values: "OnFailure", "Never"'));
+  else if (policy !== 'OnFailure' && policy !== 'Never') errs.push(fieldError.notSupported(`${path}.template.spec.restartPolicy`, policy, ['OnFailure', 'Never']));
+  else errs.push(...validateRestartPolicyForFailurePolicy(spec, policy, path));
   return errs;
 }
 

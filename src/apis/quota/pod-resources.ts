@@ -29,7 +29,8 @@ const list = (c: ContainerJson, which: 'requests' | 'limits'): ResourceList => r
 /** The resources pod-level resources may set (IsSupportedPodLevelResource). */
 const POD_LEVEL_RESOURCES = new Set(['cpu', 'memory']);
 
-function aggregate(spec: PodSpecJson, which: 'requests' | 'limits'): ResourceList {
+/** AggregateContainerRequests / AggregateContainerLimits: the containers' own, without pod-level resources. */
+export function aggregate(spec: PodSpecJson, which: 'requests' | 'limits'): ResourceList {
   const out: ResourceList = new Map();
   for (const c of spec.containers ?? []) addInto(out, list(c, which));
   const restartable: ResourceList = new Map();

@@ -3,6 +3,7 @@
 // applies, later rules overriding earlier ones field by field.
 import type { KubeObject } from '../../apis/object.ts';
 import { parseLabelSelector, type LabelSelector } from '../../selectors/label-selector.ts';
+import type { LogsBehavior } from './container-logs.ts';
 
 /** What the kubelet's stand-in makes of a pod; every time is in milliseconds of the cluster clock. */
 export interface PodBehavior {
@@ -21,13 +22,17 @@ export interface PodBehavior {
   exitCode?: number;
   /** The containers exit (after runFor, default 0) and the kubelet restarts them with its back-off, for ever. */
   crashLoop?: boolean;
-  /** What `pods/log` answers for a container: text (lines) or a function of the container name. */
-  logs?: string | ((container: string, pod: KubeObject) => string);
+  /**
+   * What each run of a container prints, read by `pods/log` (and `pods/attach`): text (lines written when it starts),
+   * lines over time (`[{ after: ms into the run, text }]`, streamed to `follow` readers as the
+   * clock reaches them), or a function of the container name and pod answering either.
+   */
+  logs?: LogsBehavior;
   /** How long a container takes to stop once its pod is deleted gracefully. Default: the whole grace period. */
   stopAfter?: number;
   /**
-   * What `pods/exec` (over a WebSocket, through `cluster.listen()`) answers for a command: its
-   * output and exit code. Default: no output, exit code 0.
+   * What `pods/exec` (over a WebSocket: client-node's Exec on `cluster.kubeConfig`, kubectl on
+   * `cluster.listen()`) answers for a command: its output and exit code. Default: no output, exit code 0.
    */
   exec?: (command: string[], container: string, pod: KubeObject) => { stdout?: string; stderr?: string; exitCode?: number };
 }
@@ -40,11 +45,40 @@ export interface PodMatch {
   name?: string;
 }
 
-interface Rule {
+interface PodMatcher {
   namespace?: string;
   name?: string;
   selector?: LabelSelector;
+}
+
+interface Rule extends PodMatcher {
   behavior: PodBehavior;
+}
+
+/** The match compiled; a selector that does not parse throws its parser's error. */
+export function podMatcher(match: PodMatch): (pod: KubeObject) => boolean {
+  const matcher = compile(match);
+  return (pod) => matches(matcher, pod);
+}
+
+function compile(match: PodMatch): PodMatcher {
+  const selector =
+    match.selector === undefined
+      ? undefined
+      : parseLabelSelector(
+          typeof match.selector === 'string'
+            ? match.selector
+            : Object.entries(match.selector)
+                .map(([k, v]) => `${k}=${v}`)
+                .join(','),
+        );
+  return { namespace: match.namespace, name: match.name, selector };
+}
+
+function matches(rule: PodMatcher, pod: KubeObject): boolean {
+  if (rule.namespace !== undefined && rule.namespace !== pod.metadata?.namespace) return false;
+  if (rule.name !== undefined && rule.name !== pod.metadata?.name) return false;
+  return !rule.selector || rule.selector.matches(pod.metadata?.labels);
 }
 
 export class KubeletRules {
@@ -52,17 +86,7 @@ export class KubeletRules {
 
   /** Adds a rule; answers a function that removes it. A selector that does not parse throws its parser's error. */
   add(match: PodMatch, behavior: PodBehavior): () => void {
-    const selector =
-      match.selector === undefined
-        ? undefined
-        : parseLabelSelector(
-            typeof match.selector === 'string'
-              ? match.selector
-              : Object.entries(match.selector)
-                  .map(([k, v]) => `${k}=${v}`)
-                  .join(','),
-          );
-    const rule: Rule = { namespace: match.namespace, name: match.name, selector, behavior: { ...behavior } };
+    const rule: Rule = { ...compile(match), behavior: { ...behavior } };
     this.rules.push(rule);
     return () => {
       this.rules = this.rules.filter((r) => r !== rule);
@@ -72,12 +96,7 @@ export class KubeletRules {
   /** The merged behavior of every rule matching the pod. */
   behaviorOf(pod: KubeObject): PodBehavior {
     let merged: PodBehavior = {};
-    for (const rule of this.rules) {
-      if (rule.namespace !== undefined && rule.namespace !== pod.metadata?.namespace) continue;
-      if (rule.name !== undefined && rule.name !== pod.metadata?.name) continue;
-      if (rule.selector && !rule.selector.matches(pod.metadata?.labels)) continue;
-      merged = { ...merged, ...rule.behavior };
-    }
+    for (const rule of this.rules) if (matches(rule, pod)) merged = { ...merged, ...rule.behavior };
     return merged;
   }
 

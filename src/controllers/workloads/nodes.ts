@@ -1,8 +1,8 @@
-// The Nodes a workloads cluster starts with: what a kubelet registers (labels, podCIDR) and then
-// reports as its status (conditions, capacity/allocatable, addresses, nodeInfo, daemonEndpoints),
+// The Nodes a workloads cluster starts with: what a kubelet registers (labels, podCIDR, its Lease in
+// kube-node-lease) and then reports as its status (conditions, capacity/allocatable, addresses, nodeInfo, daemonEndpoints),
 // with the texts of pkg/kubelet/nodestatus/setters.go. Every node is alike and Ready.
 import type { KubeObject } from '../../apis/object.ts';
-import { formatTimestamp } from '../../go/time.ts';
+import { formatMicroTimestamp, formatTimestamp } from '../../go/time.ts';
 import type { ControllerContext } from '../context.ts';
 import { stableJson } from './objects.ts';
 
@@ -83,13 +83,33 @@ function nodeStatus(i: number, kubeletVersion: string, now: Date): Record<string
       osImage: 'Debian GNU/Linux 12 (bookworm)',
       containerRuntimeVersion: 'containerd://2.1.4',
       kubeletVersion,
+      // Deprecated and no longer set by kubelets, but not omitempty: encoding/json writes "".
+      kubeProxyVersion: '',
       operatingSystem: 'linux',
       architecture: 'amd64',
       swap: {},
     },
-    images: [],
     runtimeHandlers: [{ name: 'runc', features: { recursiveReadOnlyMounts: true, userNamespaces: true } }, { name: '', features: { recursiveReadOnlyMounts: true, userNamespaces: true } }],
     features: { supplementalGroupsPolicy: true },
+  };
+}
+
+const NODE_LEASE_NAMESPACE = 'kube-node-lease';
+/** The kubelet's NodeLeaseDurationSeconds default. */
+const NODE_LEASE_DURATION_SECONDS = 40;
+
+/**
+ * The node's heartbeat Lease, as the kubelet's lease controller creates it
+ * (component-helpers/apimachinery/lease/controller.go newLease, with the kubelet's post-process
+ * setting the Node as owner). kubefake's nodes do not renew it: nothing here judges a node by it.
+ */
+function nodeLease(node: KubeObject, now: Date): KubeObject {
+  const name = node.metadata!.name!;
+  return {
+    apiVersion: 'coordination.k8s.io/v1',
+    kind: 'Lease',
+    metadata: { name, namespace: NODE_LEASE_NAMESPACE, ownerReferences: [{ apiVersion: 'v1', kind: 'Node', name, uid: node.metadata!.uid! }] },
+    spec: { holderIdentity: name, leaseDurationSeconds: NODE_LEASE_DURATION_SECONDS, renewTime: formatMicroTimestamp(now) },
   };
 }
 
@@ -97,8 +117,10 @@ function nodeStatus(i: number, kubeletVersion: string, now: Date): Record<string
 export async function registerNodes(ctx: ControllerContext, count: number, kubeletVersion: string): Promise<void> {
   const type = ctx.catalog.find('', 'v1', 'nodes')!;
   const registry = ctx.registryFor(type);
+  const leases = ctx.registryFor(ctx.catalog.find('coordination.k8s.io', 'v1', 'leases')!);
   for (let i = 1; i <= count; i++) {
-    await registry.create(undefined, nodeObject(i), { fieldManager: 'kubelet' });
+    const { object: node } = await registry.create(undefined, nodeObject(i), { fieldManager: 'kubelet' });
+    await leases.create(NODE_LEASE_NAMESPACE, nodeLease(node, ctx.clock.now()), { fieldManager: 'kubelet' });
     const status = nodeStatus(i, kubeletVersion, ctx.clock.now());
     registry.systemUpdate(undefined, nodeName(i), (node) => {
       if (stableJson(node.status) === stableJson(status)) return false;

@@ -141,7 +141,7 @@ export class Scheduler extends QueueController {
     this.unschedulable.clear();
   }
 
-  protected sync(key: string): void {
+  protected async sync(key: string): Promise<void> {
     const pod = this.ctx.store.get(PODS, key);
     if (!pod || !this.wantsScheduling(pod)) return;
     const nodes = this.ctx.store.list(NODES, '').map((e) => e.object);
@@ -162,7 +162,7 @@ export class Scheduler extends QueueController {
     const registry = this.ctx.registryFor(type);
     if (best) {
       try {
-        bindPod(registry, namespace, name, { metadata: { name, uid: pod.metadata.uid }, target: { kind: 'Node', name: best.name } }, this.ctx.clock.now(), false);
+        await bindPod(registry, namespace, name, { metadata: { name, uid: pod.metadata.uid }, target: { kind: 'Node', name: best.name } }, this.ctx.clock.now());
         // bindingCycle: recorded about the assumed pod (as the scheduler's cache had it) once bound.
         this.recorder.event(pod, 'Normal', 'Scheduled', 'Binding', `Successfully assigned ${namespace}/${name} to ${best.name}`);
       } catch (err) {

@@ -7,7 +7,7 @@ import {
   ProtobufDecodeError,
 } from './decode.ts';
 import { isKubernetesProtobuf } from './media-type.ts';
-import { messages } from './schemas/index.ts';
+import { messageForKind, messages } from './schemas/index.ts';
 
 // ---- a tiny proto2 encoder, enough to build bodies by hand ----
 
@@ -302,7 +302,7 @@ describe('decodeKubernetesProtobuf', () => {
       const got = decodeKubernetesProtobuf(envelope(apiVersion, 'DeleteOptions', raw));
       expect(got.object).toStrictEqual({ kind: 'DeleteOptions', apiVersion, gracePeriodSeconds: 0, preconditions: { uid: 'uid-1' }, propagationPolicy: 'Foreground', dryRun: ['All'] });
     }
-    expect(decodeProtobufMessage('meta.DeleteOptions', Uint8Array.from(bool(3, true)))).toStrictEqual({ orphanDependents: true });
+    expect(decodeProtobufMessage('meta.v1.DeleteOptions', Uint8Array.from(bool(3, true)))).toStrictEqual({ orphanDependents: true });
   });
 
   it('Service: IntOrString as string, pointer strings', () => {
@@ -434,6 +434,41 @@ describe('decodeKubernetesProtobuf', () => {
         }
       }
     });
+  });
+});
+
+describe('types the generated tables reach beyond the first kinds', () => {
+  it('a named slice (authorization ExtraValue) travels as { repeated items = 1 } and is the slice in JSON', () => {
+    // SubjectAccessReview: spec = 2; SubjectAccessReviewSpec: user = 3, extra = 5 (map<string, ExtraValue>).
+    const extra = (k: string, ...items: string[]) => msg(5, str(1, k), msg(2, ...items.map((i) => str(1, i))));
+    const spec = msg(2, str(3, 'jane'), extra('scopes', 'a', 'b'), extra('empty'));
+    const { object } = decodeKubernetesProtobuf(envelope('authorization.k8s.io/v1', 'SubjectAccessReview', cat(objectMeta('r'), spec)));
+    expect((object.spec as Record<string, unknown>).extra).toStrictEqual({ empty: null, scopes: ['a', 'b'] });
+  });
+
+  it('MicroTime keeps microseconds (events.k8s.io Event eventTime), the zero time is null', () => {
+    // events.v1.Event: eventTime = 2 (Timestamp seconds = 1, nanos = 2); reportingController = 4.
+    const at = msg(2, int(1, 1_700_000_000), int(2, 123_456_789));
+    const { object } = decodeKubernetesProtobuf(envelope('events.k8s.io/v1', 'Event', cat(objectMeta('e'), at, str(4, 'me'))));
+    expect(object.eventTime).toBe('2023-11-14T22:13:20.123456Z');
+    const zero = decodeKubernetesProtobuf(envelope('events.k8s.io/v1', 'Event', cat(objectMeta('e'), bytes(2, [])))).object;
+    expect(zero.eventTime).toBeNull();
+  });
+
+  it('RawExtension embeds its JSON bytes (ControllerRevision data), and refuses bytes that are not JSON', () => {
+    // apps.v1.ControllerRevision: data = 2 (RawExtension raw = 1), revision = 3.
+    const revision = (raw: string) => envelope('apps/v1', 'ControllerRevision', cat(objectMeta('r'), msg(2, str(1, raw)), int(3, 4)));
+    expect(decodeKubernetesProtobuf(revision('{"spec":{"x":1}}')).object).toMatchObject({ data: { spec: { x: 1 } }, revision: 4 });
+    expect(decodeError(() => decodeKubernetesProtobuf(revision('not json'))).message).toBe('json: error calling MarshalJSON for type runtime.RawExtension: invalid JSON in raw');
+  });
+
+  it('covers every kind a default v1.36 apiserver serves from k8s.io/api, autoscaling v1 and v2 apart', () => {
+    const kinds = decodableKinds();
+    for (const k of ['autoscaling/v1 HorizontalPodAutoscaler', 'autoscaling/v2 HorizontalPodAutoscaler', 'policy/v1 Eviction', 'v1 Binding', 'storage.k8s.io/v1 StorageClass', 'resource.k8s.io/v1 ResourceClaim']) {
+      expect(kinds).toContain(k);
+    }
+    expect(messageForKind('autoscaling/v1', 'HorizontalPodAutoscaler')).toBe('autoscaling.v1.HorizontalPodAutoscaler');
+    expect(messageForKind('autoscaling/v2', 'HorizontalPodAutoscaler')).toBe('autoscaling.v2.HorizontalPodAutoscaler');
   });
 });
 

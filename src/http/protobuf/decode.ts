@@ -115,7 +115,7 @@ export function decodeKubernetesProtobuf(bytes: Uint8Array, defaults?: { apiVers
 }
 
 /**
- * Decodes one message (no envelope) by registry name, e.g. `meta.DeleteOptions`; for callers that
+ * Decodes one message (no envelope) by registry name, e.g. `meta.v1.DeleteOptions`; for callers that
  * already know the type.
  */
 export function decodeProtobufMessage(name: string, bytes: Uint8Array): Record<string, unknown> {
@@ -309,8 +309,13 @@ function valueJson(f: FieldSpec, v: Scalar, depth: number): unknown {
 }
 
 function decodeKind(f: FieldSpec, bytes: Uint8Array, depth: number): { json: unknown; zero: boolean } {
-  if (f.kind === 'message') return decodeMessage(messages.get(f.message!), bytes, depth + 1);
-  return decodeSpecial(f.kind as SpecialKind, bytes);
+  if (f.kind !== 'message') return decodeSpecial(f.kind as SpecialKind, bytes);
+  const spec = messages.get(f.message!);
+  const decoded = decodeMessage(spec, bytes, depth + 1);
+  // A named slice (`type ExtraValue []string`) travels as `{ repeated items = 1 }` and is the
+  // slice itself in Go: nil (JSON null) when no item arrived.
+  if (spec.sliceWrapper) return { json: decoded.json.items, zero: decoded.json.items === null };
+  return decoded;
 }
 
 /** Writes a plain (non-pointer, non-slice) field the way encoding/json would; returns whether it is Go-zero. */
@@ -370,6 +375,10 @@ function decodeSpecial(kind: SpecialKind, bytes: Uint8Array): { json: unknown; z
   switch (kind) {
     case 'Time':
       return decodeTime(bytes);
+    case 'MicroTime':
+      return decodeMicroTime(bytes);
+    case 'RawExtension':
+      return decodeRawExtension(bytes);
     case 'Quantity':
       return decodeQuantity(bytes);
     case 'IntOrString':
@@ -400,6 +409,33 @@ function decodeTime(bytes: Uint8Array): { json: unknown; zero: boolean } {
   return { json: formatRfc3339(seconds), zero: false };
 }
 
+/**
+ * metav1.MicroTime: the same Timestamp, of which MicroTime.Unmarshal keeps the nanoseconds too;
+ * MarshalJSON prints RFC3339Micro (`2006-01-02T15:04:05.000000Z07:00`) in UTC, truncating to
+ * microseconds; the zero time is null.
+ */
+function decodeMicroTime(bytes: Uint8Array): { json: unknown; zero: boolean } {
+  if (bytes.length === 0) return { json: null, zero: true };
+  let seconds = 0;
+  let nanos = 0;
+  const r = new WireReader(bytes);
+  while (!r.done) {
+    const t = r.tag();
+    checkKey('Timestamp', t.field, t.wireType, t.key);
+    if (t.field === 1 || t.field === 2) {
+      if (t.wireType !== WIRE_VARINT) throw wrongWireType(t.wireType, t.field === 1 ? 'Seconds' : 'Nanos');
+      if (t.field === 1) seconds = r.int64();
+      else nanos = r.int32();
+    } else r.skip(t.wireType);
+  }
+  // time.Unix normalises nanoseconds outside [0, 1e9) into the seconds.
+  seconds += Math.floor(nanos / 1e9);
+  nanos = ((nanos % 1e9) + 1e9) % 1e9;
+  if (seconds === GO_ZERO_TIME_UNIX && nanos === 0) return { json: null, zero: true };
+  const micros = String(Math.floor(nanos / 1000)).padStart(6, '0');
+  return { json: formatRfc3339(seconds).replace(/Z$/, `.${micros}Z`), zero: false };
+}
+
 /** time.RFC3339 in UTC at whole seconds, as metav1.Time.MarshalJSON prints it. */
 function formatRfc3339(seconds: number): string {
   const d = new Date(seconds * 1000);
@@ -408,6 +444,31 @@ function formatRfc3339(seconds: number): string {
   const y = (year < 0 ? '-' : '') + String(Math.abs(year)).padStart(4, '0');
   const p = (n: number) => String(n).padStart(2, '0');
   return `${y}-${p(d.getUTCMonth() + 1)}-${p(d.getUTCDate())}T${p(d.getUTCHours())}:${p(d.getUTCMinutes())}:${p(d.getUTCSeconds())}Z`;
+}
+
+/**
+ * runtime.RawExtension: {bytes raw = 1}; MarshalJSON embeds Raw verbatim (null when nil), so the
+ * bytes must be JSON for the object to be served back.
+ */
+function decodeRawExtension(bytes: Uint8Array): { json: unknown; zero: boolean } {
+  let raw: Uint8Array | undefined;
+  const r = new WireReader(bytes);
+  while (!r.done) {
+    const t = r.tag();
+    checkKey('RawExtension', t.field, t.wireType, t.key);
+    if (t.field !== 1) {
+      r.skip(t.wireType);
+      continue;
+    }
+    if (t.wireType !== WIRE_BYTES) throw wrongWireType(t.wireType, 'Raw');
+    raw = r.bytes();
+  }
+  if (!raw) return { json: null, zero: true };
+  try {
+    return { json: JSON.parse(decodeGoUtf8(raw)), zero: false };
+  } catch {
+    throw new ProtobufDecodeError('json: error calling MarshalJSON for type runtime.RawExtension: invalid JSON in raw');
+  }
 }
 
 /** resource.Quantity: {string string = 1}; its Unmarshal parses the string (ParseQuantity). */

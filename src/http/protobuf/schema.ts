@@ -1,15 +1,16 @@
 // Declarative protobuf message tables and their compiled form.
 //
-// A table row is [field number, json tag, type], copied from a message's generated.proto (number,
-// scalar/message type, repeated/map) and its Go struct in types.go (json tag, pointer or not).
+// A table row is [field number, json tag, type], generated (scripts/gen-protobuf-messages.py) from
+// a Go struct field of types.go: its protobuf tag (number) and its json tag and Go type.
 // Both halves matter: gogo-protobuf writes every non-pointer field, zero or not, so the wire
 // cannot tell `0` from "unset"; the JSON shape comes from the Go field's type and tag, exactly
 // as encoding/json would print the decoded Go struct.
 //
 // Type notation (Go-like):
 //   string | bytes | bool | int32 | int64      proto scalars (bytes is Go []byte: base64 in JSON)
-//   Time | Quantity | IntOrString | FieldsV1   apimachinery types with custom proto/JSON forms
-//   meta.ObjectMeta, core.PodSpec, ...         a message from this registry (`<pkg>.<Name>`)
+//   Time | MicroTime | Quantity | IntOrString | FieldsV1 | RawExtension
+//                                              apimachinery types with custom proto/JSON forms
+//   meta.v1.ObjectMeta, core.v1.PodSpec, ...   a message from this registry (`<pkg>.<version>.<Name>`)
 //   *T        a Go pointer: in JSON iff present on the wire (so `false`/`0` survive)
 //   []T       repeated (Go slice; nil unless at least one element arrived)
 //   map[string]T   proto map<string, T> (repeated {key = 1, value = 2} entries)
@@ -20,7 +21,7 @@ export type FieldRow = readonly [field: number, jsonTag: string, type: string];
 export type MessageTable = Readonly<Record<string, readonly FieldRow[]>>;
 
 export type ScalarKind = 'string' | 'bytes' | 'bool' | 'int32' | 'int64';
-export type SpecialKind = 'Time' | 'Quantity' | 'IntOrString' | 'FieldsV1';
+export type SpecialKind = 'Time' | 'MicroTime' | 'Quantity' | 'IntOrString' | 'FieldsV1' | 'RawExtension';
 export type FieldKind = ScalarKind | SpecialKind | 'message';
 /** value: a plain Go field; pointer: *T; list: []T; map: map[string]T. */
 export type FieldShape = 'value' | 'pointer' | 'list' | 'map';
@@ -40,17 +41,19 @@ export interface FieldSpec {
 }
 
 export interface MessageSpec {
-  /** Registry name, e.g. `core.ConfigMap`. */
+  /** Registry name, e.g. `core.v1.ConfigMap`. */
   readonly name: string;
   /** The Go type name, as gogo's error texts use it. */
   readonly goName: string;
   /** In Go declaration order, the order encoding/json writes keys in. */
   readonly fields: readonly FieldSpec[];
+  /** A named slice's wrapper `{ repeated T items = 1 }`: its JSON is the slice, not an object. */
+  readonly sliceWrapper: boolean;
   readonly byNumber: ReadonlyMap<number, FieldSpec>;
 }
 
 const SCALARS: ReadonlySet<string> = new Set<ScalarKind>(['string', 'bytes', 'bool', 'int32', 'int64']);
-const SPECIALS: ReadonlySet<string> = new Set<SpecialKind>(['Time', 'Quantity', 'IntOrString', 'FieldsV1']);
+const SPECIALS: ReadonlySet<string> = new Set<SpecialKind>(['Time', 'MicroTime', 'Quantity', 'IntOrString', 'FieldsV1', 'RawExtension']);
 
 function parseType(type: string, where: string): { shape: FieldShape; kind: FieldKind; message: string | undefined } {
   let shape: FieldShape = 'value';
@@ -66,7 +69,7 @@ function parseType(type: string, where: string): { shape: FieldShape; kind: Fiel
     base = base.slice(1);
   }
   if (SCALARS.has(base) || SPECIALS.has(base)) return { shape, kind: base as ScalarKind | SpecialKind, message: undefined };
-  if (/^[a-z]+\.[A-Z]\w*$/.test(base)) return { shape, kind: 'message', message: base };
+  if (/^[a-z0-9]+\.v\w+\.[A-Z]\w*$/.test(base)) return { shape, kind: 'message', message: base };
   throw new Error(`protobuf schema ${where}: unsupported type ${JSON.stringify(type)}`);
 }
 
@@ -85,8 +88,11 @@ export class MessageRegistry {
   private readonly table: MessageTable;
   private readonly compiled = new Map<string, MessageSpec>();
 
-  constructor(table: MessageTable) {
+  private readonly sliceWrappers: ReadonlySet<string>;
+
+  constructor(table: MessageTable, sliceWrappers: readonly string[] = []) {
     this.table = table;
+    this.sliceWrappers = new Set(sliceWrappers);
   }
 
   has(name: string): boolean {
@@ -103,7 +109,7 @@ export class MessageRegistry {
       if (byNumber.has(f.number)) throw new Error(`protobuf schema ${name}: duplicate field number ${f.number}`);
       byNumber.set(f.number, f);
     }
-    spec = { name, goName: name.slice(name.indexOf('.') + 1), fields, byNumber };
+    spec = { name, goName: name.slice(name.lastIndexOf('.') + 1), fields, byNumber, sliceWrapper: this.sliceWrappers.has(name) };
     this.compiled.set(name, spec);
     return spec;
   }

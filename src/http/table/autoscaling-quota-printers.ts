@@ -1,4 +1,4 @@
-// printHorizontalPodAutoscaler (with formatHPAMetrics) and printResourceQuota
+// printHorizontalPodAutoscaler (with formatHPAMetrics), printScale and printResourceQuota
 // (pkg/printers/internalversion/printers.go, v1.36). The Go printer sees the internal (v2-shaped)
 // HPA; an autoscaling/v1 object is read the way its conversion maps it: targetCPUUtilizationPercentage
 // is a CPU Utilization metric, currentCPUUtilizationPercentage its current value.
@@ -89,6 +89,15 @@ export const horizontalPodAutoscalers: BuiltinPrinter = {
     const minPods = typeof spec.minReplicas === 'number' ? String(spec.minReplicas) : '<unset>';
     return row(nameOf(o), `${str(ref.kind)}/${str(ref.name)}`, formatHPAMetrics(o), minPods, num(spec.maxReplicas), num(obj(o.status).currentReplicas), ageOf(o, now));
   },
+};
+
+/**
+ * printScale: the table of a scale subresource (`kubectl get deploy web --subresource=scale`); every
+ * ScaleREST's ConvertToTable hands the autoscaling/v1 Scale to its resource's printers.
+ */
+export const scales: BuiltinPrinter = {
+  columns: [NAME, column('Desired', 'integer', doc('scaleSpec.replicas')), column('Available', 'integer', doc('scaleStatus.replicas')), AGE],
+  print: (o, now) => row(nameOf(o), num(obj(o.spec).replicas), num(obj(o.status).replicas), ageOf(o, now)),
 };
 
 export const resourceQuotas: BuiltinPrinter = {

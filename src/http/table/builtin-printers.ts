@@ -10,7 +10,7 @@ import { ADMISSION_PRINTERS } from './admission-printers.ts';
 import { ingressClasses, podDisruptionBudgets, podTemplates } from './more-printers.ts';
 import { persistentVolumes, priorityClasses, storageClasses } from './storage-scheduling-printers.ts';
 import { csiDrivers, csiNodes, csiStorageCapacities, endpointSlices, runtimeClasses } from './storage-discovery-printers.ts';
-import { horizontalPodAutoscalers, resourceQuotas } from './autoscaling-quota-printers.ts';
+import { horizontalPodAutoscalers, resourceQuotas, scales } from './autoscaling-quota-printers.ts';
 import { certificateSigningRequests } from './certificate-printer.ts';
 import { flowSchemas, priorityLevelConfigurations } from './flowcontrol-printers.ts';
 import { controllerRevisions, ingresses, networkPolicies, replicationControllers, volumeAttachments } from './workload-network-printers.ts';
@@ -296,6 +296,7 @@ const PRINTERS: Record<string, BuiltinPrinter> = {
   'flowcontrol.apiserver.k8s.io/flowschemas': flowSchemas,
   'certificates.k8s.io/certificatesigningrequests': certificateSigningRequests,
   'autoscaling/horizontalpodautoscalers': horizontalPodAutoscalers,
+  'autoscaling/scale': scales,
   '/resourcequotas': resourceQuotas,
   'flowcontrol.apiserver.k8s.io/prioritylevelconfigurations': priorityLevelConfigurations,
   ...ADMISSION_PRINTERS,

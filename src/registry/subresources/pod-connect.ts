@@ -3,7 +3,9 @@
 // says (pkg/registry/core/pod/strategy.go LogLocation, streamLocation, PortForwardLocation,
 // ResourceLocation), and a pod bound to a node gets the error of a kubelet that does not answer.
 import type { KubeObject } from '../../apis/object.ts';
-import { badRequest, notFound, serviceUnavailable, StatusError } from '../../errors/status-error.ts';
+import { fieldError, type FieldError } from '../../errors/field-error.ts';
+import { badRequest, invalid, notFound, serviceUnavailable, StatusError } from '../../errors/status-error.ts';
+import { IS_NEGATIVE_ERROR_MSG } from '../../validation/meta-fields.ts';
 import type { GenericRegistry } from '../generic-registry.ts';
 
 export type PodConnectSubresource = 'log' | 'exec' | 'attach' | 'portforward' | 'proxy';
@@ -48,8 +50,18 @@ function validateContainer(container: string, pod: KubeObject): string {
   return container;
 }
 
-/** What answers a connect request: nothing to stream (log of an unscheduled pod: 204), a log's text, or an error thrown. */
-export type PodConnectOutcome = { kind: 'no-content' } | { kind: 'text'; body: string } | { kind: 'exec'; result: ExecResult };
+/**
+ * A container's log as the kubelet answers it: the bytes there are, or (following a running
+ * container) a stream that goes on as the container logs and ends when it stops.
+ */
+export type ContainerLog = { kind: 'text'; body: Uint8Array } | { kind: 'stream'; body: ReadableStream<Uint8Array> };
+
+/** What answers a connect request: nothing to stream (log of an unscheduled pod: 204), a log, or an error thrown. */
+export type PodConnectOutcome =
+  | { kind: 'no-content' }
+  | { kind: 'log'; log: ContainerLog }
+  | { kind: 'exec'; result: ExecResult }
+  | { kind: 'attach'; output: ReadableStream<Uint8Array> };
 
 /** What a command run in a container printed and how it exited. */
 export interface ExecResult {
@@ -58,21 +70,43 @@ export interface ExecResult {
   exitCode?: number;
 }
 
-/** corev1.PodLogOptions, as far as a kubelet stand-in cuts logs by them. */
+/** corev1.PodLogOptions, as far as a kubelet stand-in reads logs by them (sinceTime in epoch ms). */
 export interface PodLogOptions {
+  follow?: boolean;
   previous?: boolean;
   timestamps?: boolean;
   tailLines?: number;
   limitBytes?: number;
+  sinceSeconds?: number;
+  sinceTime?: number;
+  /** `stream` as sent: selecting stdout or stderr needs the PodLogsQuerySplitStreams gate, alpha and off in v1.36. */
+  stream?: string;
+}
+
+/** validation.ValidatePodLogOptions, which LogREST.Get runs before it looks the pod up: a 422 on PodLogOptions. */
+export function validatePodLogOptions(name: string, options: PodLogOptions): void {
+  const errors: FieldError[] = [];
+  if (options.tailLines !== undefined && options.tailLines < 0) errors.push(fieldError.invalid('tailLines', options.tailLines, IS_NEGATIVE_ERROR_MSG));
+  if (options.limitBytes !== undefined && options.limitBytes < 1) errors.push(fieldError.invalid('limitBytes', options.limitBytes, 'must be greater than 0'));
+  if (options.sinceSeconds !== undefined && options.sinceTime !== undefined) {
+    errors.push(fieldError.forbidden('', 'at most one of `sinceTime` or `sinceSeconds` may be specified'));
+  } else if (options.sinceSeconds !== undefined && options.sinceSeconds < 1) {
+    errors.push(fieldError.invalid('sinceSeconds', options.sinceSeconds, 'must be greater than 0'));
+  }
+  // allowStreamSelection is the feature gate, off: any stream is refused.
+  if (options.stream !== undefined) errors.push(fieldError.forbidden('stream', 'may not be specified'));
+  if (errors.length) throw invalid({ group: '', kind: 'PodLogOptions' }, name, errors);
 }
 
 /** A kubelet the apiserver can reach (the stand-in of `workloads` clusters): the nodes it runs and their containers' logs. */
 export interface KubeletConnection {
   servesNode(name: string): boolean;
   /** The container's log as the options cut it; throws a StatusError the way a kubelet refuses. */
-  logs(pod: KubeObject, container: string, options: PodLogOptions): string;
+  logs(pod: KubeObject, container: string, options: PodLogOptions): ContainerLog;
   /** Runs `command` in the container; throws a StatusError the way a kubelet refuses. */
   exec(pod: KubeObject, container: string, command: string[]): ExecResult;
+  /** What the running container prints from now on, ending when it stops; throws a StatusError the way a kubelet refuses. */
+  attach(pod: KubeObject, container: string): ReadableStream<Uint8Array>;
 }
 
 export interface PodConnectRequest {
@@ -106,8 +140,9 @@ export function podConnect(r: PodConnectRequest): PodConnectOutcome {
   }
   // client.ConnectionInfoGetter looks the node up first.
   if (r.registryOf('', 'v1', 'nodes')?.peek(undefined, nodeName) === undefined) throw notFound({ group: '', resource: 'nodes' }, nodeName);
-  if (r.subresource === 'log' && r.kubelet?.servesNode(nodeName)) return { kind: 'text', body: r.kubelet.logs(pod, container, r.logOptions ?? {}) };
+  if (r.subresource === 'log' && r.kubelet?.servesNode(nodeName)) return { kind: 'log', log: r.kubelet.logs(pod, container, r.logOptions ?? {}) };
   if (r.subresource === 'exec' && r.kubelet?.servesNode(nodeName)) return { kind: 'exec', result: r.kubelet.exec(pod, container, r.command ?? []) };
+  if (r.subresource === 'attach' && r.kubelet?.servesNode(nodeName)) return { kind: 'attach', output: r.kubelet.attach(pod, container) };
   const path = r.subresource === 'log' ? 'containerLogs' : r.subresource === 'portforward' ? 'portForward' : r.subresource;
   const target = `https://${nodeName}:10250/${path}/${pod.metadata?.namespace}/${name}${container ? `/${container}` : ''}`;
   // A transport error is not an APIStatus: ErrorToAPIStatus makes it a 500 with its text and no reason.
