@@ -2,7 +2,7 @@ import * as k8s from '@kubernetes/client-node';
 import { expect, test } from 'vitest';
 import { createFakeCluster } from 'kubefake';
 
-test('a Deployment becomes Available, a pod crash-loops, a CronJob fires on the clock', async () => {
+test('a Deployment becomes Available, a pod crash-loops (and its Events say so), a CronJob fires on the clock', async () => {
   await using cluster = await createFakeCluster({ deterministic: true, workloads: true, nodes: 2 });
   const apps = cluster.kubeConfig.makeApiClient(k8s.AppsV1Api);
   const core = cluster.kubeConfig.makeApiClient(k8s.CoreV1Api);
@@ -37,6 +37,9 @@ test('a Deployment becomes Available, a pod crash-loops, a CronJob fires on the 
   const crashy = (await core.readNamespacedPod({ name: 'crashy', namespace: 'default' })).status!.containerStatuses![0]!;
   expect(crashy.state?.waiting?.reason).toBe('CrashLoopBackOff');
   expect(crashy.restartCount).toBe(1);
+  // What the kubelet recorded about it, as `kubectl describe pod crashy` lists it.
+  const backOff = (await core.listNamespacedEvent({ namespace: 'default', fieldSelector: 'involvedObject.name=crashy,reason=BackOff' })).items;
+  expect(backOff[0]?.message).toMatch(/^Back-off restarting failed container app in pod crashy_default\(/);
 
   // A CronJob fires each time the clock passes a schedule; its Jobs run their pods to completion.
   await batch.createNamespacedCronJob({

@@ -5,6 +5,7 @@
 import { KUBERNETES_VERSION } from '../apis/version.ts';
 import type { ControllerContext } from '../controllers/context.ts';
 import type { ControllerManager } from '../controllers/controller-manager.ts';
+import { EventBroadcaster } from '../controllers/events/event-broadcaster.ts';
 import { DisruptionController } from '../controllers/workloads/disruption.ts';
 import { EndpointsController } from '../controllers/workloads/endpoints.ts';
 import { CronJobController } from '../controllers/workloads/cronjob.ts';
@@ -50,13 +51,17 @@ export class Workloads {
   private readonly ctx: ControllerContext;
   private readonly timers: ClockTimers;
   private readonly nodeCount: number;
+  private readonly events: EventBroadcaster;
 
-  constructor(ctx: ControllerContext, clock: ClusterClock, options: WorkloadsOptions, reportError: (err: unknown, key: string) => void) {
+  constructor(clusterCtx: ControllerContext, clock: ClusterClock, options: WorkloadsOptions, reportError: (err: unknown, key: string) => void) {
     if (!Number.isInteger(options.nodes) || options.nodes < 0) throw new TypeError(`kubefake: nodes must be a whole number of nodes, got ${String(options.nodes)}`);
-    this.ctx = ctx;
     this.nodeCount = options.nodes;
     this.timers = new ClockTimers(clock, clock.frozen);
     onClockMove(clock, () => this.timers.poll());
+    // The simulated components record Events; the rest of the cluster's controllers do not.
+    this.events = new EventBroadcaster(clusterCtx, { at: (when, fire) => this.timers.at(when, fire) });
+    const ctx: ControllerContext = { ...clusterCtx, events: this.events };
+    this.ctx = ctx;
     const nodes = new Map<string, KubeletNode>();
     for (let i = 1; i <= options.nodes; i++) nodes.set(nodeName(i), { hostIP: nodeAddressOf(i), podNet: `10.244.${i - 1}` });
     this.kubelet = new Kubelet(ctx, reportError, nodes, this.timers);
@@ -66,6 +71,7 @@ export class Workloads {
   async start(controllers: ControllerManager, reportError: (err: unknown, key: string) => void): Promise<void> {
     await registerNodes(this.ctx, this.nodeCount, KUBERNETES_VERSION.gitVersion);
     await registerStandardStorageClass(this.ctx);
+    controllers.add(this.events);
     controllers.add(new Scheduler(this.ctx, reportError));
     controllers.add(this.kubelet);
     controllers.add(new ReplicaSetController(this.ctx, reportError, REPLICA_SET, this.timers));

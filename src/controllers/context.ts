@@ -6,6 +6,7 @@ import { storageKeyOf, type ResourceType } from '../apis/resource-type.ts';
 import type { Clock, RandomSource } from '../util/clock-and-random.ts';
 import type { GenericRegistry } from '../registry/generic-registry.ts';
 import type { VersionedStore } from '../storage/versioned-store.ts';
+import type { EventRecorders } from './events/recorders.ts';
 
 export interface ControllerContext {
   store: VersionedStore;
@@ -19,6 +20,8 @@ export interface ControllerContext {
    * harness leaves such objects out of snapshots until someone else changes them).
    */
   recordClusterWrite?(type: ResourceType, object: KubeObject): void;
+  /** Where the simulated control plane records its Events (workloads: true; absent otherwise). */
+  events?: EventRecorders;
 }
 
 /** Any served type stored in this bucket (every version of a resource shares one bucket). */

@@ -141,3 +141,17 @@ export function strfmtParseDuration(input: string): bigint | undefined {
   }
   return matched ? total : undefined;
 }
+
+/** time.Duration's String() for a whole number of milliseconds: `0s`, `313ms`, `1.5s`, `2m0s`, `1h0m5s`. */
+export function goDurationString(ms: number): string {
+  const total = Math.max(0, Math.round(ms));
+  if (total === 0) return '0s';
+  if (total < 1000) return `${total}ms`;
+  const hours = Math.floor(total / 3_600_000);
+  const minutes = Math.floor((total % 3_600_000) / 60_000);
+  const millis = total % 60_000;
+  const seconds = `${Math.floor(millis / 1000)}${millis % 1000 ? `.${String(millis % 1000).padStart(3, '0').replace(/0+$/, '')}` : ''}s`;
+  if (hours) return `${hours}h${minutes}m${seconds}`;
+  if (minutes) return `${minutes}m${seconds}`;
+  return seconds;
+}

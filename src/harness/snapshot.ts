@@ -34,7 +34,8 @@ export interface SnapshotOptions {
    * `kubernetes` Service and its endpoints, each boot namespace's `default` ServiceAccount and
    * `kube-root-ca.crt` ConfigMap) even while unchanged, and what its controllers have written
    * since, while nothing else has changed it (the `default` ServiceAccount and `kube-root-ca.crt`
-   * of every namespace created later). Default false: a snapshot shows what the test wrote.
+   * of every namespace created later, and the Events a workloads cluster records). Default false: a
+   * snapshot shows what the test wrote.
    */
   includeBootstrap?: boolean;
 }

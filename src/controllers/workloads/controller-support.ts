@@ -2,6 +2,7 @@
 // informers' ownerReference lookups), and writing a status through the status subresource as a
 // controller's UpdateStatus does, retrying on conflicts; the ControllerRevisions of the sets, and
 // the scaffolding the DaemonSet and StatefulSet controllers share (PodSetController).
+import { controllerRecorder, type EventRecorder } from '../events/event-broadcaster.ts';
 import type { KubeObject, StoredObject } from '../../apis/object.ts';
 import type { ResourceType } from '../../apis/resource-type.ts';
 import { StatusError } from '../../errors/status-error.ts';
@@ -231,11 +232,26 @@ export abstract class PodSetController extends QueueController {
       .filter((p): p is StoredObject => p !== undefined);
   }
 
-  /** Deletes one of the set's pods by uid; one already gone or replaced is no error. */
-  protected async deletePod(pod: StoredObject): Promise<void> {
+  /** The component the set's events name (`daemonset-controller`, `statefulset-controller`). */
+  protected abstract readonly eventComponent: string;
+  private events: EventRecorder | undefined;
+
+  /** The pod control's recorder. */
+  protected get recorder(): EventRecorder {
+    return (this.events ??= controllerRecorder(this.ctx, this.eventComponent));
+  }
+
+  /** The event texts of a pod deletion: RealPodControl's for DaemonSets, stateful_pod_control.go's for StatefulSets. */
+  protected abstract deletedPodMessage(set: StoredObject, pod: StoredObject): string;
+  protected abstract failedDeletePodMessage(set: StoredObject, pod: StoredObject, err: StatusError): string;
+
+  /** Deletes one of the set's pods by uid, recording the event; one already gone or replaced is no error. */
+  protected async deletePod(set: StoredObject, pod: StoredObject): Promise<void> {
     try {
       await this.ctx.registryFor(this.resourceType('', 'pods')).delete(pod.metadata.namespace, pod.metadata.name!, { preconditions: { uid: pod.metadata.uid! } });
+      this.recorder.event(set, 'Normal', 'SuccessfulDelete', this.deletedPodMessage(set, pod));
     } catch (err) {
+      if (err instanceof StatusError && err.code !== 404) this.recorder.event(set, 'Warning', 'FailedDelete', this.failedDeletePodMessage(set, pod, err));
       if (!(err instanceof StatusError && (err.code === 404 || err.code === 409))) throw err;
     }
   }

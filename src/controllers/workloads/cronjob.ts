@@ -11,6 +11,7 @@ import { cronNext, cronSchedule, type CronSpec } from '../../go/cron.ts';
 import { formatTimestamp } from '../../go/time.ts';
 import type { StoreEvent } from '../../storage/versioned-store.ts';
 import type { ControllerContext } from '../context.ts';
+import { controllerRecorder, type EventRecorder } from '../events/event-broadcaster.ts';
 import { QueueController } from '../queue-controller.ts';
 import { CONTROLLER_MANAGER, OwnedIndex, updateStatus, KeyWakeups, controllerKeyOf } from './controller-support.ts';
 import { controllerRefOf, newControllerRef, numberOr, specOf, statusOf, type Condition, type Json } from './objects.ts';
@@ -42,10 +43,12 @@ export class CronJobController extends QueueController {
   readonly name = 'cronjob';
   private readonly jobs = new OwnedIndex(JOBS);
   private readonly wakeups: KeyWakeups;
+  private readonly events: EventRecorder;
 
   constructor(ctx: ControllerContext, onError: (err: unknown, key: string) => void, timers: ClockTimers) {
     super(ctx, onError);
     this.wakeups = new KeyWakeups(timers, this.queue);
+    this.events = controllerRecorder(ctx, 'cronjob-controller');
   }
 
   private type(resource: 'cronjobs' | 'jobs'): ResourceType {
@@ -74,6 +77,13 @@ export class CronJobController extends QueueController {
       .filter((j): j is StoredObject => j !== undefined);
     const status = { ...statusOf(cronJob) };
     let active = jobs.filter((j) => !finishedAs(j) && !j.metadata.deletionTimestamp);
+    // syncCronJob: a job of status.active seen finished, or gone.
+    for (const ref of (statusOf(cronJob).active as Json[] | undefined) ?? []) {
+      const job = jobs.find((j) => j.metadata.uid === ref.uid);
+      const finished = job && finishedAs(job);
+      if (finished) this.events.event(cronJob, 'Normal', 'SawCompletedJob', `Saw completed job: ${job.metadata.name}, condition: ${finished}`);
+      else if (!job) this.events.event(cronJob, 'Warning', 'MissingJob', `Active job went missing: ${String(ref.name)}`);
+    }
     // lastSuccessfulTime: the latest completion among the finished jobs.
     for (const job of jobs) {
       if (finishedAs(job) !== 'Complete') continue;
@@ -97,9 +107,12 @@ export class CronJobController extends QueueController {
       let mostRecent: number | undefined;
       for (let t = cronNext(schedule, earliest), n = 0; t !== undefined && t <= now && n < 100_000; t = cronNext(schedule, t), n++) mostRecent = t;
       const policy = (spec.concurrencyPolicy as string | undefined) ?? 'Allow';
+      if (mostRecent !== undefined && policy === 'Forbid' && active.length > 0) {
+        this.events.event(cronJob, 'Normal', 'JobAlreadyActive', 'Not starting job because prior execution is running and concurrency policy is Forbid');
+      }
       if (mostRecent !== undefined && !(policy === 'Forbid' && active.length > 0)) {
         if (policy === 'Replace') {
-          for (const job of active) await this.deleteJob(job);
+          for (const job of active) await this.deleteJob(cronJob, job);
           active = [];
         }
         const job = await this.createJob(cronJob, mostRecent, schedule.kind === 'fields' ? schedule.location : 'UTC');
@@ -121,7 +134,7 @@ export class CronJobController extends QueueController {
         ...(status.lastSuccessfulTime ? { lastSuccessfulTime: status.lastSuccessfulTime } : {}),
       };
     });
-    await this.cleanupHistory(jobs, numberOr(spec.successfulJobsHistoryLimit, 3), numberOr(spec.failedJobsHistoryLimit, 1));
+    await this.cleanupHistory(cronJob, jobs, numberOr(spec.successfulJobsHistoryLimit, 3), numberOr(spec.failedJobsHistoryLimit, 1));
   }
 
   /** getJobFromTemplate2: the template's job, named `<cronjob>-<minutes since the epoch>`. */
@@ -142,32 +155,40 @@ export class CronJobController extends QueueController {
       spec: structuredClone(template.spec ?? {}) as Json,
     };
     try {
-      return (await this.ctx.registryFor(this.type('jobs')).create(cronJob.metadata.namespace, job, { fieldManager: CONTROLLER_MANAGER })).object as StoredObject;
+      const created = (await this.ctx.registryFor(this.type('jobs')).create(cronJob.metadata.namespace, job, { fieldManager: CONTROLLER_MANAGER })).object as StoredObject;
+      this.events.event(cronJob, 'Normal', 'SuccessfulCreate', `Created job ${created.metadata.name}`);
+      return created;
     } catch (err) {
       // Created already (this schedule ran before): that job is the one.
       if (err instanceof StatusError && err.status.reason === 'AlreadyExists') {
         const existing = this.ctx.store.get(JOBS, `${cronJob.metadata.namespace}/${name}`);
         return existing && controllerRefOf(existing)?.uid === cronJob.metadata.uid ? existing : undefined;
       }
-      if (err instanceof StatusError) return undefined;
+      if (err instanceof StatusError) {
+        this.events.event(cronJob, 'Warning', 'FailedCreate', `Error creating job: ${err.message}`);
+        return undefined;
+      }
       throw err;
     }
   }
 
-  private async deleteJob(job: StoredObject): Promise<void> {
+  /** deleteJob: recorded on the CronJob either way. */
+  private async deleteJob(cronJob: StoredObject, job: StoredObject): Promise<void> {
     try {
       await this.ctx.registryFor(this.type('jobs')).delete(job.metadata.namespace, job.metadata.name!, { propagationPolicy: 'Background', preconditions: { uid: job.metadata.uid! } });
+      this.events.event(cronJob, 'Normal', 'SuccessfulDelete', `Deleted job ${job.metadata.name}`);
     } catch (err) {
+      if (err instanceof StatusError && err.code !== 404) this.events.event(cronJob, 'Warning', 'FailedDelete', `Deleted job: ${err.message}`);
       if (!(err instanceof StatusError && (err.code === 404 || err.code === 409))) throw err;
     }
   }
 
   /** cleanupFinishedJobs: the oldest finished jobs beyond successfulJobsHistoryLimit and failedJobsHistoryLimit. */
-  private async cleanupHistory(jobs: StoredObject[], successfulLimit: number, failedLimit: number): Promise<void> {
+  private async cleanupHistory(cronJob: StoredObject, jobs: StoredObject[], successfulLimit: number, failedLimit: number): Promise<void> {
     const byStart = (a: KubeObject, b: KubeObject) => Date.parse((statusOf(a).startTime as string) ?? '') - Date.parse((statusOf(b).startTime as string) ?? '') || (a.metadata!.name! < b.metadata!.name! ? -1 : 1);
     for (const [kind, limit] of [['Complete', successfulLimit], ['Failed', failedLimit]] as const) {
       const finished = jobs.filter((j) => finishedAs(j) === kind && !j.metadata.deletionTimestamp).sort(byStart);
-      for (const job of finished.slice(0, Math.max(0, finished.length - limit))) await this.deleteJob(job);
+      for (const job of finished.slice(0, Math.max(0, finished.length - limit))) await this.deleteJob(cronJob, job);
     }
   }
 }

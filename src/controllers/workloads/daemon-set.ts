@@ -6,6 +6,7 @@
 // Status: desired, current, misscheduled, ready, updated, available and unavailable counts.
 import type { KubeObject, StoredObject } from '../../apis/object.ts';
 import type { StoreEvent } from '../../storage/versioned-store.ts';
+import { StatusError } from '../../errors/status-error.ts';
 import { CONTROLLER_MANAGER, ensureControllerRevision, PodSetController, REVISION_LABEL, updateStatus } from './controller-support.ts';
 import { isPodAvailable, isPodReady, isTerminal, newControllerRef, numberOr, specOf, type Json } from './objects.ts';
 import { placementFailure } from './scheduler.ts';
@@ -41,6 +42,13 @@ export class DaemonSetController extends PodSetController {
   readonly name = 'daemonset';
   protected readonly setBucket = SETS;
   protected readonly setKind = 'DaemonSet';
+  protected readonly eventComponent = 'daemonset-controller';
+  protected deletedPodMessage(_set: StoredObject, pod: StoredObject): string {
+    return `Deleted pod: ${pod.metadata.name}`;
+  }
+  protected failedDeletePodMessage(_set: StoredObject, _pod: StoredObject, err: StatusError): string {
+    return `Error deleting: ${err.message}`;
+  }
 
   /** Every set is looked at again when nodes come, go or change. */
   protected override observeMore(event: StoreEvent): void {
@@ -64,7 +72,7 @@ export class DaemonSetController extends PodSetController {
       if (!node) continue;
       byNode.set(node, [...(byNode.get(node) ?? []), pod]);
     }
-    const deletePod = (pod: StoredObject) => this.deletePod(pod);
+    const deletePod = (pod: StoredObject) => this.deletePod(ds, pod);
     const now = this.ctx.clock.now();
     const minReadySeconds = numberOr(spec.minReadySeconds, 0);
     const isUpdated = (p: KubeObject) => p.metadata?.labels?.[REVISION_LABEL] === hash;
@@ -144,6 +152,12 @@ export class DaemonSetController extends PodSetController {
       },
       spec: podSpec,
     };
-    await this.ctx.registryFor(this.resourceType('', 'pods')).create(ds.metadata.namespace, pod, { fieldManager: CONTROLLER_MANAGER });
+    try {
+      const created = await this.ctx.registryFor(this.resourceType('', 'pods')).create(ds.metadata.namespace, pod, { fieldManager: CONTROLLER_MANAGER });
+      this.recorder.event(ds, 'Normal', 'SuccessfulCreate', `Created pod: ${created.object.metadata!.name}`);
+    } catch (err) {
+      if (err instanceof StatusError) this.recorder.event(ds, 'Warning', 'FailedCreate', `Error creating: ${err.message}`);
+      throw err;
+    }
   }
 }

@@ -9,6 +9,7 @@ import type { ResourceType } from '../../apis/resource-type.ts';
 import { StatusError } from '../../errors/status-error.ts';
 import type { StoreEvent } from '../../storage/versioned-store.ts';
 import type { ControllerContext } from '../context.ts';
+import { controllerRecorder, type EventRecorder } from '../events/event-broadcaster.ts';
 import { QueueController } from '../queue-controller.ts';
 import { CONTROLLER_MANAGER, OwnedIndex, updateObject, updateStatus, KeyWakeups, controllerKeyOf } from './controller-support.ts';
 import { computeHash, controllerRefOf, isTerminal, newControllerRef, numberOr, specOf, stableJson, statusOf, type Condition, type Json } from './objects.ts';
@@ -88,10 +89,12 @@ export class DeploymentController extends QueueController {
   private readonly replicaSets = new OwnedIndex(REPLICA_SETS);
   private readonly pods = new OwnedIndex(PODS);
   private readonly wakeups: KeyWakeups;
+  private readonly events: EventRecorder;
 
   constructor(ctx: ControllerContext, onError: (err: unknown, key: string) => void, timers: ClockTimers) {
     super(ctx, onError);
     this.wakeups = new KeyWakeups(timers, this.queue);
+    this.events = controllerRecorder(ctx, 'deployment-controller');
   }
 
   private type(resource: 'deployments' | 'replicasets'): ResourceType {
@@ -227,12 +230,17 @@ export class DeploymentController extends QueueController {
         return { oldRSs };
       }
       if (err instanceof StatusError) {
-        this.setCondition(status, { type: 'Progressing', status: 'False', reason: 'ReplicaSetCreateError', message: `Failed to create new replica set ${JSON.stringify(rs.metadata!.name)}: ${err.message}` });
+        const message = `Failed to create new replica set ${JSON.stringify(rs.metadata!.name)}: ${err.message}`;
+        this.events.event(d, 'Warning', 'ReplicaSetCreateError', message);
+        this.setCondition(status, { type: 'Progressing', status: 'False', reason: 'ReplicaSetCreateError', message });
         await this.writeStatus(d, status);
         return { oldRSs };
       }
       throw err;
     }
+    // getNewReplicaSet: a new ReplicaSet created with replicas counts as scaled up from 0.
+    const created = replicasOf(createdRS);
+    if (created > 0) this.events.event(d, 'Normal', 'ScalingReplicaSet', `Scaled up replica set ${createdRS.metadata.name} from 0 to ${created}`);
     if (hasProgressDeadline(d)) this.setCondition(status, { type: 'Progressing', status: 'True', reason: 'NewReplicaSetCreated', message: `Created new replica set ${JSON.stringify(createdRS.metadata.name)}` });
     return { newRS: createdRS, oldRSs, revision: newRevision };
   }
@@ -317,7 +325,12 @@ export class DeploymentController extends QueueController {
       copy.metadata!.annotations = { ...annotations, [DESIRED_REPLICAS]: desired, [MAX_REPLICAS]: max };
       return true;
     });
-    return updated !== undefined && updated !== rs && replicasOf(rs) !== replicas;
+    const scaled = updated !== undefined && updated !== rs && replicasOf(rs) !== replicas;
+    if (scaled) {
+      const from = replicasOf(rs);
+      this.events.event(d, 'Normal', 'ScalingReplicaSet', `Scaled ${from < replicas ? 'up' : 'down'} replica set ${rs.metadata.name} from ${from} to ${replicas}`);
+    }
+    return scaled;
   }
 
   /** cleanupDeployment: old ReplicaSets scaled to zero beyond revisionHistoryLimit, oldest revision first. */

@@ -9,6 +9,7 @@ import type { ResourceType } from '../../apis/resource-type.ts';
 import { formatTimestamp } from '../../go/time.ts';
 import type { StoreEvent } from '../../storage/versioned-store.ts';
 import type { ControllerContext } from '../context.ts';
+import { controllerRecorder, type EventRecorder } from '../events/event-broadcaster.ts';
 import { QueueController } from '../queue-controller.ts';
 import { updateStatus, KeyWakeups } from './controller-support.ts';
 import { controllerRefOf, isPodReady, labelsOf, numberOr, selectorOf, specOf, statusOf, type Json } from './objects.ts';
@@ -28,10 +29,13 @@ const percentOf = (v: string, total: number): number => Math.ceil((Number(v.slic
 export class DisruptionController extends QueueController {
   readonly name = 'disruption';
   private readonly wakeups: KeyWakeups;
+  /** The disruption controller's recorder reports as `controllermanager` (disruption.go). */
+  private readonly events: EventRecorder;
 
   constructor(ctx: ControllerContext, onError: (err: unknown, key: string) => void, timers: ClockTimers) {
     super(ctx, onError);
     this.wakeups = new KeyWakeups(timers, this.queue);
+    this.events = controllerRecorder(ctx, 'controllermanager');
   }
 
   private type(): ResourceType {
@@ -58,6 +62,8 @@ export class DisruptionController extends QueueController {
     const selector = selectorOf(spec.selector);
     const pods = selector ? this.ctx.store.list(PODS, `${namespace}/`).map((e) => e.object).filter((p) => selector.matches(labelsOf(p))) : [];
     const now = this.ctx.clock.now().getTime();
+    // trySync: every sync of a budget that selects nothing says so (the correlator counts the repeats).
+    if (pods.length === 0) this.events.event(pdb, 'Normal', 'NoPods', 'No matching pods found');
 
     // buildDisruptedPodMap: evictions not yet followed by a deletion, for at most two minutes.
     const disrupted: Record<string, string> = {};

@@ -18,6 +18,7 @@ import { StatusError } from '../../errors/status-error.ts';
 import { formatTimestamp } from '../../go/time.ts';
 import type { StoreEvent } from '../../storage/versioned-store.ts';
 import type { ControllerContext } from '../context.ts';
+import { controllerRecorder, type EventRecorder } from '../events/event-broadcaster.ts';
 import { QueueController } from '../queue-controller.ts';
 import { CONTROLLER_MANAGER, OwnedIndex, updateStatus, KeyWakeups, controllerKeyOf } from './controller-support.ts';
 import { countIndexes, formatIntervals, hasIndex, mergeIndexes, parseIndexes, type Interval } from './job-indexes.ts';
@@ -80,10 +81,12 @@ export class JobController extends QueueController {
   /** By job uid: pods deleted before the controller accounted for them, as they were last seen. */
   private readonly gone = new Map<string, Map<string, KubeObject>>();
   private readonly backoffs = new Map<string, BackoffRecord>();
+  private readonly events: EventRecorder;
 
   constructor(ctx: ControllerContext, onError: (err: unknown, key: string) => void, timers: ClockTimers) {
     super(ctx, onError);
     this.wakeups = new KeyWakeups(timers, this.queue);
+    this.events = controllerRecorder(ctx, 'job-controller');
   }
 
   private type(resource: 'jobs' | 'pods'): ResourceType {
@@ -221,12 +224,16 @@ export class JobController extends QueueController {
     const deletePod = async (pod: KubeObject) => {
       try {
         await podRegistry.delete(pod.metadata!.namespace, pod.metadata!.name!, { preconditions: { uid: pod.metadata!.uid! } });
+        this.events.event(job, 'Normal', 'SuccessfulDelete', `Deleted pod: ${pod.metadata!.name}`);
       } catch (err) {
+        if (err instanceof StatusError && err.code !== 404) this.events.event(job, 'Warning', 'FailedDelete', `Error deleting: ${err.message}`);
         if (!(err instanceof StatusError && (err.code === 404 || err.code === 409))) throw err;
       }
     };
     let activeCount = active.length;
     let ready = active.filter(isPodReady).length;
+    /** The suspension change this sync makes (recorded after the status write). */
+    let suspension: 'Suspended' | 'Resumed' | undefined;
     if (finish) {
       // deleteActivePods: the job's end stops its running pods; they are accounted for below.
       for (const pod of active) await deletePod(pod);
@@ -257,9 +264,12 @@ export class JobController extends QueueController {
       ready -= removed.deletedReady;
       const complete = completions === undefined ? succeeded > 0 && activeCount === 0 : succeeded >= completions && activeCount === 0;
       if (complete) finish = { type: 'SuccessCriteriaMet', reason: 'CompletionsReached', message: 'Reached expected number of succeeded pods' };
-      else if (suspended) setJobCondition(conditions, 'Suspended', 'True', 'JobSuspended', 'Job suspended', now);
-      else if (conditions.some((c) => c.type === 'Suspended' && c.status === 'True')) {
+      else if (suspended) {
+        if (!conditions.some((c) => c.type === 'Suspended' && c.status === 'True')) suspension = 'Suspended';
+        setJobCondition(conditions, 'Suspended', 'True', 'JobSuspended', 'Job suspended', now);
+      } else if (conditions.some((c) => c.type === 'Suspended' && c.status === 'True')) {
         setJobCondition(conditions, 'Suspended', 'False', 'JobResumed', 'Job resumed', now);
+        suspension = 'Resumed';
         // A resumed job's activeDeadlineSeconds counts from now.
         status.startTime = formatTimestamp(now);
       }
@@ -287,9 +297,11 @@ export class JobController extends QueueController {
       finish = { type: finish.type === 'FailureTarget' ? 'Failed' : 'Complete', reason: finish.reason, message: finish.message };
     }
     // enactJobFinished: the final condition once no pod of the job is still terminating.
+    let finishedNow: Finish | undefined;
     if (finish && terminating === 0) {
       setJobCondition(conditions, finish.type, 'True', finish.reason, finish.message, now);
       if (finish.type === 'Complete') status.completionTime = formatTimestamp(now);
+      finishedNow = finish;
     }
 
     status.active = activeCount;
@@ -304,6 +316,12 @@ export class JobController extends QueueController {
       obj.status = jobStatusShape(status);
     });
     if (!written) return;
+    // After the status write: the suspension change (syncJob) and the end (recordJobFinished).
+    if (suspension) this.events.event(job, 'Normal', suspension, suspension === 'Suspended' ? 'Job suspended' : 'Job resumed');
+    if (finishedNow?.type === 'Complete') {
+      if (completions !== undefined && numberOr(status.succeeded, 0) > completions) this.events.event(job, 'Warning', 'TooManySucceededPods', 'Too many succeeded pods running after completion count reached');
+      this.events.event(job, 'Normal', 'Completed', 'Job completed');
+    } else if (finishedNow) this.events.event(job, 'Warning', finishedNow.reason, finishedNow.message);
     // What the status now holds is not counted again.
     const goneOfJob = this.gone.get(jobUid);
     for (const p of accountedNow) {
@@ -446,10 +464,14 @@ export class JobController extends QueueController {
       spec: podSpec,
     };
     try {
-      await this.ctx.registryFor(this.type('pods')).create(job.metadata.namespace, pod, { fieldManager: CONTROLLER_MANAGER });
+      const created = await this.ctx.registryFor(this.type('pods')).create(job.metadata.namespace, pod, { fieldManager: CONTROLLER_MANAGER });
+      this.events.event(job, 'Normal', 'SuccessfulCreate', `Created pod: ${created.object.metadata!.name}`);
       return true;
     } catch (err) {
-      if (err instanceof StatusError) return false;
+      if (err instanceof StatusError) {
+        this.events.event(job, 'Warning', 'FailedCreate', `Error creating: ${err.message}`);
+        return false;
+      }
       throw err;
     }
   }

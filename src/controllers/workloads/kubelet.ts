@@ -13,6 +13,7 @@ import { splitKey } from '../context.ts';
 import { QueueController } from '../queue-controller.ts';
 import { KubeletRules, podMatcher, type PodBehavior, type PodMatch } from './kubelet-behavior.ts';
 import { logEntries, nextLineAt, programmedLogs, splitLines, tailOf, writeEntries, type ContainerRun, type LogCut, type LogEntry, type ProgrammedLogs } from './container-logs.ts';
+import { KubeletEvents, newEventCursor, type EventCursor } from './kubelet-events.ts';
 import { lifeAt, type LifeStage } from './pod-lifecycle.ts';
 import { podStatusAt } from './pod-status.ts';
 import { specOf, stableJson, statusOf } from './objects.ts';
@@ -41,6 +42,8 @@ interface PodRecord {
   wakeups: Set<number>;
   /** The resourceVersion of the kubelet's last status write and the stage it wrote. */
   written?: { resourceVersion: string; stage: string };
+  /** What the kubelet has recorded as Events about the pod. */
+  events: EventCursor;
   /** Lines appended to its containers' logs (`cluster.kubelet.log()`), by container and the start of the run they belong to. */
   appended: Array<LogEntry & { container: string; runStartedAt: number }>;
   /** The `follow` readers of its containers' logs. */
@@ -97,11 +100,13 @@ export class Kubelet extends QueueController implements KubeletConnection {
   private readonly nodes: ReadonlyMap<string, KubeletNode>;
   private readonly timers: ClockTimers;
   private readonly usedIPs = new Map<string, Set<number>>();
+  private readonly events: KubeletEvents;
 
   constructor(ctx: ControllerContext, onError: (err: unknown, key: string) => void, nodes: ReadonlyMap<string, KubeletNode>, timers: ClockTimers) {
     super(ctx, onError);
     this.nodes = nodes;
     this.timers = timers;
+    this.events = new KubeletEvents(ctx);
   }
 
   servesNode(name: string): boolean {
@@ -152,6 +157,7 @@ export class Kubelet extends QueueController implements KubeletConnection {
         wakeups: new Set(),
         appended: [],
         followers: new Set(),
+        events: newEventCursor(),
       };
       this.records.set(uid, record);
     }
@@ -170,6 +176,7 @@ export class Kubelet extends QueueController implements KubeletConnection {
       record.deletionSeenAt ??= now.getTime();
       const graceEnd = Date.parse(pod.metadata.deletionTimestamp);
       const stopAt = record.behavior.stopAfter !== undefined ? Math.min(graceEnd, record.deletionSeenAt + Math.max(0, record.behavior.stopAfter)) : graceEnd;
+      this.events.stopping(pod, record.events, record, record.deletionSeenAt);
       if (now.getTime() < stopAt) {
         this.wakeAt(record, key, stopAt);
         return;
@@ -206,6 +213,9 @@ export class Kubelet extends QueueController implements KubeletConnection {
       }
     }
     if (life.nextChangeAt !== undefined) this.wakeAt(record, key, life.nextChangeAt);
+    // Recorded after the status write, as the kubelet's recorder does, never in its way.
+    const probeAt = this.events.report(pod, record.events, { ...record, podIP: record.podIP }, now.getTime());
+    if (probeAt !== undefined) this.wakeAt(record, key, probeAt);
     // A container that stopped ends the logs followed; one that goes on may have logged.
     for (const follower of record.followers) this.pump(pod, record, follower);
   }

@@ -18,6 +18,14 @@ export interface Exit {
   exitCode: number;
 }
 
+/** One run of the containers, for what the kubelet records about it: its start, and its exit and back-off once it ended. */
+export interface Run {
+  startedAt: number;
+  exit?: Exit;
+  /** The back-off before the next run (0: restarted at once); absent when it is not restarted. */
+  backoffMs?: number;
+}
+
 export interface Life {
   now: LifeStage;
   /** When the stage next changes by itself (epoch ms), if ever. */
@@ -37,22 +45,23 @@ function probeDelayMs(pod: KubeObject): number {
  * Where the pod is at `now`; a pod with spec.activeDeadlineSeconds that is still running when the
  * deadline passes is killed (the kubelet's activeDeadlineHandler): its containers end with 137.
  */
-export function lifeAt(pod: KubeObject, behavior: PodBehavior, acceptedAt: number, now: number): Life {
+export function lifeAt(pod: KubeObject, behavior: PodBehavior, acceptedAt: number, now: number, runs?: Run[]): Life {
   const deadlineSeconds = specOf(pod).activeDeadlineSeconds;
-  if (typeof deadlineSeconds !== 'number') return lifeUntil(pod, behavior, acceptedAt, now);
+  if (typeof deadlineSeconds !== 'number') return lifeUntil(pod, behavior, acceptedAt, now, runs);
   const deadline = acceptedAt + deadlineSeconds * 1000;
   if (now < deadline) {
-    const life = lifeUntil(pod, behavior, acceptedAt, now);
+    const life = lifeUntil(pod, behavior, acceptedAt, now, runs);
     return life.now.stage === 'finished' ? life : { now: life.now, nextChangeAt: Math.min(life.nextChangeAt ?? deadline, deadline) };
   }
-  const atDeadline = lifeUntil(pod, behavior, acceptedAt, deadline);
+  const atDeadline = lifeUntil(pod, behavior, acceptedAt, deadline, runs);
   if (atDeadline.now.stage === 'finished') return atDeadline;
   const startedAt = atDeadline.now.stage === 'running' ? atDeadline.now.startedAt : deadline;
   const restarts = atDeadline.now.stage === 'creating' ? 0 : atDeadline.now.restarts;
   return { now: { stage: 'finished', restarts, last: { startedAt, finishedAt: deadline, exitCode: 137 }, deadlineExceeded: true } };
 }
 
-function lifeUntil(pod: KubeObject, behavior: PodBehavior, acceptedAt: number, now: number): Life {
+/** Where the pod is at `now`; `runs`, when given, collects every run started by then. */
+function lifeUntil(pod: KubeObject, behavior: PodBehavior, acceptedAt: number, now: number, runs?: Run[]): Life {
   const startAt = acceptedAt + Math.max(0, behavior.startAfter ?? 0);
   if (now < startAt) return { now: { stage: 'creating' }, nextChangeAt: startAt };
   const restartPolicy = (specOf(pod).restartPolicy as string | undefined) ?? 'Always';
@@ -64,6 +73,8 @@ function lifeUntil(pod: KubeObject, behavior: PodBehavior, acceptedAt: number, n
   let last: Exit | undefined;
   for (let k = 0; ; k++) {
     const runEnd = runStart + runFor;
+    const run: Run = { startedAt: runStart };
+    runs?.push(run);
     if (now < runEnd) {
       const readyAt = runStart + readyAfter;
       const ready = behavior.ready !== false && now >= readyAt;
@@ -71,8 +82,10 @@ function lifeUntil(pod: KubeObject, behavior: PodBehavior, acceptedAt: number, n
       return { now: { stage: 'running', restarts: k, startedAt: runStart, ready, last }, nextChangeAt: Number.isFinite(next) ? next : undefined };
     }
     last = { startedAt: runStart, finishedAt: runEnd, exitCode };
+    run.exit = last;
     if (!restarts) return { now: { stage: 'finished', restarts: k, last } };
     const backoffMs = restartBackoffMs(k);
+    run.backoffMs = backoffMs;
     const nextStart = runEnd + backoffMs;
     if (now < nextStart) return { now: { stage: 'backoff', restarts: k, backoffMs, last }, nextChangeAt: nextStart };
     runStart = nextStart;

@@ -10,6 +10,7 @@ import type { LabelSelector } from '../../selectors/label-selector.ts';
 import { parseLabelSelector } from '../../selectors/label-selector.ts';
 import type { StoreEvent } from '../../storage/versioned-store.ts';
 import type { ControllerContext } from '../context.ts';
+import { controllerRecorder, type EventRecorder } from '../events/event-broadcaster.ts';
 import { QueueController } from '../queue-controller.ts';
 import { CONTROLLER_MANAGER, OwnedIndex, updateStatus } from './controller-support.ts';
 import {
@@ -91,6 +92,7 @@ export class ReplicaSetController extends QueueController {
   private readonly timers: ClockTimers;
   /** Wake-ups already scheduled, as `key@time`. */
   private readonly wakeups = new Set<string>();
+  private readonly events: EventRecorder;
 
   constructor(ctx: ControllerContext, onError: (err: unknown, key: string) => void, kind: Kind, timers: ClockTimers) {
     super(ctx, onError);
@@ -98,6 +100,7 @@ export class ReplicaSetController extends QueueController {
     this.name = kind.kind === 'ReplicaSet' ? 'replicaset' : 'replicationcontroller';
     this.bucket = `${kind.group}/${kind.plural}`;
     this.timers = timers;
+    this.events = controllerRecorder(ctx, kind.kind === 'ReplicaSet' ? 'replicaset-controller' : 'replication-controller');
   }
 
   private type(): ResourceType {
@@ -198,10 +201,15 @@ export class ReplicaSetController extends QueueController {
           },
           spec: structuredClone(template.spec ?? {}) as Json,
         };
+        // RealPodControl.createPods records after the write, with the name the server generated.
         try {
-          await pods.create(namespace, pod, { fieldManager: CONTROLLER_MANAGER });
+          const created = await pods.create(namespace, pod, { fieldManager: CONTROLLER_MANAGER });
+          this.events.event(owner, 'Normal', 'SuccessfulCreate', `Created pod: ${created.object.metadata!.name}`);
         } catch (err) {
-          if (err instanceof StatusError) return err.message;
+          if (err instanceof StatusError) {
+            this.events.event(owner, 'Warning', 'FailedCreate', `Error creating: ${err.message}`);
+            return err.message;
+          }
           throw err;
         }
       }
@@ -210,7 +218,10 @@ export class ReplicaSetController extends QueueController {
       for (const pod of victims) {
         try {
           await pods.delete(namespace, pod.metadata.name!, { preconditions: { uid: pod.metadata.uid! } });
+          this.events.event(owner, 'Normal', 'SuccessfulDelete', `Deleted pod: ${pod.metadata.name}`);
         } catch (err) {
+          // RealPodControl.DeletePod: a pod already gone is no event; another failure is FailedDelete.
+          if (err instanceof StatusError && err.code !== 404) this.events.event(owner, 'Warning', 'FailedDelete', `Error deleting: ${err.message}`);
           if (!(err instanceof StatusError && (err.code === 404 || err.code === 409))) throw err;
         }
       }

@@ -12,8 +12,9 @@ import { formatTimestamp } from '../../go/time.ts';
 import { bindPod } from '../../registry/subresources/pod-binding.ts';
 import type { StoreEvent } from '../../storage/versioned-store.ts';
 import { splitKey } from '../context.ts';
+import { schedulerRecorder, type SeriesRecorder } from '../events/event-broadcaster.ts';
 import { QueueController } from '../queue-controller.ts';
-import { findCondition, isTerminal, labelsOf, specOf, statusOf, type Json } from './objects.ts';
+import { findCondition, isTerminal, labelsOf, specOf, stableJson, statusOf, type Json } from './objects.ts';
 import { termMatches } from './node-selector.ts';
 import { podRequests, quantityValue, type Requests } from './resources.ts';
 import { nodeVolumes, podClaims, reserveVolumes, type NodeVolumes } from './volume-binding.ts';
@@ -59,6 +60,12 @@ export class Scheduler extends QueueController {
   private readonly unschedulable = new Set<string>();
   /** Pods whose delayed claims are being bound for the node chosen (PreBind waiting). */
   private readonly waitingForVolumes = new Set<string>();
+  private events: SeriesRecorder | undefined;
+
+  /** The events.k8s.io recorder of the default profile (schedule_one.go records through it). */
+  private get recorder(): SeriesRecorder {
+    return (this.events ??= schedulerRecorder(this.ctx, DEFAULT_SCHEDULER));
+  }
 
   protected observe(event: StoreEvent): void {
     if (event.bucket === NODES) {
@@ -82,6 +89,9 @@ export class Scheduler extends QueueController {
       this.waitingForVolumes.delete(event.key);
       return;
     }
+    // An unschedulable pod waits for a change that may help (isPodUpdated in the scheduling
+    // queue): not its own status write, which would only repeat the attempt and its event.
+    if (this.unschedulable.has(event.key) && event.previous && !podChangedBesidesStatus(event.previous, pod)) return;
     if (this.wantsScheduling(pod)) this.queue.add(event.key);
   }
 
@@ -162,6 +172,8 @@ export class Scheduler extends QueueController {
     if (best) {
       try {
         await bindPod(registry, namespace, name, { metadata: { name, uid: pod.metadata.uid }, target: { kind: 'Node', name: best.node.metadata!.name! } }, this.ctx.clock.now());
+        // bindingCycle: recorded about the assumed pod (as the scheduler's cache had it) once bound.
+        this.recorder.event(pod, 'Normal', 'Scheduled', 'Binding', `Successfully assigned ${namespace}/${name} to ${best.node.metadata!.name!}`);
       } catch (err) {
         // Bound or deleted meanwhile: the pod's own event says what to do next.
         if (!(err instanceof StatusError && (err.code === 404 || err.code === 409))) throw err;
@@ -170,6 +182,8 @@ export class Scheduler extends QueueController {
     }
     this.unschedulable.add(key);
     const message = fitErrorMessage(nodes.length, failures, claims.failure);
+    // handleSchedulingFailure: every failed attempt is recorded; repeats become the event's series.
+    this.recorder.event(pod, 'Warning', 'FailedScheduling', 'Scheduling', message);
     const now = formatTimestamp(this.ctx.clock.now());
     registry.systemUpdate(
       namespace,
@@ -213,6 +227,12 @@ export class Scheduler extends QueueController {
     if (requests.memory > 0 && usage.memory + requests.memory > quantityValue(allocatable.memory)) return { reason: 'Insufficient memory', resolvable: true };
     return undefined;
   }
+}
+
+/** isPodUpdated: the pod differs in more than its status and write bookkeeping. */
+function podChangedBesidesStatus(before: KubeObject, after: KubeObject): boolean {
+  const strip = (p: KubeObject) => ({ ...p, status: undefined, metadata: { ...p.metadata, resourceVersion: undefined, generation: undefined, managedFields: undefined } });
+  return stableJson(strip(before)) !== stableJson(strip(after));
 }
 
 /**

@@ -72,6 +72,14 @@ export class StatefulSetController extends PodSetController {
   readonly name = 'statefulset';
   protected readonly setBucket = SETS;
   protected readonly setKind = 'StatefulSet';
+  /** stateful_pod_control.go's recorder (recordPodEvent, recordClaimEvent). */
+  protected readonly eventComponent = 'statefulset-controller';
+  protected deletedPodMessage(set: StoredObject, pod: StoredObject): string {
+    return `delete Pod ${pod.metadata.name} in StatefulSet ${set.metadata.name} successful`;
+  }
+  protected failedDeletePodMessage(set: StoredObject, pod: StoredObject, err: StatusError): string {
+    return `delete Pod ${pod.metadata.name} in StatefulSet ${set.metadata.name} failed error: ${err.message}`;
+  }
 
   /** A claim that goes may let a pod waiting for it be created: the namespace's sets look again. */
   protected override observeMore(event: StoreEvent): void {
@@ -112,7 +120,7 @@ export class StatefulSetController extends PodSetController {
     for (const [ordinal, pod] of byOrdinal) if (inRange(ordinal) && !pod.metadata.deletionTimestamp && statusOf(pod).phase === 'Pending') await this.ensureClaims(set, ordinal);
 
     // Failed or succeeded pods are replaced (isFailed/isSucceeded in stateful_set_control.go).
-    for (const pod of byOrdinal.values()) if (isTerminal(pod) && !pod.metadata.deletionTimestamp) await this.deletePod(pod);
+    for (const pod of byOrdinal.values()) if (isTerminal(pod) && !pod.metadata.deletionTimestamp) await this.deletePod(set, pod);
 
     // Create the missing pods of [start, start+replicas): in order, stopping at the first not healthy (OrderedReady).
     // newVersionedStatefulSetPod: below a RollingUpdate's partition a pod comes back at the current revision.
@@ -136,7 +144,7 @@ export class StatefulSetController extends PodSetController {
         break;
       }
       if (!parallel && blocked) break;
-      await this.deletePod(pod);
+      await this.deletePod(set, pod);
       if (!parallel) break;
     }
     // RollingUpdate (updateStatefulSet's last loop): from the highest ordinal down to the partition,
@@ -147,7 +155,7 @@ export class StatefulSetController extends PodSetController {
         const pod = byOrdinal.get(ordinal);
         if (!pod) break;
         if (pod.metadata.labels?.[REVISION_LABEL] !== updateRevision && !pod.metadata.deletionTimestamp) {
-          await this.deletePod(pod);
+          await this.deletePod(set, pod);
           break;
         }
         if (!healthy(pod)) break;
@@ -225,6 +233,8 @@ export class StatefulSetController extends PodSetController {
     const namespace = set.metadata.namespace!;
     const pvcs = this.ctx.registryFor(this.resourceType('', 'persistentvolumeclaims'));
     const selectorLabels = ((specOf(set).selector as Json | undefined)?.matchLabels ?? {}) as Record<string, string>;
+    // The pod the claims are for, as recordClaimEvent names it.
+    const name = `${set.metadata.name}-${ordinal}`;
     for (const { template: claimTemplate, name: claimName } of this.claimsOf(set, ordinal)) {
       const existing = pvcs.peek(namespace, claimName);
       if (existing?.metadata.deletionTimestamp) return false;
@@ -246,7 +256,11 @@ export class StatefulSetController extends PodSetController {
           },
           { fieldManager: CONTROLLER_MANAGER },
         );
+        this.recorder.event(set, 'Normal', 'SuccessfulCreate', `create Claim ${claimName} Pod ${name} in StatefulSet ${set.metadata.name} success`);
       } catch (err) {
+        if (err instanceof StatusError && err.status.reason !== 'AlreadyExists') {
+          this.recorder.event(set, 'Warning', 'FailedCreate', `create Claim ${claimName} for Pod ${name} in StatefulSet ${set.metadata.name} failed error: ${err.message}`);
+        }
         if (!(err instanceof StatusError && err.status.reason === 'AlreadyExists')) throw err;
       }
     }
@@ -291,9 +305,12 @@ export class StatefulSetController extends PodSetController {
       const created = (await this.ctx.registryFor(this.resourceType('', 'pods')).create(namespace, pod, { fieldManager: CONTROLLER_MANAGER })).object as StoredObject;
       // The claims get their owners as soon as the pod exists (UpdatePodClaimForRetentionPolicy).
       await this.fixClaimOwners(set, created, ordinal, true);
+      this.recorder.event(set, 'Normal', 'SuccessfulCreate', `create Pod ${name} in StatefulSet ${set.metadata.name} successful`);
     } catch (err) {
       // The previous pod of that ordinal is still terminating: it is created once that one is gone.
-      if (!(err instanceof StatusError && err.status.reason === 'AlreadyExists')) throw err;
+      if (err instanceof StatusError && err.status.reason === 'AlreadyExists') return;
+      if (err instanceof StatusError) this.recorder.event(set, 'Warning', 'FailedCreate', `create Pod ${name} in StatefulSet ${set.metadata.name} failed error: ${err.message}`);
+      throw err;
     }
   }
 }
