@@ -38,9 +38,9 @@ export default defineConfig({
     isolate: false,
     // Vitest's default is one worker less than the CPUs: a single worker on a 2-CPU machine, which
     // left a CPU idle for the whole run (the main process does little once files are transformed)
-    // and every sleeping test (a 3 s "too large resourceVersion" wait, a webhook timeout) idle
-    // the other. Two at least; more CPUs keep the default.
-    maxWorkers: Math.max(2, availableParallelism() - 1),
+    // and, while a test slept (a 3 s "too large resourceVersion" wait, a webhook timeout), both.
+    // One per CPU up to two; more CPUs keep the default.
+    maxWorkers: Math.max(Math.min(2, availableParallelism()), availableParallelism() - 1),
     testTimeout: 20_000,
     hookTimeout: 20_000,
     // `cluster.kubeConfig` has two transports a client must not be able to tell apart: the
