@@ -47,6 +47,7 @@ export const TRANSPORT_INDEPENDENT_FILES: Readonly<Record<string, string>> = {
   'docs/examples/serve-in-process.test.ts': 'fetch over listen(), and handle()',
   // cluster.handle(), raw fetch of cluster.url, or the harness alone.
   'test/builtin-discovery.test.ts': 'raw fetch of cluster.url',
+  'test/decode-hardening-causes.test.ts': 'raw fetch of cluster.url',
   'test/patch-field-validation.test.ts': 'cluster.handle()',
   'docs/examples/deterministic.test.ts': 'apply() and the clock',
   'docs/examples/vitest-fixture.test.ts': 'apply() and the harness reads',
