@@ -1,6 +1,6 @@
 // `kubefake serve`: a fake apiserver on loopback for kubectl and clients in any language.
 import { parseArgs } from 'node:util';
-import { BOOT_NAMESPACES, createInProcessCluster, type FakeCluster } from './cluster/fake-cluster.ts';
+import type { FakeCluster } from './cluster/fake-cluster.ts';
 import type { KubeObject } from './apis/object.ts';
 import { isLoopbackHost } from './transport/http-listener.ts';
 import { writePrivateFile } from './util/private-file.ts';
@@ -64,6 +64,9 @@ export async function main(argv: string[]): Promise<number> {
       `kubefake: WARNING: serving on ${values.host}, reachable from other machines. Every request needs the bearer token in ${values.kubeconfig}; keep that file private. This is a fake cluster for tests: it has no authorization beyond that token.`,
     );
   }
+  // The cluster (most of kubefake) loads once the arguments are known to be good: a usage error
+  // answers at once.
+  const { BOOT_NAMESPACES, createInProcessCluster } = await import('./cluster/fake-cluster.ts');
   let cluster: FakeCluster | undefined;
   try {
     cluster = await createInProcessCluster({ auth: values.auth, ...(values.workloads ? { workloads: true, nodes } : {}) });
@@ -71,7 +74,7 @@ export async function main(argv: string[]): Promise<number> {
     const loaded = await cluster.apply(values.manifests);
     const { url, kubeconfig } = await cluster.listen({ port, host: values.host, tls: values.tls || values.auth });
     await writePrivateFile(values.kubeconfig, kubeconfig);
-    console.log(banner({ url, kubeconfig: values.kubeconfig, manifests: values.manifests, loaded, workloads: values.workloads ? (nodes ?? 1) : undefined }));
+    console.log(banner({ url, kubeconfig: values.kubeconfig, manifests: values.manifests, loaded, workloads: values.workloads ? (nodes ?? 1) : undefined, bootNamespaces: BOOT_NAMESPACES }));
   } catch (err) {
     await cluster?.close();
     console.error(errorLine(err));
@@ -104,10 +107,10 @@ function describeObject(obj: KubeObject): string {
  * What the server holds and does not do, printed at start: the objects it loaded (or that it
  * started empty), how to point kubectl at it, and that no kubelet or workload controller runs.
  */
-function banner(o: { url: string; kubeconfig: string; manifests: string[]; loaded: KubeObject[]; workloads?: number }): string {
+function banner(o: { url: string; kubeconfig: string; manifests: string[]; loaded: KubeObject[]; workloads?: number; bootNamespaces: readonly string[] }): string {
   const lines = [`kubefake is serving Kubernetes v1.36 at ${o.url}`];
   if (o.loaded.length === 0) {
-    lines.push(`Started empty (namespaces ${BOOT_NAMESPACES.join(', ')}); load files with --manifests PATH.`);
+    lines.push(`Started empty (namespaces ${o.bootNamespaces.join(', ')}); load files with --manifests PATH.`);
   } else {
     lines.push(`Loaded ${o.loaded.length} object${o.loaded.length === 1 ? '' : 's'} from ${o.manifests.join(', ')}:`);
     for (const obj of o.loaded) lines.push(`  ${describeObject(obj)}`);
