@@ -35,7 +35,7 @@ import { listObjects, type ListResult } from './list.ts';
 import { computedGet, computedList } from './computed-resource.ts';
 import { loadCelFor } from '../cel/lazy.ts';
 import { admitNamespacedCreate } from './namespace-admission.ts';
-import type { AdmissionAttributes, AdmissionOperation } from './admission.ts';
+import type { AdmissionAttributes, AdmissionOperation, GroupVersionKind } from './admission.ts';
 import {
   fieldValidationMode,
   isDryRun,
@@ -634,18 +634,36 @@ export class GenericRegistry {
     return obj;
   }
 
-  /** The admission attributes of a write, or undefined when the cluster runs no admission chain. */
   /**
    * Both admission phases for the body of a create-only subresource whose REST is not the generic
-   * store's (pods/binding): `subresourceType` is the derived type it is asked about, and
-   * `checks` what its REST checks between the phases (BindingREST.Create: the name, the
-   * Binding's validation). Nothing is stored here.
+   * store's (pods/binding, pods/eviction, serviceaccounts/token): `subresourceType` is the derived
+   * type it is asked about, `kind` its body's kind (policy/v1 Eviction for pods/eviction), and
+   * `checks` what its REST does between the phases (create.go runs the mutating phase before the
+   * REST's Create, which calls createValidation itself: BindingREST after its name check and the
+   * Binding's validation, EvictionREST after its name check, TokenREST after its own validation).
+   * Nothing is stored here.
    */
-  async admitSubresourceCreate(subresourceType: ResourceType, namespace: string | undefined, name: string, body: KubeObject, options: WriteOptions, checks: () => void): Promise<void> {
+  async admitSubresourceCreate(
+    subresourceType: ResourceType,
+    kind: GroupVersionKind,
+    namespace: string | undefined,
+    name: string,
+    body: KubeObject,
+    options: WriteOptions,
+    checks: () => void | Promise<void>,
+  ): Promise<void> {
+    // create.go's EnsureObjectNamespaceMatchesRequestNamespace, before admission: the body takes
+    // the request's namespace, or is refused when it names another.
+    if (namespace !== undefined) {
+      const meta = isPlainObject(body.metadata) ? (body.metadata as ObjectMeta) : (body.metadata = {});
+      if (!meta.namespace) meta.namespace = namespace;
+      else if (meta.namespace !== namespace) throw badRequest('the namespace of the provided object does not match the namespace sent on the request');
+    }
     const attributes: AdmissionAttributes | undefined = this.ctx.admission && {
       operation: 'CREATE',
       type: subresourceType,
       subresource: subresourceType.subresource ?? '',
+      kind,
       namespace,
       name,
       object: body,
@@ -660,10 +678,11 @@ export class GenericRegistry {
       options.observeAdmission?.(attributes);
       await this.ctx.admission!.admit(attributes);
     }
-    checks();
+    await checks();
     if (attributes) await this.ctx.admission!.validate(attributes);
   }
 
+  /** The admission attributes of a write, or undefined when the cluster runs no admission chain. */
   private admissionAttributes(
     operation: AdmissionOperation,
     object: KubeObject | undefined,

@@ -4,7 +4,7 @@
 import { isPlainObject, type KubeObject } from '../../apis/object.ts';
 import { storageKeyOf, type ResourceType } from '../../apis/resource-type.ts';
 import { notFound } from '../../errors/status-error.ts';
-import type { AdmissionAttributes, GroupVersionKind, GroupVersionResource } from '../../registry/admission.ts';
+import { admissionKindOf, type AdmissionAttributes, type GroupVersionKind, type GroupVersionResource } from '../../registry/admission.ts';
 import type { AdmissionServices } from '../services.ts';
 
 type Json = Record<string, unknown>;
@@ -22,7 +22,7 @@ export interface MatchResult {
 }
 
 const resourceOf = (a: AdmissionAttributes): GroupVersionResource => ({ group: a.type.group, version: a.type.version, resource: a.type.plural });
-const kindOf = (a: AdmissionAttributes): GroupVersionKind => ({ group: a.type.group, version: a.type.version, kind: a.type.kind });
+const kindOf = admissionKindOf;
 
 /** metav1.LabelSelectorAsSelector(sel).Matches(labels), for a validated selector; an empty one matches everything. */
 export function labelSelectorMatches(selector: Json, labels: Record<string, string> | undefined): boolean {
