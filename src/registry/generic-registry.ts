@@ -455,7 +455,12 @@ export class GenericRegistry {
     // As in createOnce: mutating admission after the field manager, validating after validation,
     // both inside the retry loop of the callers (GuaranteedUpdate re-runs them on a conflict).
     const admission = this.admissionAttributes('UPDATE', obj, existing, options);
-    if (admission) await this.ctx.admission!.admit(admission);
+    const view = this.type.admissionView;
+    if (admission) {
+      await this.ctx.admission!.admit(admission);
+      // The mutated view (a Scale) goes back into the object.
+      if (view) view.apply(obj, admission.object!);
+    }
     const mutatingWarnings = admission?.warnings.length ?? 0;
     ignoreManagedFieldsTimestamps(obj, existing);
     const typeErrors = this.type.strategy.validateTypeMeta?.(obj) ?? [];
@@ -463,7 +468,10 @@ export class GenericRegistry {
       ? typeErrors
       : [...validateObjectMetaUpdate(meta, old, this.metaRules()), ...(this.type.strategy.validateUpdate?.(obj, existing) ?? [])];
     if (errors.length) throw this.invalid(name, errors);
-    if (admission) await this.ctx.admission!.validate(admission);
+    if (admission) {
+      if (view) admission.object = view.of(obj);
+      await this.ctx.admission!.validate(admission);
+    }
     const warnings = orderedWarnings(admission?.warnings ?? [], mutatingWarnings, this.type.strategy.warnings?.(obj, existing) ?? []);
     const key = this.keyOf(old.namespace, name);
     if (isDryRun(options.dryRun)) return { object: this.present(await this.roundTrip(obj)), created: false, warnings };
@@ -691,14 +699,17 @@ export class GenericRegistry {
   ): AdmissionAttributes | undefined {
     if (!this.ctx.admission) return undefined;
     const meta = (object ?? oldObject)?.metadata ?? {};
+    // A derived type with a view of its own (the scale subresource) is admitted as that view.
+    const view = this.type.admissionView;
     const attributes: AdmissionAttributes = {
       operation,
-      type: this.type,
+      type: view?.type ?? this.type,
       subresource: this.type.subresource ?? '',
+      ...(view ? { kind: view.kind } : {}),
       namespace: this.type.namespaced ? meta.namespace : undefined,
       name: meta.name ?? '',
-      object,
-      oldObject,
+      object: view && object ? view.of(object) : object,
+      oldObject: view && oldObject ? view.of(oldObject) : oldObject,
       options,
       dryRun: isDryRun(options.dryRun),
       userInfo: options.user,

@@ -101,7 +101,12 @@ function matchesResourceRules(services: AdmissionServices, rules: unknown, match
   for (const rule of list) {
     for (const eq of equivalents) {
       const resource = { group: eq.group, version: eq.version, resource: eq.plural };
-      if (ruleMatches(rule, a, resource) && named(rule)) return { resource, kind: { group: eq.group, version: eq.version, kind: eq.kind }, type: eq };
+      // KindFor(equivalent, subresource): only the resource and its status take the
+      // equivalent's kind (and the object its version); other subresources keep theirs (Scale).
+      if (ruleMatches(rule, a, resource) && named(rule)) {
+        if (a.subresource !== '' && a.subresource !== 'status') return { resource, kind: kindOf(a), type: a.type };
+        return { resource, kind: { group: eq.group, version: eq.version, kind: eq.kind }, type: eq };
+      }
     }
   }
   return undefined;
