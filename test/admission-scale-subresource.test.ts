@@ -115,6 +115,28 @@ describe('admission of a /scale write', () => {
   });
 });
 
+describe('a MutatingAdmissionPolicy on /scale', () => {
+  it('mutates the Scale (an ApplyConfiguration on autoscaling/v1 Scale) and the Deployment takes its replicas', async () => {
+    await deployment('web');
+    await cluster.apply([
+      {
+        apiVersion: 'admissionregistration.k8s.io/v1',
+        kind: 'MutatingAdmissionPolicy',
+        metadata: { name: 'cap' },
+        spec: {
+          matchConstraints: { resourceRules: [{ apiGroups: ['apps'], apiVersions: ['v1'], operations: ['UPDATE'], resources: ['deployments/scale'] }] },
+          reinvocationPolicy: 'Never',
+          mutations: [{ patchType: 'ApplyConfiguration', applyConfiguration: { expression: 'object.spec.replicas > 4 ? Object{spec: Object.spec{replicas: 4}} : Object{}' } }],
+        },
+      },
+      { apiVersion: 'admissionregistration.k8s.io/v1', kind: 'MutatingAdmissionPolicyBinding', metadata: { name: 'cap-binding' }, spec: { policyName: 'cap' } },
+    ]);
+    expect((await scaleTo('web', 8)).spec?.replicas).toBe(4);
+    expect((await apps.readNamespacedDeployment({ name: 'web', namespace: ns })).spec?.replicas).toBe(4);
+    expect((await scaleTo('web', 2)).spec?.replicas).toBe(2);
+  });
+});
+
 describe('matchPolicy Equivalent for /scale', () => {
   const crd = {
     apiVersion: 'apiextensions.k8s.io/v1',

@@ -14,7 +14,8 @@ export function createSubresourceTypeOf(parent: ResourceType, subresource: strin
   if (!bySubresource) derived.set(parent, (bySubresource = new Map()));
   let type = bySubresource.get(subresource);
   if (!type) {
-    type = { ...parent, kind: kind.kind, listKind: `${kind.kind}List`, subresource, strategy: {}, decodeBody: undefined };
+    // Typed: the body is a built-in kind even under a custom resource (a CR's Scale).
+    type = { ...parent, kind: kind.kind, listKind: `${kind.kind}List`, subresource, strategy: {}, decodeBody: undefined, unstructured: false };
     bySubresource.set(subresource, type);
   }
   return type;
