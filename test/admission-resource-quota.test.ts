@@ -204,6 +204,23 @@ describe('ResourceQuota admission', () => {
       forbidden('secrets', 'dry2', 'exceeded quota: q, requested: secrets=1, used: secrets=1, limited: secrets=1'),
     );
   });
+
+  it('charges pod-level hugepages over the containers\' (IsSupportedPodLevelResource takes hugepages-*), and refuses past the limit', async () => {
+    await quota('q', { hard: { 'requests.hugepages-2Mi': '6Mi' } });
+    const hugePod = (name: string): k8s.V1Pod => ({
+      metadata: { name },
+      spec: {
+        resources: { requests: { memory: '64Mi', 'hugepages-2Mi': '4Mi' }, limits: { memory: '64Mi', 'hugepages-2Mi': '4Mi' } },
+        containers: [{ name: 'c', image: 'nginx', resources: { requests: { memory: '32Mi', 'hugepages-2Mi': '2Mi' }, limits: { memory: '32Mi', 'hugepages-2Mi': '2Mi' } } }],
+      },
+    });
+    await core.createNamespacedPod({ namespace: ns, body: hugePod('a') });
+    expect((await status('q'))!.used).toEqual({ 'requests.hugepages-2Mi': '4Mi' });
+    await expectStatus(
+      core.createNamespacedPod({ namespace: ns, body: hugePod('b') }),
+      forbidden('pods', 'b', 'exceeded quota: q, requested: requests.hugepages-2Mi=4Mi, used: requests.hugepages-2Mi=4Mi, limited: requests.hugepages-2Mi=6Mi'),
+    );
+  });
 });
 
 describe.skipIf(!kubectlAvailable)('ResourceQuota through kubectl', () => {

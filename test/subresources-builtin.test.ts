@@ -311,7 +311,8 @@ describe('status of built-in kinds', () => {
     expect(job.status?.active).toBe(1);
     await expectStatus(batch.patchNamespacedJobStatus({ name: 'j', namespace: 'default', body: { status: { failed: -1 } } }, merge), {
       code: 422,
-      message: 'Job.batch "j" is invalid: status.failed: Invalid value: -1: must be greater than or equal to 0',
+      // ValidateJobStatusUpdate: the counter's own rule, then RejectDecreasingFailedCounter.
+      message: 'Job.batch "j" is invalid: [status.failed: Invalid value: -1: must be greater than or equal to 0, status.failed: Invalid value: -1: cannot decrease the failed counter]',
     });
 
     await batch.createNamespacedCronJob({ namespace: 'default', body: { metadata: { name: 'cj' }, spec: { schedule: '* * * * *', jobTemplate: { spec: { template: jobTemplate } } } } });

@@ -171,6 +171,24 @@ export interface ResourceType {
    * care (managedFields' `subresource`) can tell; undefined for the resource itself.
    */
   subresource?: string;
+  /**
+   * Set on a derived type whose writes admission sees as another object than the one stored: the
+   * scale subresource's Scale (ScaleREST's scaleUpdatedObjectInfo runs mutating admission on the
+   * Scale, toScaleUpdateValidation hands validating admission the Scales of both objects).
+   */
+  admissionView?: AdmissionView;
+}
+
+/** What admission is asked about for the writes of a derived type (`admissionView`). */
+export interface AdmissionView {
+  /** The type admission is told about: the resource, its kind the view's, no strategy of its own. */
+  type: ResourceType;
+  /** The view's kind (autoscaling/v1 Scale), in another group than the resource's. */
+  kind: { group: string; version: string; kind: string };
+  /** The view of an object (a Scale of the workload). */
+  of(obj: KubeObject): KubeObject;
+  /** Writes what mutating admission made of the view back into the object, in place; throws the REST's errors. */
+  apply(obj: KubeObject, view: KubeObject): void;
 }
 
 /** One subresource as discovery lists it (APIResource of `<resource>/<name>`). */

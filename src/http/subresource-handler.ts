@@ -108,24 +108,24 @@ async function serveUpdateSubresource(r: SubresourceRequest, updateType: Resourc
 }
 
 async function serveEviction(r: SubresourceRequest): Promise<Response> {
-  const { body } = await readWriteRequest(r.request, r.query, { apiVersion: 'policy/v1', kind: 'Eviction', protobuf: true });
-  const embedded = isPlainObject(body.deleteOptions) ? body.deleteOptions : undefined;
+  const { body, options } = await readWriteRequest(r.request, r.query, { apiVersion: 'policy/v1', kind: 'Eviction', protobuf: true });
   const out = await evictPod(body, {
     pods: r.registryFor(r.type),
     registryOf: r.registryOf,
     namespace: r.info.namespace ?? '',
     name: r.info.name,
     now: r.now(),
-    deleteOptions: deleteOptionsFrom(new URLSearchParams(), embedded ?? {}),
-    requestDryRun: r.query.getAll('dryRun'),
+    deleteOptionsOf: (eviction) => deleteOptionsFrom(new URLSearchParams(), isPlainObject(eviction.deleteOptions) ? eviction.deleteOptions : {}),
+    options,
   });
   // A Status with a failure code (more than one PDB) is written with that code, as any Status.
   return objectResponse(out, { status: typeof out.code === 'number' ? out.code : 201, format: r.format });
 }
 
 async function serveTokenRequest(r: SubresourceRequest): Promise<Response> {
-  const { body } = await readWriteRequest(r.request, r.query, { apiVersion: 'authentication.k8s.io/v1', kind: 'TokenRequest', protobuf: true });
+  const { body, options } = await readWriteRequest(r.request, r.query, { apiVersion: 'authentication.k8s.io/v1', kind: 'TokenRequest', protobuf: true });
   const out = await requestToken(body, {
+    options,
     serviceAccounts: r.registryFor(r.type),
     namespace: r.info.namespace ?? '',
     name: r.info.name,

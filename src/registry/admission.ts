@@ -32,6 +32,9 @@ export interface GroupVersionKind {
   kind: string;
 }
 
+/** admission.Attributes.GetKind: the body's kind (a create-only subresource's own), else the type's. */
+export const admissionKindOf = (a: AdmissionAttributes): GroupVersionKind => a.kind ?? { group: a.type.group, version: a.type.version, kind: a.type.kind };
+
 export type AdmissionOperation = 'CREATE' | 'UPDATE' | 'DELETE' | 'CONNECT';
 
 /** admission.Attributes: one request as the plugins see it. */
@@ -41,6 +44,12 @@ export interface AdmissionAttributes {
   type: ResourceType;
   /** '' for the resource itself, else the subresource (`status`, `scale`, `eviction`, `binding`…). */
   subresource: string;
+  /**
+   * The kind of a subresource's body where its group or version is not the resource's
+   * (RegisterKindFor: pods/eviction is policy/v1 Eviction, serviceaccounts/token
+   * authentication.k8s.io/v1 TokenRequest); otherwise the type's own.
+   */
+  kind?: GroupVersionKind;
   namespace: string | undefined;
   /** The object's name ('' for a create with generateName before a name is generated). */
   name: string;

@@ -35,7 +35,7 @@ import { listObjects, type ListResult } from './list.ts';
 import { computedGet, computedList } from './computed-resource.ts';
 import { loadCelFor } from '../cel/lazy.ts';
 import { admitNamespacedCreate } from './namespace-admission.ts';
-import type { AdmissionAttributes, AdmissionOperation } from './admission.ts';
+import type { AdmissionAttributes, AdmissionOperation, GroupVersionKind } from './admission.ts';
 import {
   fieldValidationMode,
   isDryRun,
@@ -457,7 +457,12 @@ export class GenericRegistry {
     // As in createOnce: mutating admission after the field manager, validating after validation,
     // both inside the retry loop of the callers (GuaranteedUpdate re-runs them on a conflict).
     const admission = this.admissionAttributes('UPDATE', obj, existing, options);
-    if (admission) await this.ctx.admission!.admit(admission);
+    const view = this.type.admissionView;
+    if (admission) {
+      await this.ctx.admission!.admit(admission);
+      // The mutated view (a Scale) goes back into the object.
+      if (view) view.apply(obj, admission.object!);
+    }
     const mutatingWarnings = admission?.warnings.length ?? 0;
     ignoreManagedFieldsTimestamps(obj, existing);
     const typeErrors = this.type.strategy.validateTypeMeta?.(obj) ?? [];
@@ -465,7 +470,10 @@ export class GenericRegistry {
       ? typeErrors
       : [...validateObjectMetaUpdate(meta, old, this.metaRules()), ...(this.type.strategy.validateUpdate?.(obj, existing) ?? [])];
     if (errors.length) throw this.invalid(name, errors);
-    if (admission) await this.ctx.admission!.validate(admission);
+    if (admission) {
+      if (view) admission.object = view.of(obj);
+      await this.ctx.admission!.validate(admission);
+    }
     const warnings = orderedWarnings(admission?.warnings ?? [], mutatingWarnings, this.type.strategy.warnings?.(obj, existing) ?? []);
     const key = this.keyOf(old.namespace, name);
     if (isDryRun(options.dryRun)) return { object: this.present(await this.roundTrip(obj)), created: false, warnings };
@@ -636,18 +644,36 @@ export class GenericRegistry {
     return obj;
   }
 
-  /** The admission attributes of a write, or undefined when the cluster runs no admission chain. */
   /**
    * Both admission phases for the body of a create-only subresource whose REST is not the generic
-   * store's (pods/binding): `subresourceType` is the derived type it is asked about, and
-   * `checks` what its REST checks between the phases (BindingREST.Create: the name, the
-   * Binding's validation). Nothing is stored here.
+   * store's (pods/binding, pods/eviction, serviceaccounts/token): `subresourceType` is the derived
+   * type it is asked about, `kind` its body's kind (policy/v1 Eviction for pods/eviction), and
+   * `checks` what its REST does between the phases (create.go runs the mutating phase before the
+   * REST's Create, which calls createValidation itself: BindingREST after its name check and the
+   * Binding's validation, EvictionREST after its name check, TokenREST after its own validation).
+   * Nothing is stored here.
    */
-  async admitSubresourceCreate(subresourceType: ResourceType, namespace: string | undefined, name: string, body: KubeObject, options: WriteOptions, checks: () => void): Promise<void> {
+  async admitSubresourceCreate(
+    subresourceType: ResourceType,
+    kind: GroupVersionKind,
+    namespace: string | undefined,
+    name: string,
+    body: KubeObject,
+    options: WriteOptions,
+    checks: () => void | Promise<void>,
+  ): Promise<void> {
+    // create.go's EnsureObjectNamespaceMatchesRequestNamespace, before admission: the body takes
+    // the request's namespace, or is refused when it names another.
+    if (namespace !== undefined) {
+      const meta = isPlainObject(body.metadata) ? (body.metadata as ObjectMeta) : (body.metadata = {});
+      if (!meta.namespace) meta.namespace = namespace;
+      else if (meta.namespace !== namespace) throw badRequest('the namespace of the provided object does not match the namespace sent on the request');
+    }
     const attributes: AdmissionAttributes | undefined = this.ctx.admission && {
       operation: 'CREATE',
       type: subresourceType,
       subresource: subresourceType.subresource ?? '',
+      kind,
       namespace,
       name,
       object: body,
@@ -662,10 +688,11 @@ export class GenericRegistry {
       options.observeAdmission?.(attributes);
       await this.ctx.admission!.admit(attributes);
     }
-    checks();
+    await checks();
     if (attributes) await this.ctx.admission!.validate(attributes);
   }
 
+  /** The admission attributes of a write, or undefined when the cluster runs no admission chain. */
   private admissionAttributes(
     operation: AdmissionOperation,
     object: KubeObject | undefined,
@@ -674,14 +701,17 @@ export class GenericRegistry {
   ): AdmissionAttributes | undefined {
     if (!this.ctx.admission) return undefined;
     const meta = (object ?? oldObject)?.metadata ?? {};
+    // A derived type with a view of its own (the scale subresource) is admitted as that view.
+    const view = this.type.admissionView;
     const attributes: AdmissionAttributes = {
       operation,
-      type: this.type,
+      type: view?.type ?? this.type,
       subresource: this.type.subresource ?? '',
+      ...(view ? { kind: view.kind } : {}),
       namespace: this.type.namespaced ? meta.namespace : undefined,
       name: meta.name ?? '',
-      object,
-      oldObject,
+      object: view && object ? view.of(object) : object,
+      oldObject: view && oldObject ? view.of(oldObject) : oldObject,
       options,
       dryRun: isDryRun(options.dryRun),
       userInfo: options.user,

@@ -4,7 +4,7 @@
 import { isPlainObject, type KubeObject } from '../../apis/object.ts';
 import { storageKeyOf, type ResourceType } from '../../apis/resource-type.ts';
 import { notFound } from '../../errors/status-error.ts';
-import type { AdmissionAttributes, GroupVersionKind, GroupVersionResource } from '../../registry/admission.ts';
+import { admissionKindOf, type AdmissionAttributes, type GroupVersionKind, type GroupVersionResource } from '../../registry/admission.ts';
 import type { AdmissionServices } from '../services.ts';
 
 type Json = Record<string, unknown>;
@@ -22,7 +22,7 @@ export interface MatchResult {
 }
 
 const resourceOf = (a: AdmissionAttributes): GroupVersionResource => ({ group: a.type.group, version: a.type.version, resource: a.type.plural });
-const kindOf = (a: AdmissionAttributes): GroupVersionKind => ({ group: a.type.group, version: a.type.version, kind: a.type.kind });
+const kindOf = admissionKindOf;
 
 /** metav1.LabelSelectorAsSelector(sel).Matches(labels), for a validated selector; an empty one matches everything. */
 export function labelSelectorMatches(selector: Json, labels: Record<string, string> | undefined): boolean {
@@ -101,7 +101,12 @@ function matchesResourceRules(services: AdmissionServices, rules: unknown, match
   for (const rule of list) {
     for (const eq of equivalents) {
       const resource = { group: eq.group, version: eq.version, resource: eq.plural };
-      if (ruleMatches(rule, a, resource) && named(rule)) return { resource, kind: { group: eq.group, version: eq.version, kind: eq.kind }, type: eq };
+      // KindFor(equivalent, subresource): only the resource and its status take the
+      // equivalent's kind (and the object its version); other subresources keep theirs (Scale).
+      if (ruleMatches(rule, a, resource) && named(rule)) {
+        if (a.subresource !== '' && a.subresource !== 'status') return { resource, kind: kindOf(a), type: a.type };
+        return { resource, kind: { group: eq.group, version: eq.version, kind: eq.kind }, type: eq };
+      }
     }
   }
   return undefined;

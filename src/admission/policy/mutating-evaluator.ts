@@ -26,10 +26,17 @@ export interface CompiledMutatingPolicy {
   mutate(input: AdmissionActivation, type: ResourceType): { object: KubeObject; errors: string[] };
 }
 
+type Kind = { group: string; version: string; kind: string };
 const atoms = new WeakMap<ResourceType, Atom>();
-function atomOf(type: ResourceType): Atom {
+/**
+ * The schema of the object a policy mutates: a custom resource's own, else the built-in kind's
+ * the request is admitted as (`kind`: a subresource's body, policy/v1 Eviction or autoscaling/v1
+ * Scale, is not the resource's kind).
+ */
+function atomOf(type: ResourceType, kind: Kind): Atom {
+  if (!type.unstructured) return builtinSchema(kind.group, kind.version, kind.kind) ?? DEDUCED;
   let atom = atoms.get(type);
-  if (!atom) atoms.set(type, (atom = type.unstructured ? customResourceSchema(type.schema) : (builtinSchema(type.group, type.version, type.kind) ?? DEDUCED)));
+  if (!atom) atoms.set(type, (atom = customResourceSchema(type.schema)));
   return atom;
 }
 
@@ -53,8 +60,8 @@ function findAtomics(path: string, atom: Atom | undefined, v: unknown): string[]
 }
 
 /** ApplyStructuredMergeDiff. */
-function applyConfiguration(live: KubeObject, patch: Json, type: ResourceType): MutationOutcome {
-  const atom = atomOf(type);
+function applyConfiguration(live: KubeObject, patch: Json, type: ResourceType, kind: Kind): MutationOutcome {
+  const atom = atomOf(type, kind);
   const atomics = findAtomics('', atom, patch);
   if (atomics.length > 0) return { error: `error applying patch: invalid ApplyConfiguration: may not mutate atomic arrays, maps or structs: ${atomics.join(', ')}` };
   const merged = merge(atom, live, { ...patch, apiVersion: live.apiVersion, kind: live.kind });
@@ -136,7 +143,7 @@ export function compileMutatingPolicy(policy: KubeObject): CompiledMutatingPolic
           if (!(r.value instanceof CelObjectValue)) return { error: `unsupported return type from ApplyConfiguration expression: ${typeof r.value}` };
           const err = checkTypeNames(r.value);
           if (err) return { error: `type mismatch: ${err}` };
-          outcome = applyConfiguration(object, celToJson(r.value) as Json, type);
+          outcome = applyConfiguration(object, celToJson(r.value) as Json, type, input.request.kind as Kind);
         }
         return outcome;
       }

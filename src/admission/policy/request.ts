@@ -2,13 +2,13 @@
 // CreateAdmissionRequest and CreateNamespaceObject), as JSON for the CEL conversion.
 import { REQUESTER } from '../../apis/builtin/authentication-v1.ts';
 import type { KubeObject } from '../../apis/object.ts';
-import type { AdmissionAttributes, GroupVersionKind, GroupVersionResource } from '../../registry/admission.ts';
+import { admissionKindOf, type AdmissionAttributes, type GroupVersionKind, type GroupVersionResource } from '../../registry/admission.ts';
 
 export function admissionRequest(a: AdmissionAttributes, resource: GroupVersionResource, kind: GroupVersionKind): Record<string, unknown> {
   // Without a user on the request, the one every kubefake request is made as (SelfSubjectReview's).
   const user = a.userInfo ?? REQUESTER;
   const requestResource = { group: a.type.group, version: a.type.version, resource: a.type.plural };
-  const requestKind = { group: a.type.group, version: a.type.version, kind: a.type.kind };
+  const requestKind = admissionKindOf(a);
   return {
     kind,
     resource,

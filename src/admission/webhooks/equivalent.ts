@@ -10,10 +10,15 @@ import type { ApiCatalog } from '../../apis/catalog.ts';
 import { internalError, StatusError } from '../../errors/status-error.ts';
 import type { WebhookRequest } from './request.ts';
 
-/** EquivalentResourcesFor: the other types stored where `type` is, in catalog order. */
-export function equivalentTypes(catalog: ApiCatalog, type: ResourceType): ResourceType[] {
+/**
+ * EquivalentResourcesFor(resource, subresource): the other types stored where `type` is, in
+ * catalog order, those serving the subresource when one is asked about.
+ */
+export function equivalentTypes(catalog: ApiCatalog, type: ResourceType, subresource = ''): ResourceType[] {
   const key = storageKeyOf(type);
-  return catalog.all().filter((t) => t !== type && storageKeyOf(t) === key && !(t.group === type.group && t.version === type.version));
+  return catalog
+    .all()
+    .filter((t) => t !== type && storageKeyOf(t) === key && !(t.group === type.group && t.version === type.version) && (subresource === '' || t.subresources.includes(subresource)));
 }
 
 /** An object of `from`'s version as `to`'s version: through the storage version both share. */

@@ -100,15 +100,18 @@ export function shouldCallHook(
   if (!objMatches && !objError) return undefined;
   const rules = hook.spec.rules ?? [];
   if (rules.some((rule) => ruleMatches(rule, r))) return matchConditions(services, hook, r, nsError ?? objError, probe);
-  // The kinds of other subresources (scale's Scale) are not the resource's: only these convert.
-  if (hook.spec.matchPolicy === 'Equivalent' && (r.subresource === '' || r.subresource === 'status')) {
+  if (hook.spec.matchPolicy === 'Equivalent') {
     for (const rule of rules) {
-      for (const equivalent of equivalentTypes(services.catalog, r.attributes.type)) {
+      for (const equivalent of equivalentTypes(services.catalog, r.attributes.type, r.subresource)) {
         const resource = { group: equivalent.group, version: equivalent.version, resource: equivalent.plural };
         if (ruleMatches(rule, { ...r, resource })) {
           const deferred = nsError ?? objError;
           if (deferred) throw deferred;
           if (probe) return r;
+          // KindFor(equivalent, subresource): the resource itself and its status are the
+          // equivalent's own kind, the request converted to it; any other subresource keeps the
+          // kind it is registered with in every version (scale: autoscaling/v1 Scale), unconverted.
+          if (r.subresource !== '' && r.subresource !== 'status') return matchConditions(services, hook, { ...r, resource }, undefined, false);
           return requestAs(r, equivalent, services).then((invocation) => matchConditions(services, hook, invocation, undefined, false));
         }
       }

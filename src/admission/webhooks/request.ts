@@ -3,7 +3,7 @@
 import type { KubeObject } from '../../apis/object.ts';
 import { REQUESTER } from '../../apis/builtin/authentication-v1.ts';
 import type { DeleteOptions, WriteOptions } from '../../apis/options.ts';
-import type { AdmissionAttributes, AdmissionOperation, GroupVersionKind, GroupVersionResource, UserInfo } from '../../registry/admission.ts';
+import { admissionKindOf, type AdmissionAttributes, type AdmissionOperation, type GroupVersionKind, type GroupVersionResource, type UserInfo } from '../../registry/admission.ts';
 
 /** One request as the webhook dispatchers see it. */
 export interface WebhookRequest {
@@ -30,7 +30,7 @@ export function webhookRequestOf(attributes: AdmissionAttributes): WebhookReques
   // /namespaces/{name}; create.go sets it for a namespace's create).
   const namespace = attributes.namespace ?? (isNamespace ? attributes.name : '');
   const resource = { group: type.group, version: type.version, resource: type.plural };
-  const kind = { group: type.group, version: type.version, kind: type.kind };
+  const kind = admissionKindOf(attributes);
   return {
     attributes,
     operation: attributes.operation,

@@ -5,9 +5,10 @@ import type { ResourceType } from '../resource-type.ts';
 import type { KubeObject } from '../object.ts';
 import { isPlainObject } from '../object.ts';
 import { defaultPodTemplate } from './pod-spec.ts';
-import { keepFromStored, nonNegativeStatus, validateStatus } from './status-strategies.ts';
+import { keepFromStored, validateStatus } from './status-strategies.ts';
 import { validateJob, validateJobUpdate } from './workload-validation.ts';
 import { validationOnDemand } from './validation-on-demand.ts';
+import { validateJobStatusUpdate } from './job-status-validation.ts';
 import {
   arrAt,
   builtin,
@@ -71,13 +72,9 @@ export function batchV1ResourceTypes(): ResourceType[] {
         // The job strategy's ValidateUpdate: ValidateJob as on create, then ValidateJobSpecUpdate.
         { validate: validateJob, validateUpdate: validateJobUpdate },
       ),
-      // ValidateJobUpdateStatus's transition rules (JobManagedBy) are not ported; the counters are.
-      statusStrategy: composeStrategy(
-        defaulting(defaultJob),
-        keepFromStored('spec'),
-        defaulting(defaultJob),
-        validateStatus((obj) => nonNegativeStatus(obj, ['active', 'succeeded', 'failed'])),
-      ),
+      // jobStatusStrategy: the spec kept from the stored Job, ValidateJobUpdateStatus with the
+      // transition rules JobManagedBy switches on (job-status-validation.ts).
+      statusStrategy: composeStrategy(defaulting(defaultJob), keepFromStored('spec'), defaulting(defaultJob), validateStatus(validateJobStatusUpdate)),
     }),
   ];
 }

@@ -209,7 +209,7 @@ export function validateIndexesFormat(text: string, completions: number): number
   return total;
 }
 
-function parseIndexInterval(text: string, completions: number): [number, number] | string {
+export function parseIndexInterval(text: string, completions: number): [number, number] | string {
   const limits = text.split('-');
   if (limits.length > 2) return `the fragment ${goQuote(text)} violates the requirement that an index interval can have at most two parts separated by '-'`;
   const atoi = (s: string) => (/^[+-]?\d+$/.test(s) ? Number(s) : undefined);

@@ -1,7 +1,8 @@
 // A pod's aggregate requests and limits (k8s.io/component-helpers/resource/helpers.go PodRequests,
 // PodLimits, v0.36): containers summed, init containers as the maximum of each step (restartable
-// "sidecar" init containers add up and stay), pod-level cpu/memory overriding the aggregate
-// (PodLevelResources is on by default in v1.36), the RuntimeClass overhead added.
+// "sidecar" init containers add up and stay), pod-level cpu, memory and hugepages-* overriding
+// the aggregate (PodLevelResources is on by default in v1.36; IsSupportedPodLevelResource takes
+// the hugepages prefix too), the RuntimeClass overhead added.
 // Not modelled: status.containerStatuses[].resources / allocatedResources (UseStatusResources),
 // which only a kubelet writes.
 import type { KubeObject } from '../object.ts';
@@ -26,8 +27,8 @@ export interface PodSpecJson {
 export const podSpec = (pod: KubeObject): PodSpecJson => (pod.spec ?? {}) as PodSpecJson;
 const list = (c: ContainerJson, which: 'requests' | 'limits'): ResourceList => resourceList(c.resources?.[which]);
 
-/** The resources pod-level resources may set (IsSupportedPodLevelResource). */
-const POD_LEVEL_RESOURCES = new Set(['cpu', 'memory']);
+/** IsSupportedPodLevelResource (component-helpers resource/helpers.go, v0.36): cpu, memory and any hugepages-<size>. */
+const isSupportedPodLevelResource = (name: string): boolean => name === 'cpu' || name === 'memory' || name.startsWith('hugepages-');
 
 /** AggregateContainerRequests / AggregateContainerLimits: the containers' own, without pod-level resources. */
 export function aggregate(spec: PodSpecJson, which: 'requests' | 'limits'): ResourceList {
@@ -53,7 +54,7 @@ export function aggregate(spec: PodSpecJson, which: 'requests' | 'limits'): Reso
 }
 
 function overridePodLevel(out: ResourceList, spec: PodSpecJson, which: 'requests' | 'limits'): void {
-  for (const [name, q] of resourceList(spec.resources?.[which])) if (POD_LEVEL_RESOURCES.has(name)) out.set(name, q);
+  for (const [name, q] of resourceList(spec.resources?.[which])) if (isSupportedPodLevelResource(name)) out.set(name, q);
 }
 
 /** PodRequests with the pod-level resources and the overhead. */
@@ -89,8 +90,8 @@ export function podLimitsWithoutOverhead(pod: KubeObject): ResourceList {
   return out;
 }
 
-/** IsPodLevelResourcesSet: pod-level requests or limits name cpu or memory. */
+/** IsPodLevelResourcesSet: pod-level requests or limits name cpu, memory or hugepages. */
 export function isPodLevelResourcesSet(pod: KubeObject): boolean {
   const spec = podSpec(pod);
-  return [...resourceList(spec.resources?.requests).keys(), ...resourceList(spec.resources?.limits).keys()].some((k) => POD_LEVEL_RESOURCES.has(k));
+  return [...resourceList(spec.resources?.requests).keys(), ...resourceList(spec.resources?.limits).keys()].some(isSupportedPodLevelResource);
 }

@@ -362,10 +362,12 @@ export class JobController extends QueueController {
     if (diff <= 0) return { active, deleted: 0, deletedReady: 0 };
     if (!c.perIndex) {
       const remaining = remainingBackoffMs(c.backoff.failuresAfterLastSuccess, c.backoff.lastFailureAt, c.now);
-      // manageJob answers 0 active pods while it waits out the back-off, whatever still runs.
+      // While it waits out the back-off manageJob answers the pods that still run (kubernetes
+      // #139457, in v1.36.x: answering 0 made status.ready exceed status.active, which the
+      // status strategy refuses).
       if (remaining > 0) {
         this.wakeups.at(key, c.now + remaining);
-        return { active: 0, deleted: 0, deletedReady: 0 };
+        return { active, deleted: 0, deletedReady: 0 };
       }
     }
     if (!c.indexed) {
@@ -382,7 +384,7 @@ export class JobController extends QueueController {
       const now = indexes.filter((_, i) => waits[i] === 0);
       if (now.length === 0 && indexes.length > 0) {
         this.wakeups.at(key, c.now + Math.min(...waits));
-        return { active: 0, deleted: 0, deletedReady: 0 };
+        return { active, deleted: 0, deletedReady: 0 };
       }
       indexes = now;
     }

@@ -6,10 +6,10 @@
 // marks the pod PodScheduled, past the pod strategy (its generation does not move).
 import type { KubeObject } from '../../apis/object.ts';
 import type { WriteOptions } from '../../apis/options.ts';
-import type { ResourceType } from '../../apis/resource-type.ts';
 import { badRequest, conflict, notFound, StatusError } from '../../errors/status-error.ts';
 import { formatTimestamp } from '../../go/time.ts';
 import type { GenericRegistry } from '../generic-registry.ts';
+import { createSubresourceTypeOf } from './create-subresource-type.ts';
 
 const PODS = { group: '', resource: 'pods' };
 const BINDINGS = { group: '', resource: 'pods/binding' };
@@ -21,17 +21,8 @@ interface Binding {
   target?: { kind?: string; name?: string };
 }
 
-const bindingTypes = new WeakMap<ResourceType, ResourceType>();
-
-/** The type admission is asked about for pods/binding: the pods resource, kind Binding, no strategy of its own. */
-function bindingTypeOf(pods: ResourceType): ResourceType {
-  let type = bindingTypes.get(pods);
-  if (!type) {
-    type = { ...pods, kind: 'Binding', listKind: 'BindingList', subresource: 'binding', strategy: {}, decodeBody: undefined };
-    bindingTypes.set(pods, type);
-  }
-  return type;
-}
+/** The type admission is asked about for pods/binding: the pods resource, kind Binding. */
+const BINDING_KIND = { group: '', version: 'v1', kind: 'Binding' };
 
 /** validation.ValidatePodBinding; BindingREST returns its aggregate as a plain error (a 500 with its text). */
 function validateBinding(binding: Binding): void {
@@ -51,7 +42,7 @@ export async function bindPod(registry: GenericRegistry, namespace: string | und
   // after BindingREST's checks. Admission changes it in place.
   binding.apiVersion = 'v1';
   binding.kind = 'Binding';
-  await registry.admitSubresourceCreate(bindingTypeOf(registry.type), namespace, name, binding as KubeObject, options, () => {
+  await registry.admitSubresourceCreate(createSubresourceTypeOf(registry.type, 'binding', BINDING_KIND), BINDING_KIND, namespace, name, binding as KubeObject, options, () => {
     if (binding.metadata?.name !== name) throw badRequest('name in URL does not match name in Binding object');
     validateBinding(binding);
   });

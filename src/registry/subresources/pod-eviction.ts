@@ -4,17 +4,23 @@
 // (disruptionsAllowed - 1, the pod in disruptedPods) before the pod gets its DisruptionTarget
 // condition and is deleted. kubefake runs no disruption controller, so a PDB's status is what the
 // test writes to it: a budget whose observedGeneration lags its generation is "still being processed".
-import type { DeleteOptions } from '../../apis/options.ts';
+import type { DeleteOptions, WriteOptions } from '../../apis/options.ts';
 import type { KubeObject } from '../../apis/object.ts';
 import { badRequest, conflict, forbidden, StatusError } from '../../errors/status-error.ts';
 import { formatTimestamp } from '../../go/time.ts';
 import { tryLabelSelectorAsSelector } from '../../selectors/label-selector-as-selector.ts';
 import type { GenericRegistry } from '../generic-registry.ts';
+import { createSubresourceTypeOf } from './create-subresource-type.ts';
 
 const MAX_DISRUPTED_POD_SIZE = 2000;
 const CANNOT_EVICT = "Cannot evict pod as it would violate the pod's disruption budget.";
 
+/** The kind pods/eviction is registered with (its body), in another group than the pods it evicts. */
+const EVICTION_KIND = { group: 'policy', version: 'v1', kind: 'Eviction' };
+
 interface Eviction {
+  apiVersion?: string;
+  kind?: string;
   metadata?: { name?: string };
   deleteOptions?: Record<string, unknown> | null;
 }
@@ -26,10 +32,10 @@ export interface EvictionContext {
   namespace: string;
   name: string;
   now: Date;
-  /** The Eviction's deleteOptions as DeleteOptions. */
-  deleteOptions: DeleteOptions;
-  /** The request's own dryRun, which overrides the one inside the Eviction's deleteOptions (propagateDryRun). */
-  requestDryRun: readonly string[];
+  /** The Eviction's deleteOptions as DeleteOptions (read after mutating admission, which may change them). */
+  deleteOptionsOf(eviction: Eviction): DeleteOptions;
+  /** The request's CreateOptions: its dryRun overrides the one inside the Eviction's deleteOptions (propagateDryRun). */
+  options: WriteOptions;
 }
 
 type Json = Record<string, unknown>;
@@ -69,8 +75,18 @@ async function budgetsFor(budgets: GenericRegistry, pod: KubeObject, namespace: 
 
 /** EvictionREST.Create: the Status it answers (201), or a StatusError. */
 export async function evictPod(eviction: Eviction, r: EvictionContext): Promise<Record<string, unknown>> {
-  if (eviction.metadata?.name !== r.name) throw badRequest('name in URL does not match name in Eviction object');
-  const deleteOptions: DeleteOptions = r.requestDryRun.length ? { ...r.deleteOptions, dryRun: [...r.requestDryRun] } : r.deleteOptions;
+  // Admission sees the Eviction as decoded (create.go runs the mutating phase before
+  // EvictionREST.Create, which calls the validating phase after its name check), as
+  // CREATE of pods/eviction with kind policy/v1 Eviction.
+  eviction.apiVersion = 'policy/v1';
+  eviction.kind = 'Eviction';
+  const type = createSubresourceTypeOf(r.pods.type, 'eviction', EVICTION_KIND);
+  await r.pods.admitSubresourceCreate(type, EVICTION_KIND, r.namespace, r.name, eviction as KubeObject, r.options, () => {
+    if (eviction.metadata?.name !== r.name) throw badRequest('name in URL does not match name in Eviction object');
+  });
+  const requestDryRun = r.options.dryRun ?? [];
+  const embedded = r.deleteOptionsOf(eviction);
+  const deleteOptions: DeleteOptions = requestDryRun.length ? { ...embedded, dryRun: [...requestDryRun] } : embedded;
   const dryRun = (deleteOptions.dryRun ?? []).length > 0;
   const pod = await r.pods.get(r.namespace, r.name);
   const budgetRegistry = r.registryOf('policy', 'v1', 'poddisruptionbudgets');

@@ -10,12 +10,14 @@ import { invalidPatch } from '../../patch/errors.ts';
 import { goJson } from '../../errors/go-format.ts';
 import { goJsonValueKind } from '../../go/json.ts';
 import type { GenericRegistry } from '../generic-registry.ts';
+import { createSubresourceTypeOf } from './create-subresource-type.ts';
 import { fieldValidationMode, validateWriteOptions, type GetOptions, type WriteOptions } from '../../apis/options.ts';
 import { applyStrictWarnings, type ApplyPatch } from '../../apply/apply-patch.ts';
 import { applyScale, managerOrUserAgent, scaleFieldManagerFor } from '../../apply/registry-hooks.ts';
 import { ScaleHandler } from '../../apply/scale-handler.ts';
 
 const derived = new WeakMap<ResourceType, ResourceType>();
+const SCALE_GVK = { group: 'autoscaling', version: 'v1', kind: SCALE_KIND };
 
 /**
  * The type scale writes go through: the resource itself (its strategy, validation and generation
@@ -25,7 +27,17 @@ const derived = new WeakMap<ResourceType, ResourceType>();
 export function scaleTypeOf(type: ResourceType): ResourceType | undefined {
   if (!type.scale) return undefined;
   let scaleType = derived.get(type);
-  if (!scaleType) derived.set(type, (scaleType = { ...type, allowCreateOnUpdate: false, subresource: 'scale' }));
+  if (!scaleType) {
+    const scale = type.scale;
+    // Admission sees the Scale (kind autoscaling/v1 Scale) of the resource, not the object.
+    const admissionView = {
+      type: createSubresourceTypeOf(type, 'scale', SCALE_GVK),
+      kind: SCALE_GVK,
+      of: (obj: KubeObject) => scale.current(obj),
+      apply: (obj: KubeObject, view: KubeObject) => void scale.write(obj, view),
+    };
+    derived.set(type, (scaleType = { ...type, allowCreateOnUpdate: false, subresource: 'scale', admissionView }));
+  }
   return scaleType;
 }
 

@@ -9,11 +9,15 @@ import type { KubeObject } from '../../apis/object.ts';
 import { fieldError, type FieldError } from '../../errors/field-error.ts';
 import { badRequest, conflict, invalid, notFound } from '../../errors/status-error.ts';
 import { formatTimestamp } from '../../go/time.ts';
+import type { WriteOptions } from '../../apis/options.ts';
 import type { GenericRegistry } from '../generic-registry.ts';
+import { createSubresourceTypeOf } from './create-subresource-type.ts';
 
 /** --service-account-issuer of a kind or kubeadm cluster; --api-audiences defaults to it. */
 export const SERVICE_ACCOUNT_ISSUER = 'https://kubernetes.default.svc.cluster.local';
 const TOKEN_REQUEST = { group: 'authentication.k8s.io', kind: 'TokenRequest' };
+/** The kind serviceaccounts/token is registered with (TokenREST.GroupVersionKind). */
+const TOKEN_REQUEST_KIND = { group: 'authentication.k8s.io', version: 'v1', kind: 'TokenRequest' };
 
 interface Signer {
   privateKey: KeyObject;
@@ -45,6 +49,8 @@ function signJwt(signer: Signer, claims: Record<string, unknown>): string {
 }
 
 export interface TokenRequestBody {
+  apiVersion?: string;
+  kind?: string;
   metadata?: { name?: string; namespace?: string };
   spec?: { audiences?: string[] | null; expirationSeconds?: number; boundObjectRef?: { kind?: string; apiVersion?: string; name?: string; uid?: string } | null };
 }
@@ -54,6 +60,8 @@ export interface TokenRequestContext {
   namespace: string;
   name: string;
   now: Date;
+  /** The request's CreateOptions (dry run, user), as admission sees them. */
+  options: WriteOptions;
   /** The registry of a served resource (the bound object's `pods`, `secrets` or `nodes`), undefined when not served. */
   registryOf(group: string, version: string, resource: string): GenericRegistry | undefined;
 }
@@ -92,25 +100,45 @@ export function serviceAccountOfToken(serviceAccounts: GenericRegistry, token: s
   }
 }
 
-/** TokenREST.Create: the TokenRequest with its status (token, expirationTimestamp). */
+/**
+ * TokenREST.Create: the TokenRequest with its status (token, expirationTimestamp). create.go runs
+ * the mutating admission phase on the TokenRequest as decoded (v1 defaulting done); Create then
+ * checks the body's name and namespace, looks the service account up, fills in what it defaults
+ * and runs ValidateTokenRequest, then the validating phase, before it resolves the bound object
+ * (pkg/registry/core/serviceaccount/storage/token.go).
+ */
 export async function requestToken(body: TokenRequestBody, r: TokenRequestContext): Promise<Record<string, unknown>> {
-  const metadata = body.metadata ?? {};
-  // Name and namespace in the body must match the URL where given.
-  if (metadata.name && metadata.name !== r.name) throw invalid(TOKEN_REQUEST, r.name, [fieldError.invalid('metadata.name', metadata.name, 'must match the service account name if specified')]);
-  if (metadata.namespace && metadata.namespace !== r.namespace) {
-    throw invalid(TOKEN_REQUEST, r.name, [fieldError.invalid('metadata.namespace', metadata.namespace, 'must match the service account namespace if specified')]);
-  }
+  body.apiVersion = 'authentication.k8s.io/v1';
+  body.kind = 'TokenRequest';
   // v1 defaulting: expirationSeconds 3600 (SetDefaults_TokenRequestSpec).
-  const expirationSeconds = body.spec?.expirationSeconds ?? 3600;
-  const errors: FieldError[] = [];
-  if (expirationSeconds < 600) errors.push(fieldError.invalid('spec.expirationSeconds', expirationSeconds, 'may not specify a duration less than 10 minutes'));
-  if (expirationSeconds > 2 ** 32) errors.push(fieldError.invalid('spec.expirationSeconds', expirationSeconds, 'may not specify a duration larger than 2^32 seconds'));
-  if (errors.length > 0) throw invalid(TOKEN_REQUEST, '', errors);
-  const sa = await r.serviceAccounts.get(r.namespace, r.name);
-  const audiences = body.spec?.audiences?.length ? body.spec.audiences : [SERVICE_ACCOUNT_ISSUER];
-  const bound = await boundClaim(body.spec?.boundObjectRef ?? undefined, r);
+  const spec = (body.spec ??= {});
+  spec.expirationSeconds ??= 3600;
+  const type = createSubresourceTypeOf(r.serviceAccounts.type, 'token', TOKEN_REQUEST_KIND);
+  let sa: KubeObject | undefined;
+  await r.serviceAccounts.admitSubresourceCreate(type, TOKEN_REQUEST_KIND, r.namespace, r.name, body as KubeObject, r.options, async () => {
+    const metadata = (body.metadata ??= {});
+    // Name and namespace in the body must match the URL where given.
+    if (metadata.name && metadata.name !== r.name) throw invalid(TOKEN_REQUEST, r.name, [fieldError.invalid('metadata.name', metadata.name, 'must match the service account name if specified')]);
+    if (metadata.namespace && metadata.namespace !== r.namespace) {
+      throw invalid(TOKEN_REQUEST, r.name, [fieldError.invalid('metadata.namespace', metadata.namespace, 'must match the service account namespace if specified')]);
+    }
+    sa = await r.serviceAccounts.get(r.namespace, r.name);
+    if (!spec.audiences?.length) spec.audiences = [SERVICE_ACCOUNT_ISSUER];
+    metadata.name ||= r.name;
+    metadata.namespace ||= r.namespace;
+    (metadata as Record<string, unknown>).creationTimestamp = formatTimestamp(r.now);
+    delete (body as Record<string, unknown>).status;
+    const expirationSeconds = spec.expirationSeconds!;
+    const errors: FieldError[] = [];
+    if (expirationSeconds < 600) errors.push(fieldError.invalid('spec.expirationSeconds', expirationSeconds, 'may not specify a duration less than 10 minutes'));
+    if (expirationSeconds > 2 ** 32) errors.push(fieldError.invalid('spec.expirationSeconds', expirationSeconds, 'may not specify a duration larger than 2^32 seconds'));
+    if (errors.length > 0) throw invalid(TOKEN_REQUEST, '', errors);
+  });
+  const expirationSeconds = spec.expirationSeconds!;
+  const audiences = spec.audiences!;
+  const bound = await boundClaim(spec.boundObjectRef ?? undefined, r);
   const iat = Math.floor(r.now.getTime() / 1000);
-  const kubernetes: Record<string, unknown> = { namespace: r.namespace, serviceaccount: { name: r.name, uid: sa.metadata?.uid } };
+  const kubernetes: Record<string, unknown> = { namespace: r.namespace, serviceaccount: { name: r.name, uid: sa!.metadata?.uid } };
   if (bound) kubernetes[bound.claim] = { name: bound.name, uid: bound.uid };
   const token = signJwt(signerFor(r.serviceAccounts), {
     aud: audiences,
@@ -126,7 +154,7 @@ export async function requestToken(body: TokenRequestBody, r: TokenRequestContex
     kind: 'TokenRequest',
     apiVersion: 'authentication.k8s.io/v1',
     metadata: { name: r.name, namespace: r.namespace, creationTimestamp: formatTimestamp(r.now) },
-    spec: { audiences, expirationSeconds, boundObjectRef: body.spec?.boundObjectRef ?? null },
+    spec: { audiences, expirationSeconds, boundObjectRef: spec.boundObjectRef ?? null },
     status: { token, expirationTimestamp: formatTimestamp(new Date(r.now.getTime() + expirationSeconds * 1000)) },
   };
 }
