@@ -3,6 +3,7 @@
 // Update managers, manager identifiers, timestamps, the metadata fields nobody owns, and the
 // structured merge itself (updater.ts). Objects are plain JSON; `live` is the object as stored
 // (for a create, an empty object).
+import { deepCopyJson } from '../schema/json-value.ts';
 import { badRequest, plainServerError, StatusError, type StatusCause } from '../errors/status-error.ts';
 import { goJson } from '../errors/go-format.ts';
 import { FieldSet, pathString, type Path } from './fieldpath.ts';
@@ -127,7 +128,7 @@ export class FieldManager {
   }
 
   private zero(): Obj {
-    return structuredClone(this.config.zero ?? {});
+    return deepCopyJson(this.config.zero ?? {});
   }
 
   get groupVersion(): string {

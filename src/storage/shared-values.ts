@@ -16,9 +16,12 @@ export class SharedValues {
   private strings = new Map<string, string>();
   private trees = new Map<string, object>();
 
+  /** The JSON of what visit() last returned, when asked for and small and plain (the sharing key of trees). */
+  private lastKey: string | undefined;
+
   /** `value` frozen in place (its unfrozen parts; frozen parts are already stored), with equal parts shared. */
   freeze<T>(value: T): T {
-    return this.visit(value).value as T;
+    return this.visit(value, false) as T;
   }
 
   private string(s: string): string {
@@ -30,38 +33,55 @@ export class SharedValues {
     return s;
   }
 
-  /** The frozen value and, when it is small and made of primitives and plain objects, its JSON (the sharing key). */
-  private visit(value: unknown): { value: unknown; key: string | undefined } {
+  /**
+   * The frozen value; sets lastKey to its JSON when it is small and made of primitives and plain
+   * objects. A leaf's key is only built when the caller still can use it (`wantKey`), and no result
+   * object is allocated per node: this runs on every stored write.
+   */
+  private visit(value: unknown, wantKey: boolean): unknown {
     if (typeof value === 'string') {
       const s = this.string(value);
-      return { value: s, key: s.length <= MAX_SHARED_TREE ? JSON.stringify(s) : undefined };
+      this.lastKey = wantKey && s.length <= MAX_SHARED_TREE ? JSON.stringify(s) : undefined;
+      return s;
     }
-    if (value === null || typeof value !== 'object') return { value, key: value === undefined ? undefined : JSON.stringify(value) };
-    if (Object.isFrozen(value)) return { value, key: undefined };
+    if (value === null || typeof value !== 'object') {
+      this.lastKey = wantKey && value !== undefined ? JSON.stringify(value) : undefined;
+      return value;
+    }
+    if (Object.isFrozen(value)) {
+      this.lastKey = undefined;
+      return value;
+    }
     if (Array.isArray(value)) {
       // A copy of exactly its length: an array grown by push() keeps spare capacity (17 slots
       // for one managedFields entry) that freezing does not give back.
       const copy = value.slice();
-      for (let i = 0; i < copy.length; i++) copy[i] = this.visit(copy[i]).value;
-      return { value: Object.freeze(copy), key: undefined };
+      for (let i = 0; i < copy.length; i++) copy[i] = this.visit(copy[i], false);
+      this.lastKey = undefined;
+      return Object.freeze(copy);
     }
     const record = value as Record<string, unknown>;
+    // An object's own key is always built (it is what shares it), from its children's while short.
     let key: string | undefined = '{';
     for (const k of Object.keys(record)) {
-      const child = this.visit(record[k]);
-      record[k] = child.value;
+      record[k] = this.visit(record[k], key !== undefined);
       if (key !== undefined) {
-        key = child.key === undefined ? undefined : `${key.length > 1 ? `${key},` : key}${JSON.stringify(k)}:${child.key}`;
+        const child = this.lastKey;
+        key = child === undefined ? undefined : `${key.length > 1 ? `${key},` : key}${JSON.stringify(k)}:${child}`;
         if (key !== undefined && key.length > MAX_SHARED_TREE) key = undefined;
       }
     }
     Object.freeze(record);
-    if (key === undefined) return { value: record, key };
+    if (key === undefined) {
+      this.lastKey = undefined;
+      return record;
+    }
     key += '}';
+    this.lastKey = key;
     const known = this.trees.get(key);
-    if (known !== undefined) return { value: known, key };
+    if (known !== undefined) return known;
     if (this.trees.size >= TREE_TABLE_LIMIT) this.trees = new Map();
     this.trees.set(key, record);
-    return { value: record, key };
+    return record;
   }
 }

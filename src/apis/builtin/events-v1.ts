@@ -4,6 +4,7 @@
 // field-label mapping is pkg/apis/events/v1/conversion.go and the stricter checks for this API are
 // ValidateEventCreate/Update in pkg/apis/core/validation/events.go. Validation messages use the
 // internal (core) field names, whichever API the Event came through.
+import { deepCopyJson } from '../../schema/json-value.ts';
 import type { ResourceType } from '../resource-type.ts';
 import type { StorageCodec } from '../storage-codec.ts';
 import { type FieldError, fieldError } from '../../errors/field-error.ts';
@@ -48,7 +49,7 @@ const RENAMES: readonly (readonly [events: string, core: string])[] = [
 ];
 
 function renamed(obj: KubeObject, apiVersion: string, pairs: readonly (readonly [from: string, to: string])[]): KubeObject {
-  const out: KubeObject = { ...structuredClone(obj), apiVersion };
+  const out: KubeObject = { ...deepCopyJson(obj), apiVersion };
   const record = out as Record<string, unknown>;
   for (const [from, to] of pairs) {
     if (!(from in record)) continue;

@@ -3,6 +3,7 @@
 // deletes the least valuable pods first when there are too many (controller.ActivePodsWithRanks);
 // reports replicas, fullyLabeledReplicas, readyReplicas, availableReplicas and observedGeneration,
 // and a ReplicaFailure condition when pods cannot be created.
+import { deepCopyJson } from '../../schema/json-value.ts';
 import type { KubeObject, StoredObject } from '../../apis/object.ts';
 import type { ResourceType } from '../../apis/resource-type.ts';
 import { StatusError } from '../../errors/status-error.ts';
@@ -194,12 +195,12 @@ export class ReplicaSetController extends QueueController {
           metadata: {
             generateName: `${owner.metadata.name}-`,
             namespace,
-            ...(templateMeta.labels ? { labels: structuredClone(templateMeta.labels) as Record<string, string> } : {}),
-            ...(templateMeta.annotations ? { annotations: structuredClone(templateMeta.annotations) as Record<string, string> } : {}),
-            ...(templateMeta.finalizers ? { finalizers: structuredClone(templateMeta.finalizers) as string[] } : {}),
+            ...(templateMeta.labels ? { labels: deepCopyJson(templateMeta.labels) as Record<string, string> } : {}),
+            ...(templateMeta.annotations ? { annotations: deepCopyJson(templateMeta.annotations) as Record<string, string> } : {}),
+            ...(templateMeta.finalizers ? { finalizers: deepCopyJson(templateMeta.finalizers) as string[] } : {}),
             ownerReferences: [newControllerRef(owner, this.kind.apiVersion, this.kind.kind)],
           },
-          spec: structuredClone(template.spec ?? {}) as Json,
+          spec: deepCopyJson(template.spec ?? {}) as Json,
         };
         // RealPodControl.createPods records after the write, with the name the server generated.
         try {
