@@ -48,3 +48,66 @@ export function validateServiceSpec(service: KubeObject): FieldError[] {
   else if (!SERVICE_TYPES.includes(type)) errs.push(fieldError.notSupported('spec.type', type, SERVICE_TYPES));
   return errs;
 }
+
+/**
+ * The cross-version checks ValidateServiceUpdate adds before ValidateService (validation.go,
+ * validateUpgradeDowngradeClusterIPs, validateUpgradeDowngradeIPFamilies and the update half of
+ * validateLoadBalancerClassField): a primary clusterIP or ipFamily, and a LoadBalancer's class, may
+ * not change once set; a secondary may be released only with ipFamilyPolicy SingleStack. Runs on
+ * the object after PrepareForUpdate (allocated values patched in, clusterIP/clusterIPs normalized),
+ * as the real strategy's validation does.
+ */
+export function validateServiceUpdateTransitions(spec: Json, oldSpec: Json): FieldError[] {
+  const errs: FieldError[] = [];
+  if (spec.type === 'ExternalName' || oldSpec.type === 'ExternalName') return errs;
+  const ips = stringList(spec.clusterIPs);
+  const oldIPs = stringList(oldSpec.clusterIPs);
+  // A Go nil slice or pointer prints as null in the error's value.
+  const ipsValue = Array.isArray(spec.clusterIPs) ? spec.clusterIPs : null;
+  const policyValue = typeof spec.ipFamilyPolicy === 'string' ? spec.ipFamilyPolicy : null;
+  const singleStack = spec.ipFamilyPolicy === 'SingleStack';
+  const headless = isHeadless(ips);
+  const oldHeadless = isHeadless(oldIPs);
+  if (!(headless && oldHeadless)) {
+    if (oldIPs.length === ips.length) {
+      oldIPs.forEach((ip, i) => {
+        if (ip !== ips[i]) errs.push(fieldError.invalid(`spec.clusterIPs[${i}]`, ipsValue, 'may not change once set'));
+      });
+    } else if (oldIPs.length > ips.length) {
+      if (ips.length === 0) errs.push(fieldError.invalid('spec.clusterIPs[0]', ipsValue, 'primary clusterIP can not be unset'));
+      if (oldIPs.length > 0 && ips.length > 0 && ips[0] !== oldIPs[0]) errs.push(fieldError.invalid('spec.clusterIPs[0]', ipsValue, 'may not change once set'));
+      if (ips.length === 1 && !singleStack) errs.push(fieldError.invalid('spec.ipFamilyPolicy', policyValue, "must be set to 'SingleStack' when releasing the secondary clusterIP"));
+    } else if (oldIPs.length > 0 && ips[0] !== oldIPs[0]) {
+      errs.push(fieldError.invalid('spec.clusterIPs[0]', ipsValue, 'may not change once set'));
+    }
+  }
+  // Families: not checked when the service turns headless or back, nor between headless ones.
+  if (headless === oldHeadless && !headless) {
+    const families = stringList(spec.ipFamilies);
+    const oldFamilies = stringList(oldSpec.ipFamilies);
+    const familiesValue = Array.isArray(spec.ipFamilies) ? spec.ipFamilies : null;
+    if (oldFamilies.length === families.length) {
+      // Every changed family is reported at index 0, as upstream does.
+      oldFamilies.forEach((f, i) => {
+        if (f !== families[i]) errs.push(fieldError.invalid('spec.ipFamilies[0]', familiesValue, 'may not change once set'));
+      });
+    } else if (oldFamilies.length > families.length) {
+      if (ips.length === 0) errs.push(fieldError.invalid('spec.ipFamilies[0]', familiesValue, 'primary ipFamily can not be unset'));
+      // Upstream prints the clusterIPs as the value here.
+      if (families.length > 0 && families[0] !== oldFamilies[0]) errs.push(fieldError.invalid('spec.ipFamilies[0]', ipsValue, 'may not change once set'));
+      if (families.length === 1 && !singleStack) errs.push(fieldError.invalid('spec.ipFamilyPolicy', policyValue, "must be set to 'SingleStack' when releasing the secondary ipFamily"));
+    } else if (oldFamilies.length > 0 && families.length > 0 && families[0] !== oldFamilies[0]) {
+      errs.push(fieldError.invalid('spec.ipFamilies[0]', ipsValue, 'may not change once set'));
+    }
+  }
+  if (spec.type === 'LoadBalancer' && oldSpec.type === 'LoadBalancer') {
+    const cls = typeof spec.loadBalancerClass === 'string' ? spec.loadBalancerClass : null;
+    const oldCls = typeof oldSpec.loadBalancerClass === 'string' ? oldSpec.loadBalancerClass : null;
+    if (cls !== oldCls) errs.push(fieldError.invalid('spec.loadBalancerClass', cls, 'may not change once set'));
+  }
+  return errs;
+}
+
+const stringList = (v: unknown): string[] => (Array.isArray(v) ? v.map((x) => (typeof x === 'string' ? x : '')) : []);
+/** isHeadlessService: exactly one clusterIP, and it is None. */
+const isHeadless = (ips: string[]) => ips.length === 1 && ips[0] === 'None';

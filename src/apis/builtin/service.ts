@@ -9,7 +9,7 @@ import { isPlainObject } from '../object.ts';
 import type { Strategy } from '../resource-type.ts';
 import type { BuiltinContext } from './context.ts';
 import { arrAt, child, clone, getIn, type JsonObject, objAt, semanticEqual, setDefault, unset } from './shared.ts';
-import { validateServiceSpec } from './service-validation.ts';
+import { validateServiceSpec, validateServiceUpdateTransitions } from './service-validation.ts';
 
 const CLUSTER_FAMILY = 'IPv4';
 
@@ -68,6 +68,13 @@ export function serviceStrategy(ctx: BuiltinContext): Strategy {
       patchAllocatedValues(spec, oldSpec);
       normalizeClusterIPs(oldSpec, spec);
       dropTypeDependentFields(spec, oldSpec);
+      // Validation runs before BeginUpdate allocates (store.go): an update that changes what may not
+      // change is refused with ValidateService's errors too, and allocates or releases nothing.
+      const transitionErrors = validateServiceUpdateTransitions(spec, oldSpec);
+      if (transitionErrors.length) {
+        hold(obj, [...transitionErrors, ...validateServiceSpec(obj)]);
+        return;
+      }
       if (spec.type !== 'ExternalName' && !hold(obj, initIPFamilyFields(spec, oldSpec))) return;
       updateClusterIPs(spec, oldSpec, ctx, (errs) => hold(obj, errs));
       updateNodePorts(spec, oldSpec, ctx, (errs) => hold(obj, errs));
