@@ -120,10 +120,15 @@ async function applyOne(ctx: ApplyContext, obj: KubeObject, restore?: RestoredFi
       throw err;
     }
   }
-  if (!restore || (restore.status === undefined && restore.generation === undefined && restore.managedFields === undefined)) return written;
+  if (!restore || (restore.status === undefined && restore.generation === undefined && restore.managedFields === undefined && restore.requester === undefined)) return written;
   const meta = written.metadata!;
   registry.systemUpdate(namespace, meta.name!, (current) => {
     if (restore.status !== undefined) current.status = restore.status;
+    if (restore.requester !== undefined) {
+      // The dumped requester replaces the one the create stamped; these are the spec's last fields.
+      const spec = Object.entries(current.spec as Record<string, unknown>).filter(([k]) => !['username', 'uid', 'groups', 'extra'].includes(k));
+      current.spec = { ...Object.fromEntries(spec), ...restore.requester };
+    }
     if (restore.generation !== undefined) current.metadata!.generation = restore.generation;
     if (restore.managedFields !== undefined) current.metadata!.managedFields = restore.managedFields;
     return true;

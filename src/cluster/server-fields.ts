@@ -29,7 +29,14 @@ export interface RestoredFields {
   generation?: number;
   status?: unknown;
   managedFields?: unknown[];
+  /**
+   * Spec fields the create strategy stamps from the request rather than taking from the body: a
+   * CertificateSigningRequest's requester (spec.username, uid, groups, extra).
+   */
+  requester?: Record<string, unknown>;
 }
+
+const REQUESTER_FIELDS = ['username', 'uid', 'groups', 'extra'];
 
 export interface FixtureObject {
   /** The object's place in the input (results are answered in input order). */
@@ -75,6 +82,11 @@ function prepare(input: KubeObject, index: number, mode: ServerFieldsMode, dumpe
     if (typeof metaIn.generation === 'number') restore.generation = metaIn.generation;
     if (Array.isArray(metaIn.managedFields)) restore.managedFields = metaIn.managedFields;
     if (input.status !== undefined) restore.status = input.status;
+    const spec = input.spec;
+    if (input.kind === 'CertificateSigningRequest' && typeof input.apiVersion === 'string' && input.apiVersion.startsWith('certificates.k8s.io/') && isPlainObject(spec)) {
+      const requester = Object.fromEntries(REQUESTER_FIELDS.filter((k) => spec[k] !== undefined).map((k) => [k, spec[k]]));
+      if (Object.keys(requester).length) restore.requester = requester;
+    }
   }
   for (const key of SERVER_SET) delete meta[key];
   const refs = Array.isArray(metaIn.ownerReferences) ? (metaIn.ownerReferences as OwnerRef[]) : undefined;
