@@ -8,7 +8,8 @@
 // LoadBalancer, unique per protocol), unique ports, loadBalancerSourceRanges, LoadBalancer-only
 // fields (allocateLoadBalancerNodePorts, loadBalancerClass and its format), the traffic policies,
 // healthCheckNodePort and trafficDistribution. Allocation (clusterIP, nodePort) is service.ts's.
-import { fieldError, fieldPath, type FieldError } from '../../errors/field-error.ts';
+import { fieldError, fieldPath, OMIT_VALUE, type FieldError } from '../../errors/field-error.ts';
+import { goJson } from '../../errors/go-format.ts';
 import { type Addr } from '../../go/netip.ts';
 import { parseCIDRSloppy, parseIPSloppy } from '../../go/net-sloppy.ts';
 import { validateLabels } from '../../validation/meta-fields.ts';
@@ -128,10 +129,12 @@ export function validateServiceSpec(service: KubeObject): FieldError[] {
   const seenPorts = new Set<string>();
   ports.forEach((p, i) => {
     const key = `${str(p.protocol)}/${portNum(p.port)}`;
-    // The value is a core.ServicePort holding only the pair; internal types carry no json tags,
-    // so Go prints the zero struct with its Go field names.
+    // The value is a core.ServicePort holding only the pair; internal types carry no json tags, so
+    // Go prints the struct's fields by their Go names in declaration order (pre-rendered: goJson
+    // would sort them as a map's).
     if (seenPorts.has(key)) {
-      errs.push(fieldError.duplicate(`spec.ports[${i}]`, { Name: '', Protocol: str(p.protocol), AppProtocol: null, Port: portNum(p.port), TargetPort: 0, NodePort: 0 }));
+      const json = `{"Name":"","Protocol":${goJson(str(p.protocol))},"AppProtocol":null,"Port":${portNum(p.port)},"TargetPort":0,"NodePort":0}`;
+      errs.push({ type: 'FieldValueDuplicate', field: `spec.ports[${i}]`, value: OMIT_VALUE, detail: json });
     }
     seenPorts.add(key);
   });
