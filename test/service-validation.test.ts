@@ -88,6 +88,17 @@ describe('Service clusterIPs and ipFamilies', () => {
     ]);
   });
 
+  it('lets a selectorless headless Service drop its second family only with SingleStack', async () => {
+    const created = await create('headless-dual', { clusterIP: 'None', ports: port80 });
+    expect([created.spec?.ipFamilies, created.spec?.ipFamilyPolicy]).toEqual([['IPv4', 'IPv6'], 'RequireDualStack']);
+    // The policy comes from the stored object (alloc.go initIPFamilyFields).
+    expect(await refused(patch('headless-dual', { ipFamilies: ['IPv4'] }))).toEqual([
+      "spec.ipFamilyPolicy: Invalid value: \"RequireDualStack\": must be 'SingleStack' to release the secondary IP family",
+    ]);
+    const single = await patch('headless-dual', { ipFamilies: ['IPv4'], ipFamilyPolicy: 'SingleStack' });
+    expect([single.spec?.ipFamilies, single.spec?.ipFamilyPolicy]).toEqual([['IPv4'], 'SingleStack']);
+  });
+
   it('allocates nothing for a Service validation refuses after allocation', async () => {
     // BeginCreate allocates, Validate refuses, the store's finish func hands the address back.
     expect(await refused(create('alloc-revert', { clusterIP: '10.96.50.9', ports: [{ port: 80, name: 'Web' }] }))).toHaveLength(1);
