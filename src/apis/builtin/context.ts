@@ -65,7 +65,11 @@ export function createServiceIPAllocator(cidr: string = DEFAULT_SERVICE_CIDR): S
     },
     allocate(ip) {
       const n = parseIPv4(ip);
-      if (n === undefined || n < first || n > last) {
+      // MultiCIDRServiceAllocator (GA, on in v1.36): the MetaAllocator finds no ServiceCIDR holding
+      // the address (ipallocator/cidrallocator.go ErrMismatchedNetwork); inside the prefix, the
+      // network and broadcast addresses are out of the allocator's range (ipallocator.go).
+      if (n === undefined || n < network || n > network + size - 1) return 'the provided network does not match the current range';
+      if (n < first || n > last) {
         return `the provided IP (${ip}) is not in the valid range. The range of valid IPs is ${cidr}`;
       }
       if (used.has(n)) return 'provided IP is already allocated';

@@ -58,7 +58,9 @@ describe('allocators', () => {
     expect(() => ips.allocateNext()).toThrow('range is full');
     expect(ips.allocate('10.96.0.1')).toBeUndefined();
     expect(ips.allocate('10.96.0.1')).toBe('provided IP is already allocated');
-    expect(ips.allocate('10.97.0.1')).toBe('the provided IP (10.97.0.1) is not in the valid range. The range of valid IPs is 10.96.0.0/30');
+    // Outside every ServiceCIDR (the MetaAllocator's ErrMismatchedNetwork), and the broadcast address.
+    expect(ips.allocate('10.97.0.1')).toBe('the provided network does not match the current range');
+    expect(ips.allocate('10.96.0.3')).toBe('the provided IP (10.96.0.3) is not in the valid range. The range of valid IPs is 10.96.0.0/30');
     const ports = createNodePortAllocator([30000, 30001]);
     expect([ports.allocateNext(), ports.allocateNext()]).toEqual([30000, 30001]);
     ports.release(30000);

@@ -9,7 +9,7 @@ import { isPlainObject } from '../object.ts';
 import type { Strategy } from '../resource-type.ts';
 import type { BuiltinContext } from './context.ts';
 import { arrAt, child, clone, getIn, type JsonObject, objAt, semanticEqual, setDefault, unset } from './shared.ts';
-import { validateServiceSpec, validateServiceUpdateTransitions } from './service-validation.ts';
+import { validateServiceClusterIPsRelatedFields, validateServiceSpec, validateServiceUpdateTransitions } from './service-validation.ts';
 
 const CLUSTER_FAMILY = 'IPv4';
 
@@ -45,9 +45,24 @@ export function serviceStatusShape(obj: KubeObject): void {
 
 export function serviceStrategy(ctx: BuiltinContext): Strategy {
   const pending = new WeakMap<KubeObject, FieldError[]>();
+  const txns = new WeakMap<KubeObject, AllocationTxn>();
   const hold = (obj: KubeObject, errs: FieldError[]) => {
     if (errs.length) pending.set(obj, [...(pending.get(obj) ?? []), ...errs]);
     return errs.length === 0;
+  };
+  const begin = (obj: KubeObject): BuiltinContext => {
+    const txn = allocationTxn(ctx);
+    txns.set(obj, txn);
+    return txn.ctx;
+  };
+  // The Service REST's BeginCreate/BeginUpdate allocate before the strategy validates, and the
+  // store's finish func reverts the allocations (and keeps the releases) when validation refuses.
+  const finish = (obj: KubeObject, errs: FieldError[]): FieldError[] => {
+    const txn = txns.get(obj);
+    txns.delete(obj);
+    if (errs.length) txn?.revert();
+    else txn?.commit();
+    return errs;
   };
   return {
     prepareForCreate(obj) {
@@ -55,10 +70,11 @@ export function serviceStrategy(ctx: BuiltinContext): Strategy {
       const spec = child(obj, 'spec');
       normalizeClusterIPs(undefined, spec);
       if (spec.type === 'ExternalName') return;
+      const alloc = begin(obj);
       if (!hold(obj, initIPFamilyFields(spec, undefined))) return;
-      if (!hold(obj, allocClusterIPs(spec, ctx))) return;
-      if (needsNodePort(spec) && !hold(obj, initNodePorts(spec, ctx))) return;
-      if (needsHCNodePort(spec)) allocHealthCheckNodePort(spec, ctx);
+      if (!hold(obj, allocClusterIPs(spec, alloc))) return;
+      if (needsNodePort(spec) && !hold(obj, initNodePorts(spec, alloc))) return;
+      if (needsHCNodePort(spec)) allocHealthCheckNodePort(spec, alloc);
     },
     prepareForUpdate(obj, old) {
       if (old.status === undefined) delete obj.status;
@@ -68,20 +84,67 @@ export function serviceStrategy(ctx: BuiltinContext): Strategy {
       patchAllocatedValues(spec, oldSpec);
       normalizeClusterIPs(oldSpec, spec);
       dropTypeDependentFields(spec, oldSpec);
-      // Validation runs before BeginUpdate allocates (store.go): an update that changes what may not
-      // change is refused with ValidateService's errors too, and allocates or releases nothing.
-      const transitionErrors = validateServiceUpdateTransitions(spec, oldSpec);
-      if (transitionErrors.length) {
-        hold(obj, [...transitionErrors, ...validateServiceSpec(obj)]);
-        return;
-      }
+      if (spec.type !== 'LoadBalancer' && isPlainObject(obj.status)) obj.status.loadBalancer = {};
+      const alloc = begin(obj);
       if (spec.type !== 'ExternalName' && !hold(obj, initIPFamilyFields(spec, oldSpec))) return;
-      updateClusterIPs(spec, oldSpec, ctx, (errs) => hold(obj, errs));
-      updateNodePorts(spec, oldSpec, ctx, (errs) => hold(obj, errs));
+      if (!updateClusterIPs(spec, oldSpec, alloc, (errs) => hold(obj, errs))) return;
+      updateNodePorts(spec, oldSpec, alloc, (errs) => hold(obj, errs));
     },
-    // BeginCreate/BeginUpdate allocate before validation runs; an allocation error ends the request.
-    validate: (obj) => pending.get(obj) ?? validateServiceSpec(obj),
-    validateUpdate: (obj) => pending.get(obj) ?? validateServiceSpec(obj),
+    // An allocation error ends the request alone; else the validation of the allocated object.
+    validate: (obj) => finish(obj, pending.get(obj) ?? validateServiceSpec(obj)),
+    validateUpdate: (obj, old) =>
+      finish(obj, pending.get(obj) ?? [...validateServiceUpdateTransitions(objAt(obj, 'spec') ?? {}, objAt(old, 'spec') ?? {}), ...validateServiceSpec(obj)]),
+  };
+}
+
+interface AllocationTxn {
+  /** Allocators that record what they hand out and hold releases back until commit. */
+  ctx: BuiltinContext;
+  commit(): void;
+  revert(): void;
+}
+
+/** The Service REST's allocation transaction (storage/transaction.go, portallocator operation). */
+function allocationTxn(ctx: BuiltinContext): AllocationTxn {
+  const ips: string[] = [];
+  const ports: number[] = [];
+  const releases: (() => void)[] = [];
+  const txnCtx: BuiltinContext = {
+    ...ctx,
+    serviceIPs: {
+      allocateNext: () => {
+        const ip = ctx.serviceIPs.allocateNext();
+        ips.push(ip);
+        return ip;
+      },
+      allocate: (ip) => {
+        const err = ctx.serviceIPs.allocate(ip);
+        if (!err) ips.push(ip);
+        return err;
+      },
+      release: (ip) => void releases.push(() => ctx.serviceIPs.release(ip)),
+    },
+    nodePorts: {
+      allocateNext: () => {
+        const port = ctx.nodePorts.allocateNext();
+        ports.push(port);
+        return port;
+      },
+      allocate: (port) => {
+        const err = ctx.nodePorts.allocate(port);
+        if (!err) ports.push(port);
+        return err;
+      },
+      release: (port) => void releases.push(() => ctx.nodePorts.release(port)),
+    },
+  };
+  return {
+    ctx: txnCtx,
+    commit: () => releases.forEach((release) => release()),
+    revert: () => {
+      ips.forEach((ip) => ctx.serviceIPs.release(ip));
+      ports.forEach((port) => ctx.nodePorts.release(port));
+    },
   };
 }
 
@@ -171,17 +234,42 @@ function dropTypeDependentFields(spec: JsonObject, oldSpec: JsonObject): void {
     }
     if ((spec.loadBalancerClass ?? null) === (oldSpec.loadBalancerClass ?? null)) delete spec.loadBalancerClass;
   }
+  if (needsNodePort(oldSpec) && !needsNodePort(spec) && (spec.externalTrafficPolicy ?? '') === (oldSpec.externalTrafficPolicy ?? '')) {
+    delete spec.externalTrafficPolicy;
+  }
 }
 
-/** initIPFamilyFields for a cluster whose only family is IPv4. */
+/** initIPFamilyFields (storage/alloc.go) for a cluster whose only family is IPv4. */
 function initIPFamilyFields(spec: JsonObject, oldSpec: JsonObject | undefined): FieldError[] {
   const headlessSelectorless = spec.clusterIP === 'None' && Object.keys(objAt(spec, 'selector') ?? {}).length === 0;
   if (unset(spec.ipFamilyPolicy)) {
     if (oldSpec && !unset(oldSpec.ipFamilyPolicy)) spec.ipFamilyPolicy = oldSpec.ipFamilyPolicy;
     else spec.ipFamilyPolicy = headlessSelectorless ? 'RequireDualStack' : 'SingleStack';
   }
-  const families = (arrAt(spec, 'ipFamilies') ?? []).slice() as unknown[];
+  // Loose pre-validation first, so the rest need not consider malformed input.
+  const related = validateServiceClusterIPsRelatedFields(spec);
+  if (related.length) return related;
   const errs: FieldError[] = [];
+  const policy = spec.ipFamilyPolicy;
+  if (oldSpec) {
+    if (policy === 'SingleStack') {
+      // With clusterIPs and ipFamilies unchanged, SingleStack is clear intent to drop the secondary.
+      if (semanticEqual(clusterIPs(oldSpec), clusterIPs(spec)) && spec.clusterIP === oldSpec.clusterIP && clusterIPs(spec).length > 1) spec.clusterIPs = clusterIPs(spec).slice(0, 1);
+      if (semanticEqual(oldSpec.ipFamilies ?? null, spec.ipFamilies ?? null) && (arrAt(spec, 'ipFamilies')?.length ?? 0) > 1) spec.ipFamilies = arrAt(spec, 'ipFamilies')!.slice(0, 1);
+    } else {
+      const reduced = (field: string) => {
+        const now = arrAt(spec, field)?.length ?? 0;
+        return now > 0 && now < (arrAt(oldSpec, field)?.length ?? 0);
+      };
+      if (reduced('clusterIPs')) errs.push(fieldError.invalid('spec.ipFamilyPolicy', policy, "must be 'SingleStack' to release the secondary cluster IP"));
+      if (reduced('ipFamilies')) errs.push(fieldError.invalid('spec.ipFamilyPolicy', policy, "must be 'SingleStack' to release the secondary IP family"));
+    }
+  }
+  if (spec.ipFamilyPolicy === 'SingleStack') {
+    if (clusterIPs(spec).length === 2) errs.push(fieldError.invalid('spec.ipFamilyPolicy', policy, "must be 'RequireDualStack' or 'PreferDualStack' when multiple cluster IPs are specified"));
+    if ((arrAt(spec, 'ipFamilies')?.length ?? 0) === 2) errs.push(fieldError.invalid('spec.ipFamilyPolicy', policy, "must be 'RequireDualStack' or 'PreferDualStack' when multiple IP families are specified"));
+  }
+  const families = (arrAt(spec, 'ipFamilies') ?? []).slice() as unknown[];
   clusterIPs(spec).forEach((ip, i) => {
     if (ip === 'None' || i < families.length) return;
     const family = ip.includes(':') ? 'IPv6' : 'IPv4';
@@ -271,15 +359,13 @@ function allocHealthCheckNodePort(spec: JsonObject, ctx: BuiltinContext): void {
 }
 
 /** updateClusterIPs: ExternalName transitions allocate or release. */
-function updateClusterIPs(spec: JsonObject, oldSpec: JsonObject, ctx: BuiltinContext, hold: (errs: FieldError[]) => boolean): void {
-  if (oldSpec.type === 'ExternalName' && spec.type !== 'ExternalName') {
-    hold(allocClusterIPs(spec, ctx));
-    return;
-  }
-  if (clusterIPs(oldSpec)[0] === 'None') return;
+function updateClusterIPs(spec: JsonObject, oldSpec: JsonObject, ctx: BuiltinContext, hold: (errs: FieldError[]) => boolean): boolean {
+  if (oldSpec.type === 'ExternalName' && spec.type !== 'ExternalName') return hold(allocClusterIPs(spec, ctx));
+  if (clusterIPs(oldSpec)[0] === 'None') return true;
   if (oldSpec.type !== 'ExternalName' && spec.type === 'ExternalName') {
     for (const ip of clusterIPs(oldSpec)) ctx.serviceIPs.release(ip);
   }
+  return true;
 }
 
 /** txnUpdateNodePorts / updateNodePorts / updateHealthCheckNodePort, released at once. */
