@@ -119,8 +119,9 @@ function banner(o: { url: string; kubeconfig: string; manifests: string[]; loade
   if (o.workloads === undefined) {
     lines.push(
       'It is an API server only: no kubelet (Pods are stored, never run), no scheduler, no workload',
-      'controllers (a Deployment gets no ReplicaSet or Pods); it runs garbage collection, namespace',
-      'deletion and CRD establishment.',
+      'controllers (a Deployment gets no ReplicaSet or Pods); it runs the loops every cluster runs:',
+      'garbage collection, namespace deletion, CRD establishment, ServiceAccounts and root CA ConfigMaps,',
+      'quota usage, ClusterRole aggregation, PVC/PV protection.',
     );
   } else {
     lines.push(
