@@ -76,7 +76,8 @@ export async function listsSection(count = Number(process.env.BENCH_LIST_OBJECTS
   do {
     const response = await cluster.handle(new Request(`${base}?limit=500${token ? `&continue=${token}` : ''}`));
     const page = (await response.json()) as { metadata: { continue?: string }; items: Array<{ metadata: { name: string } }> };
-    for (const item of page.items) seen.add(item.metadata.name);
+    // The seeded cm-* objects; the namespace's own kube-root-ca.crt is listed too.
+    for (const item of page.items) if (item.metadata.name.startsWith('cm-')) seen.add(item.metadata.name);
     token = page.metadata.continue;
     await cluster.handle(new Request(`${base}/cm-${String(seen.size % count).padStart(6, '0')}`, { method: 'DELETE' }));
     await cluster.handle(new Request(base, { method: 'POST', body: JSON.stringify(configMap(seen.size % count)), headers: { 'content-type': 'application/json' } }));
