@@ -31,6 +31,7 @@ export const TRANSPORT_INDEPENDENT_FILES: Readonly<Record<string, string>> = {
   'test/docs.test.ts': 'the documentation pages',
   'test/node-support.test.ts': 'the Node.js version check, in child processes',
   'test/lazy-loading.test.ts': 'a child process: raw fetch of cluster.url, handle() and listen()',
+  'test/lazy-msw.test.ts': 'child processes on the default transport (KUBEFAKE_TRANSPORT cleared), whatever the project',
   // `kubefake serve` child processes, reached by client-node or kubectl over HTTP.
   'test/cli.test.ts': 'kubefake serve processes',
   'test/admission-webhooks-serve.test.ts': 'a kubefake serve process',
