@@ -5,7 +5,6 @@ import { http, HttpResponse } from 'msw';
 import { setupServer } from 'msw/node';
 import { createServer } from 'node:http';
 import { get as httpsGet, type RequestOptions } from 'node:https';
-import { subscribe, unsubscribe } from 'node:diagnostics_channel';
 import dns from 'node:dns';
 import type { AddressInfo } from 'node:net';
 import { fetch as undiciFetch, getGlobalDispatcher, type Dispatcher } from 'undici';
@@ -174,42 +173,6 @@ describe('cluster.kubeConfig transport', () => {
     expect(getGlobalDispatcher()).toBe(global);
     await cluster.close();
     expect(grownSince(before)).toEqual({});
-  });
-
-  it('keeps a client’s connection open between requests on the msw transport, as a server across a network does', async () => {
-    // undici reuses a keep-alive connection a turn of the event loop after its response ended; an
-    // answer that came back within one turn had every next request open a new (TLS) connection.
-    const cluster = await createFakeCluster({ transport: 'msw' });
-    open.push(cluster);
-    const host = new URL(cluster.url).hostname;
-    let connections = 0;
-    const count = (message: unknown) => {
-      if ((message as { connectParams?: { hostname?: string } }).connectParams?.hostname === host) connections++;
-    };
-    subscribe('undici:client:connected', count);
-    onTestFinished(() => unsubscribe('undici:client:connected', count));
-    const core = cluster.kubeConfig.makeApiClient(k8s.CoreV1Api);
-    for (let i = 0; i < 20; i++) expect((await core.readNamespace({ name: 'default' })).metadata?.name).toBe('default');
-    expect(connections).toBeLessThanOrEqual(2);
-    connections = 0;
-    for (let i = 0; i < 20; i++) {
-      const response = await undiciFetch(`${cluster.url}/api/v1/namespaces/default`);
-      expect(JSON.parse(await response.text())).toMatchObject({ kind: 'Namespace', metadata: { name: 'default' } });
-    }
-    expect(connections).toBeLessThanOrEqual(2);
-  });
-
-  it('answers on the msw transport while a test’s fake timers are installed', async () => {
-    const cluster = await createFakeCluster({ transport: 'msw' });
-    open.push(cluster);
-    const core = cluster.kubeConfig.makeApiClient(k8s.CoreV1Api);
-    vi.useFakeTimers();
-    try {
-      expect((await core.readNamespace({ name: 'default' })).metadata?.name).toBe('default');
-      expect((await core.readNamespace({ name: 'default' })).metadata?.name).toBe('default');
-    } finally {
-      vi.useRealTimers();
-    }
   });
 
   it('keeps nothing per cluster: 200 clusters with requests leave the same open handles', async () => {

@@ -4,7 +4,6 @@
 import { subscribe, unsubscribe } from 'node:diagnostics_channel';
 import { createRequire } from 'node:module';
 import net, { type Socket } from 'node:net';
-import { setImmediate } from 'node:timers';
 import tls from 'node:tls';
 import type { InterceptorSource, NetworkApi } from 'msw/experimental';
 import { frame } from './framing.ts';
@@ -49,12 +48,6 @@ function enableInterception(): void {
     if (!route) return Response.error();
     const response = await route(request);
     frame(request.method.toUpperCase(), response);
-    // The answer leaves after a turn of the event loop, as one from across a network does. undici
-    // puts a connection back in its keep-alive pool only a turn after the response ended
-    // (setImmediate in client-h1's onMessageComplete); an exchange that never left the microtask
-    // queue had each next request open a new connection (and a TLS SecureContext: ~3 ms of CPU).
-    // The timers module's own setImmediate: a test's fake timers, patched onto the global, do not stop it.
-    await new Promise((resolve) => setImmediate(resolve));
     return response;
   });
   const created = defineNetwork({
