@@ -1,5 +1,5 @@
-// msw loads when a client first connects to a cluster, not with a cluster: the default transport of
-// cluster.kubeConfig needs no interception. Every other client kind must still be answered when it
+// msw loads when a client first connects to a cluster, not with a cluster: a cluster's KubeConfig
+// on the default transport needs no interception. Every other client kind must still be answered when it
 // is the first to connect in its process. Each case in a fresh child process (msw loads once per process).
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
@@ -16,7 +16,7 @@ function run(which: string): Record<string, unknown> {
 }
 
 describe('msw on first connection', () => {
-  it('a cluster and cluster.kubeConfig load no msw, and leave Node’s socket methods as they were once closed', () => {
+  it('a cluster and its KubeConfig on the default transport load no msw, and leave Node’s socket methods as they were once closed', () => {
     expect(run('none')).toEqual({ afterCluster: false, afterKubeConfig: false, afterClient: false, restored: true });
   });
 

@@ -3,7 +3,8 @@
 // other way in (kubectl or any client over listen(), `kubefake serve`, raw fetch of `cluster.url`,
 // which msw intercepts on both projects, `cluster.handle()`, the harness reads) is the same on
 // both. A file none of whose clients goes through those two would only run twice for nothing.
-// test/msw-project.test.ts checks every file listed here against DEPENDS_ON_TRANSPORT.
+// test/msw-project.test.ts checks every file listed here against DEPENDS_ON_TRANSPORT, unless every
+// cluster it makes names its transport (namesEveryTransport).
 
 /** Text that means a file (or a helper it calls) sends requests through `cluster.kubeConfig`. */
 export const DEPENDS_ON_TRANSPORT = [
@@ -12,6 +13,20 @@ export const DEPENDS_ON_TRANSPORT = [
   /installWidgets/, // test/support/schema-crd.ts: a CustomObjectsApi from cluster.kubeConfig
   /runScenario|defineFixtureTests/, // the conformance runner: client-node on cluster.kubeConfig
 ];
+
+/** Helpers and fixtures that make a cluster on the project's transport, out of sight of a file's own createFakeCluster calls. */
+const CLUSTER_MAKERS = /useKubectlCluster|kubefake\/vitest|src\/vitest\.ts|support\/validation\.ts|runScenario|defineFixtureTests/;
+
+/**
+ * Whether every cluster a file makes names its transport (`createFakeCluster({ transport … })`) and
+ * none comes from a helper: then KUBEFAKE_TRANSPORT changes nothing in it, whatever it sends
+ * through cluster.kubeConfig.
+ */
+export function namesEveryTransport(text: string): boolean {
+  const calls = text.match(/createFakeCluster\(/g)?.length ?? 0;
+  const named = text.match(/createFakeCluster\(\{ transport\b/g)?.length ?? 0;
+  return calls > 0 && named === calls && !CLUSTER_MAKERS.test(text);
+}
 
 /** Files the msw project does not run, each with what its clients are. Paths from the repository root. */
 export const TRANSPORT_INDEPENDENT_FILES: Readonly<Record<string, string>> = {
@@ -31,6 +46,7 @@ export const TRANSPORT_INDEPENDENT_FILES: Readonly<Record<string, string>> = {
   'test/docs.test.ts': 'the documentation pages',
   'test/node-support.test.ts': 'the Node.js version check, in child processes',
   'test/lazy-loading.test.ts': 'a child process: raw fetch of cluster.url, handle() and listen()',
+  'test/lazy-msw.test.ts': 'child processes on the default transport (KUBEFAKE_TRANSPORT cleared), whatever the project',
   // `kubefake serve` child processes, reached by client-node or kubectl over HTTP.
   'test/cli.test.ts': 'kubefake serve processes',
   'test/admission-webhooks-serve.test.ts': 'a kubefake serve process',
@@ -51,4 +67,6 @@ export const TRANSPORT_INDEPENDENT_FILES: Readonly<Record<string, string>> = {
   'test/patch-field-validation.test.ts': 'cluster.handle()',
   'docs/examples/deterministic.test.ts': 'apply() and the clock',
   'docs/examples/vitest-fixture.test.ts': 'apply() and the harness reads',
+  // Every cluster names its transport.
+  'test/transport-named.test.ts': 'clusters on the dispatcher, msw or both side by side, each named in createFakeCluster()',
 };
