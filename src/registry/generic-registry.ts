@@ -234,10 +234,7 @@ export class GenericRegistry {
 
   async create(namespace: string | undefined, body: KubeObject, options: WriteOptions = {}): Promise<WriteResult> {
     validateWriteOptions('CreateOptions', options);
-    const sent = body;
     ({ body, options } = this.decodeTyped(body, options));
-    // The typed decoder built a new object that nothing else holds: one attempt may change it in place.
-    const decoded = body !== sent;
     const obj = this.prepareBody(body, namespace, 'create');
     // forbidCreateAdmission of the CRD handler: a terminating CRD takes no new objects.
     if (this.type.terminating) throw forbidden(this.groupResource, obj.metadata?.name ?? '', 'create not allowed while custom resource definition is terminating');
@@ -254,7 +251,7 @@ export class GenericRegistry {
     for (let attempt = 1; ; attempt++) {
       if (generated) meta.name = generateName(meta.generateName!, this.ctx.random);
       try {
-        return withWarnings(await this.createOnce(obj, options, false, generated, decoded && !generated), decodeWarnings);
+        return withWarnings(await this.createOnce(obj, options, false, generated), decodeWarnings);
       } catch (err) {
         if (generated && err instanceof KeyExistsError) {
           if (attempt < GENERATE_NAME_ATTEMPTS) continue;
@@ -269,11 +266,10 @@ export class GenericRegistry {
     }
   }
 
-  /** `owned`: `input` is the request's own decoded object, tried once, so it is changed in place instead of a copy. */
-  private async createOnce(input: KubeObject, options: WriteOptions, applied = false, generatedName = false, owned = false): Promise<WriteResult> {
+  private async createOnce(input: KubeObject, options: WriteOptions, applied = false, generatedName = false): Promise<WriteResult> {
     await loadCelFor(this.type, input); // the validation below may compile CEL rules, loaded on first use
     if (this.type.loadValidation) await this.type.loadValidation();
-    const obj = owned ? input : deepCopy(input);
+    const obj = deepCopy(input);
     const meta = obj.metadata!;
     const requestedResourceVersion = meta.resourceVersion;
     // rest.BeforeCreate: system fields are the server's, whatever the client sent.
