@@ -33,6 +33,10 @@ describe('goQuote (strconv.Quote)', () => {
 });
 
 describe('goJson (encoding/json Marshal)', () => {
+  it('sorts keys below U+D800 by code point, nested maps too', () => {
+    expect(goJson({ b: 1, B: 2, 'é': 3, a: { z: 1, '': 2, 'a-b': 3 }, '\u00ff': 4 })).toBe('{"B":2,"a":{"":2,"a-b":3,"z":1},"b":1,"é":3,"ÿ":4}');
+  });
+
   it('sorts map keys by their UTF-8 bytes as Go does (encode.go), not by UTF-16 units', () => {
     // U+FF01 is EF BC 81 in UTF-8, before U+1F600's F0 9F 98 80; in UTF-16 the surrogate D83D comes first.
     expect(goJson({ '\u{1F600}': 1, '\uFF01': 2, a: { z: 1, b: 2 } })).toBe('{"a":{"b":2,"z":1},"\uFF01":2,"\u{1F600}":1}');

@@ -89,8 +89,10 @@ export function priority(services: AdmissionServices): AdmissionPlugin {
         const def = defaultClass();
         value = def ? (def.value ?? 0) : DEFAULT_PRIORITY;
         policy = def ? policyOf(def) : PREEMPT_LOWER_PRIORITY;
-        spec.priorityClassName = def?.metadata.name ?? '';
-        if (!spec.priorityClassName) delete spec.priorityClassName;
+        // Set only when there is a name: a delete would leave the stored pod's spec a slow dictionary object.
+        const name = def?.metadata.name ?? '';
+        if (name) spec.priorityClassName = name;
+        else delete spec.priorityClassName;
       } else {
         const pc = classes().find((c) => c.metadata.name === spec.priorityClassName);
         if (!pc) throw admissionForbidden(attributes, `no PriorityClass with name ${spec.priorityClassName} was found`);

@@ -59,12 +59,20 @@ function byUtf8(a: string, b: string): number {
   return Buffer.compare(Buffer.from(a, 'utf8'), Buffer.from(b, 'utf8'));
 }
 
+/** Code units from U+D800 up: below them UTF-16 order is UTF-8 byte order, and a plain sort() is Go's. */
+const ORDERED_APART_IN_UTF8 = /[\ud800-\uffff]/;
+
+function sortedKeys(value: object): string[] {
+  const keys = Object.keys(value);
+  return keys.some((k) => ORDERED_APART_IN_UTF8.test(k)) ? keys.sort(byUtf8) : keys.sort();
+}
+
 function sortKeysDeep(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(sortKeysDeep);
   if (value && typeof value === 'object') {
     const out: Record<string, unknown> = {};
     // setOwn: a key `__proto__` is data (a ConfigMap key), not the prototype.
-    for (const k of Object.keys(value).sort(byUtf8)) setOwn(out, k, sortKeysDeep((value as Record<string, unknown>)[k]));
+    for (const k of sortedKeys(value)) setOwn(out, k, sortKeysDeep((value as Record<string, unknown>)[k]));
     return out;
   }
   return value;

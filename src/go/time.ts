@@ -1,8 +1,17 @@
 // metav1.Time on the wire.
 
+/** The second formatTimestamp last formatted, and its text: writes stamp the same second thousands of times. */
+let lastSecond = NaN;
+let lastText = '';
+
 /** RFC 3339 in UTC with seconds precision, as metav1.Time serialises. */
 export function formatTimestamp(date: Date): string {
-  return new Date(Math.floor(date.getTime() / 1000) * 1000).toISOString().replace('.000Z', 'Z');
+  const second = Math.floor(date.getTime() / 1000);
+  if (second === lastSecond) return lastText;
+  const text = new Date(second * 1000).toISOString().replace('.000Z', 'Z');
+  lastSecond = second;
+  lastText = text;
+  return text;
 }
 
 /** RFC3339Micro in UTC (`2006-01-02T15:04:05.000000Z07:00`), as metav1.MicroTime serialises. */

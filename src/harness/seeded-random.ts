@@ -8,6 +8,9 @@ export type Seed = number | string;
 /** Seed used by `deterministic: true` when no `seed` is given. */
 export const DEFAULT_SEED = 0;
 
+/** Each byte's two lowercase hex digits: a pod's uid is one of thousands a settle hands out. */
+const HEX_BYTES = Array.from({ length: 256 }, (_, b) => b.toString(16).padStart(2, '0'));
+
 export function seededRandom(seed: Seed): RandomSource {
   const next = sfc32(seedWords(seed));
   return {
@@ -23,7 +26,8 @@ export function seededRandom(seed: Seed): RandomSource {
       // RFC 4122 version 4, variant 10xx: the shape crypto.randomUUID() gives.
       bytes[6] = (bytes[6]! & 0x0f) | 0x40;
       bytes[8] = (bytes[8]! & 0x3f) | 0x80;
-      const hex = Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('');
+      let hex = '';
+      for (let i = 0; i < 16; i++) hex += HEX_BYTES[bytes[i]!];
       return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
     },
     pick(alphabet) {

@@ -48,4 +48,27 @@ describe('SharedValues', () => {
     expect(stored.spec).toBe(kept);
     expect(stored.extra).toEqual([1, 2]);
   });
+
+  it('shares nothing unequal when one object holds more distinct values than the tables have ids for', () => {
+    // 40,000 small subtrees of distinct values: past the primitives' and the subtrees' id ranges.
+    const input: Record<string, { v: string; n: number }> = {};
+    for (let i = 0; i < 40_000; i++) input[`k${i}`] = { v: `value-${i}`, n: i };
+    const shared = new SharedValues();
+    const stored = shared.freeze(structuredClone(input));
+    expect(stored).toEqual(input);
+    const again = shared.freeze({ a: { v: 'value-39999', n: 39_999 }, b: { v: 'value-0', n: 0 } });
+    expect(again).toEqual({ a: { v: 'value-39999', n: 39_999 }, b: { v: 'value-0', n: 0 } });
+  });
+
+  it('starts its tables afresh under churn and still shares equal subtrees after', () => {
+    const shared = new SharedValues();
+    for (let i = 0; i < 15_000; i++) {
+      const stored = shared.freeze(configMap(`cm-${i}`, { k: `v-${i}` }));
+      expect(stored.data).toEqual({ k: `v-${i}` });
+    }
+    const a = shared.freeze(configMap('x', { k: '1' }));
+    const b = shared.freeze(configMap('y', { k: '2' }));
+    expect(b.metadata.labels).toBe(a.metadata.labels);
+    expect(b.data).toEqual({ k: '2' });
+  });
 });

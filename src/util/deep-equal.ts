@@ -11,9 +11,14 @@ export function deepEqual(a: unknown, b: unknown): boolean {
   if (Array.isArray(b)) return false;
   const ao = a as Record<string, unknown>;
   const bo = b as Record<string, unknown>;
-  const ak = Object.keys(ao).filter((k) => ao[k] !== undefined);
-  const bk = Object.keys(bo).filter((k) => bo[k] !== undefined);
-  if (ak.length !== bk.length) return false;
-  for (const k of ak) if (!(k in bo) || !deepEqual(ao[k], bo[k])) return false;
-  return true;
+  // Keys holding undefined do not count; no filtered key arrays: this runs on every stored update.
+  let defined = 0;
+  for (const k of Object.keys(ao)) {
+    const v = ao[k];
+    if (v === undefined) continue;
+    defined++;
+    if (!(k in bo) || !deepEqual(v, bo[k])) return false;
+  }
+  for (const k of Object.keys(bo)) if (bo[k] !== undefined) defined--;
+  return defined === 0;
 }

@@ -70,3 +70,14 @@ describe('metaAccessor', () => {
     expect(m.managedFields).toEqual([]);
   });
 });
+
+describe('parseGoTime, asked for the same text in a row', () => {
+  it('answers the same time each time, and a copy the caller may change', () => {
+    const first = parseGoTime('2026-01-02T03:04:05.5Z');
+    first!.seconds = 0;
+    expect(parseGoTime('2026-01-02T03:04:05.5Z')).toEqual({ seconds: Date.UTC(2026, 0, 2, 3, 4, 5) / 1000, nanos: 500_000_000 });
+    expect(parseGoTime('2026-01-02T03:04:06Z')).toEqual({ seconds: Date.UTC(2026, 0, 2, 3, 4, 6) / 1000, nanos: 0 });
+    expect(parseGoTime('2026-02-30T00:00:00Z')).toBeUndefined();
+    expect(parseGoTime('2026-02-30T00:00:00Z')).toBeUndefined();
+  });
+});

@@ -79,6 +79,18 @@ const RFC3339 = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})(?:[.,](\d+))?(
 /** time.Parse(time.RFC3339, s); undefined where Go fails (metav1.Time then stays zero). */
 export function parseGoTime(s: unknown): GoTime | undefined {
   if (typeof s !== 'string') return undefined;
+  // Writes in a row carry the same timestamps (the same second on thousands of them): the last
+  // answer is kept, handed out as a fresh object.
+  if (s === lastParsed.text) return lastParsed.time && { ...lastParsed.time };
+  const time = parseGoTimeText(s);
+  lastParsed.text = s;
+  lastParsed.time = time;
+  return time && { ...time };
+}
+
+const lastParsed: { text: string | undefined; time: GoTime | undefined } = { text: undefined, time: undefined };
+
+function parseGoTimeText(s: string): GoTime | undefined {
   const m = RFC3339.exec(s);
   if (!m) return undefined;
   const [y, mo, d, h, mi, se] = m.slice(1, 7).map(Number) as [number, number, number, number, number, number];

@@ -139,11 +139,16 @@ export function validateNonnegativeField(value: number, path: string): FieldErro
   return value < 0 ? [fieldError.invalid(path, value, IS_NEGATIVE_ERROR_MSG)] : [];
 }
 
+/** U+0020 to U+007E: all printable by unicode.IsPrint, one UTF-8 byte each. */
+const PRINTABLE_ASCII = /^[\x20-\x7e]*$/;
+
 // unicode.IsPrint: letters, marks, numbers, punctuation, symbols and the ASCII space.
 const printableRe = /^[\p{L}\p{M}\p{N}\p{P}\p{S} ]$/u;
 
 /** v1validation.ValidateFieldManager: at most 128 bytes, printable characters only. */
 export function validateFieldManager(manager: string, path: string): FieldError[] {
+  // Printable ASCII (every writer's manager name): one byte a character, nothing to report but the length.
+  if (PRINTABLE_ASCII.test(manager)) return manager.length > FIELD_MANAGER_MAX_LENGTH ? [fieldError.tooLong(path, FIELD_MANAGER_MAX_LENGTH)] : [];
   const errs: FieldError[] = [];
   if (byteLength(manager) > FIELD_MANAGER_MAX_LENGTH) errs.push(fieldError.tooLong(path, FIELD_MANAGER_MAX_LENGTH));
   let pos = 0; // Go ranges over a string by byte offset

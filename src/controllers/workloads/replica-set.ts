@@ -145,7 +145,11 @@ export class ReplicaSetController extends QueueController {
     const spec = specOf(owner);
     const minReadySeconds = numberOr(spec.minReadySeconds, 0);
     const templateLabels = ((spec.template as Json | undefined)?.metadata as Json | undefined)?.labels as Record<string, string> | undefined;
-    const matchesTemplate = (p: KubeObject) => Object.entries(templateLabels ?? {}).every(([k, v]) => labelsOf(p)[k] === v);
+    const templateEntries = Object.entries(templateLabels ?? {});
+    const matchesTemplate = (p: KubeObject) => {
+      const labels = labelsOf(p);
+      return templateEntries.every(([k, v]) => labels[k] === v);
+    };
     const ready = current.filter(isPodReady);
     const available = ready.filter((p) => isPodAvailable(p, minReadySeconds, now));
     // Pods ready but not yet available for minReadySeconds: look again when they are.
