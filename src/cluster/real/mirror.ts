@@ -105,10 +105,13 @@ export class ClusterMirror {
 
   /** Resolves once every reflector has listed and the copy has been quiet for a moment. */
   async settle(): Promise<void> {
-    await this.reflectNamespaced();
-    await Promise.all([...this.reflectors.values()].map((r) => r.synced));
     for (;;) {
       await this.controllers.settle();
+      // After the controllers: a CRD that arrived meanwhile has its kind served by the copy's CRD
+      // controller only once that has run (it loads the custom resource machinery on first use),
+      // and the kind needs its reflector before the copy can be quiet.
+      await this.reflectNamespaced();
+      await Promise.all([...this.reflectors.values()].map((r) => r.synced));
       const quietFor = Date.now() - this.lastChange;
       if (quietFor >= QUIET_MS) return;
       await new Promise((resolve) => setTimeout(resolve, QUIET_MS - quietFor));
