@@ -6,21 +6,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createFakeCluster, type FakeCluster } from '../src/index.ts';
 import { PRINTER_DOCS } from '../src/generated/printer-docs.generated.ts';
 import { kubectlAvailable, kubectlRunner } from './support/kubectl.ts';
+import { columnNames, fetchTable } from './support/table.ts';
 
 let cluster: FakeCluster;
 let url: string;
-const TABLE = 'application/json;as=Table;v=v1;g=meta.k8s.io';
 
-interface Table {
-  columns: { name: string; type: string; format: string; description: string; priority: number }[];
-  rows: unknown[][];
-}
-async function table(path: string): Promise<Table> {
-  const res = await fetch(url + path, { headers: { accept: TABLE } });
-  const t = (await res.json()) as { columnDefinitions: Table['columns']; rows: { cells: unknown[] }[] };
-  return { columns: t.columnDefinitions, rows: t.rows.map((r) => r.cells.filter((_, i) => t.columnDefinitions[i]!.name !== 'Age')) };
-}
-const names = (t: Table) => t.columns.map((c) => c.name);
+const table = (path: string) => fetchTable(url, path);
+const names = columnNames;
 
 beforeAll(async () => {
   cluster = await createFakeCluster();
