@@ -6,6 +6,7 @@ import * as k8s from '@kubernetes/client-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createFakeCluster, type FakeCluster } from '../src/index.ts';
 import { expectStatus } from './support/status.ts';
+import { causeLines, invalidCauses } from './support/validation.ts';
 
 let cluster: FakeCluster;
 let batch: k8s.BatchV1Api;
@@ -17,8 +18,7 @@ afterAll(() => cluster.close());
 
 const namespace = 'default';
 const template = (restartPolicy = 'Never'): k8s.V1PodTemplateSpec => ({ spec: { restartPolicy, containers: [{ name: 'main', image: 'busybox' }], initContainers: [{ name: 'setup', image: 'busybox' }] } });
-const causes = (status: Record<string, unknown>) => ((status.details as { causes?: Array<{ field: string; message: string }> }).causes ?? []).map((c) => `${c.field}: ${c.message}`);
-const refused = async (name: string, spec: Record<string, unknown>) => causes(await expectStatus(batch.createNamespacedJob({ namespace, body: { metadata: { name }, spec: { template: template(), ...spec } as k8s.V1JobSpec } }), { code: 422, reason: 'Invalid' }));
+const refused = (name: string, spec: Record<string, unknown>) => invalidCauses(batch.createNamespacedJob({ namespace, body: { metadata: { name }, spec: { template: template(), ...spec } as k8s.V1JobSpec } }));
 
 describe('Job validation', () => {
   it('refuses podFailurePolicy rules that are incomplete, unknown or inconsistent', async () => {
@@ -126,7 +126,7 @@ describe('Job validation', () => {
       batch.patchNamespacedJob({ name: 'fixed', namespace, body: { spec: { backoffLimitPerIndex: 2, podFailurePolicy: { rules: [{ ...rules[0], action: 'Ignore' }] } } } }, k8s.setHeaderOptions('Content-Type', k8s.PatchStrategy.MergePatch)),
       { code: 422 },
     );
-    expect(causes(status)).toEqual([
+    expect(causeLines(status)).toEqual([
       'spec.podFailurePolicy: Invalid value: {"Rules":[{"Action":"Ignore","OnExitCodes":{"ContainerName":null,"Operator":"In","Values":[42]},"OnPodConditions":null}]}: field is immutable',
       'spec.backoffLimitPerIndex: Invalid value: 2: field is immutable',
     ]);
@@ -142,7 +142,7 @@ describe('CronJob validation', () => {
       }),
       { code: 422 },
     );
-    expect(causes(status)).toEqual([
+    expect(causeLines(status)).toEqual([
       'spec.jobTemplate.spec.backoffLimitPerIndex: Invalid value: 1: requires indexed completion mode',
       'spec.jobTemplate.spec.podFailurePolicy.rules[0]: Invalid value: specifying one of OnExitCodes and OnPodConditions is required',
     ]);
