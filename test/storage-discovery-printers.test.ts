@@ -11,7 +11,6 @@ let cluster: FakeCluster;
 let url: string;
 
 const table = (path: string) => fetchTable(url, path);
-const names = columnNames;
 
 beforeAll(async () => {
   cluster = await createFakeCluster();
@@ -48,7 +47,7 @@ describe('Tables', () => {
 
   it('prints endpoint slices with at most three ports and addresses, then how many more', async () => {
     const t = await table('/apis/discovery.k8s.io/v1/namespaces/default/endpointslices');
-    expect(names(t)).toEqual(['Name', 'AddressType', 'Ports', 'Endpoints', 'Age']);
+    expect(columnNames(t)).toEqual(['Name', 'AddressType', 'Ports', 'Endpoints', 'Age']);
     // Only this test's slices (the apiserver's own for the kubernetes Service may be there too).
     expect(t.rows.filter((r) => r[0] === 'empty' || r[0] === 'many')).toEqual([
       ['empty', 'FQDN', '<unset>', '<unset>'],
@@ -59,10 +58,10 @@ describe('Tables', () => {
   it('prints CSI nodes, drivers and storage capacities', async () => {
     expect((await table('/apis/storage.k8s.io/v1/csinodes')).rows).toEqual([['node-1', 2]]);
     const drivers = await table('/apis/storage.k8s.io/v1/csidrivers');
-    expect(names(drivers)).toEqual(['Name', 'AttachRequired', 'PodInfoOnMount', 'StorageCapacity', 'TokenRequests', 'RequiresRepublish', 'Modes', 'Age']);
+    expect(columnNames(drivers)).toEqual(['Name', 'AttachRequired', 'PodInfoOnMount', 'StorageCapacity', 'TokenRequests', 'RequiresRepublish', 'Modes', 'Age']);
     expect(drivers.rows).toEqual([['csi.example.com', false, true, false, 'vault,gcp', false, 'Persistent,Ephemeral']]);
     const capacities = await table('/apis/storage.k8s.io/v1/namespaces/default/csistoragecapacities');
-    expect(names(capacities)).toEqual(['Name', 'StorageClassName', 'Capacity']);
+    expect(columnNames(capacities)).toEqual(['Name', 'StorageClassName', 'Capacity']);
     expect(capacities.rows).toEqual([['cap', 'fast', '10Gi'], ['unknown', 'slow', '<unset>']]);
   });
 });
