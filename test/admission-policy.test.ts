@@ -6,6 +6,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createFakeCluster, type FakeCluster } from '../src/index.ts';
 import { expectInvalid, expectStatus } from './support/status.ts';
 import { captureWarnings } from './support/warnings.ts';
+import { exampleWidgetsCrd } from './support/widgets-crd.ts';
 
 type Json = Record<string, unknown>;
 
@@ -402,17 +403,7 @@ describe('status', () => {
   });
 
   it('type-checks against a custom resource’s schema', async () => {
-    await cluster.apply({
-      apiVersion: 'apiextensions.k8s.io/v1',
-      kind: 'CustomResourceDefinition',
-      metadata: { name: 'widgets.example.com' },
-      spec: {
-        group: 'example.com',
-        scope: 'Namespaced',
-        names: { plural: 'widgets', singular: 'widget', kind: 'Widget' },
-        versions: [{ name: 'v1', served: true, storage: true, schema: { openAPIV3Schema: { type: 'object', properties: { spec: { type: 'object', properties: { size: { type: 'integer' } } } } } } }],
-      },
-    });
+    await cluster.apply(exampleWidgetsCrd([{ name: 'v1', served: true, storage: true, schema: { openAPIV3Schema: { type: 'object', properties: { spec: { type: 'object', properties: { size: { type: 'integer' } } } } } } }]));
     await admission.createValidatingAdmissionPolicy({
       body: policy('widgets', {
         matchConstraints: { resourceRules: [{ apiGroups: ['example.com'], apiVersions: ['v1'], operations: ['CREATE'], resources: ['widgets'] }] },

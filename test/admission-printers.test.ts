@@ -4,10 +4,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createFakeCluster, type FakeCluster } from '../src/index.ts';
 import { kubectlAvailable, kubectlRunner } from './support/kubectl.ts';
+import { fetchTableNames } from './support/table.ts';
 
 let cluster: FakeCluster;
 let url: string;
-const TABLE = 'application/json;as=Table;v=v1;g=meta.k8s.io';
 const webhook = (name: string) => ({ name, clientConfig: { url: 'https://hooks.example.com/hook' }, sideEffects: 'None', admissionReviewVersions: ['v1'] });
 const rules = { resourceRules: [{ apiGroups: [''], apiVersions: ['v1'], operations: ['CREATE'], resources: ['configmaps'] }] };
 
@@ -15,11 +15,7 @@ async function post(path: string, body: unknown): Promise<void> {
   const res = await fetch(url + path, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
   if (res.status !== 201) throw new Error(`${path}: ${res.status} ${await res.text()}`);
 }
-async function table(resource: string): Promise<{ columns: string[]; rows: unknown[][] }> {
-  const res = await fetch(`${url}/apis/admissionregistration.k8s.io/v1/${resource}`, { headers: { accept: TABLE } });
-  const t = (await res.json()) as { columnDefinitions: { name: string }[]; rows: { cells: unknown[] }[] };
-  return { columns: t.columnDefinitions.map((c) => c.name), rows: t.rows.map((r) => r.cells.filter((_, i) => t.columnDefinitions[i]!.name !== 'Age')) };
-}
+const table = (resource: string) => fetchTableNames(url, `/apis/admissionregistration.k8s.io/v1/${resource}`);
 
 beforeAll(async () => {
   cluster = await createFakeCluster();

@@ -8,6 +8,7 @@ import * as k8s from '@kubernetes/client-node';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createFakeCluster, type FakeCluster } from '../src/index.ts';
 import { expectStatus } from './support/status.ts';
+import { exampleWidgetsCrd } from './support/widgets-crd.ts';
 
 let cluster: FakeCluster;
 let apps: k8s.AppsV1Api;
@@ -138,23 +139,13 @@ describe('a MutatingAdmissionPolicy on /scale', () => {
 });
 
 describe('matchPolicy Equivalent for /scale', () => {
-  const crd = {
-    apiVersion: 'apiextensions.k8s.io/v1',
-    kind: 'CustomResourceDefinition',
-    metadata: { name: 'widgets.example.com' },
-    spec: {
-      group: 'example.com',
-      scope: 'Namespaced',
-      names: { plural: 'widgets', singular: 'widget', kind: 'Widget' },
-      versions: ['v1', 'v2'].map((name) => ({
-        name,
-        served: true,
-        storage: name === 'v1',
-        subresources: { scale: { specReplicasPath: '.spec.replicas', statusReplicasPath: '.status.replicas' } },
-        schema: { openAPIV3Schema: { type: 'object', properties: { spec: { type: 'object', properties: { replicas: { type: 'integer' } } }, status: { type: 'object', properties: { replicas: { type: 'integer' } } } } } },
-      })),
-    },
-  };
+  const crd = exampleWidgetsCrd(['v1', 'v2'].map((name) => ({
+    name,
+    served: true,
+    storage: name === 'v1',
+    subresources: { scale: { specReplicasPath: '.spec.replicas', statusReplicasPath: '.status.replicas' } },
+    schema: { openAPIV3Schema: { type: 'object', properties: { spec: { type: 'object', properties: { replicas: { type: 'integer' } } }, status: { type: 'object', properties: { replicas: { type: 'integer' } } } } } },
+  })));
   const v2ScaleRule = { apiGroups: ['example.com'], apiVersions: ['v2'], resources: ['widgets/scale'] };
   const scaleWidget = (replicas: number) =>
     custom.patchNamespacedCustomObjectScale(

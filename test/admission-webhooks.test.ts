@@ -10,6 +10,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { admissionWebhook, createFakeCluster, nodeWebhook, type FakeCluster } from '../src/index.ts';
 import { expectStatus } from './support/status.ts';
 import { captureWarnings } from './support/warnings.ts';
+import { exampleWidgetsCrd } from './support/widgets-crd.ts';
 
 let cluster: FakeCluster;
 let core: k8s.CoreV1Api;
@@ -584,22 +585,12 @@ describe('over real HTTPS', () => {
 });
 
 describe('matchPolicy', () => {
-  const crd = {
-    apiVersion: 'apiextensions.k8s.io/v1',
-    kind: 'CustomResourceDefinition',
-    metadata: { name: 'widgets.example.com' },
-    spec: {
-      group: 'example.com',
-      scope: 'Namespaced',
-      names: { plural: 'widgets', singular: 'widget', kind: 'Widget' },
-      versions: ['v1', 'v2'].map((name) => ({
-        name,
-        served: true,
-        storage: name === 'v1',
-        schema: { openAPIV3Schema: { type: 'object', properties: { spec: { type: 'object', properties: { size: { type: 'string' }, color: { type: 'string' } } } } } },
-      })),
-    },
-  };
+  const crd = exampleWidgetsCrd(['v1', 'v2'].map((name) => ({
+    name,
+    served: true,
+    storage: name === 'v1',
+    schema: { openAPIV3Schema: { type: 'object', properties: { spec: { type: 'object', properties: { size: { type: 'string' }, color: { type: 'string' } } } } } },
+  })));
   const widgetRule = [{ operations: ['CREATE'], apiGroups: ['example.com'], apiVersions: ['v1'], resources: ['widgets'] }];
 
   it('Equivalent: a webhook for v1 also sees a v2 request, converted to v1, and its patch comes back to v2', async () => {

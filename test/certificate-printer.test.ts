@@ -6,17 +6,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createFakeCluster, type FakeCluster } from '../src/index.ts';
 import { P256_REQUEST } from './data/csr.ts';
 import { kubectlAvailable, kubectlRunner } from './support/kubectl.ts';
+import { fetchTableNames } from './support/table.ts';
 
 let cluster: FakeCluster;
 let url: string;
 let certs: k8s.CertificatesV1Api;
-const TABLE = 'application/json;as=Table;v=v1;g=meta.k8s.io';
 
-async function table(path: string): Promise<{ columns: string[]; rows: unknown[][] }> {
-  const res = await fetch(url + path, { headers: { accept: TABLE } });
-  const t = (await res.json()) as { columnDefinitions: { name: string }[]; rows: { cells: unknown[] }[] };
-  return { columns: t.columnDefinitions.map((c) => c.name), rows: t.rows.map((r) => r.cells.filter((_, i) => t.columnDefinitions[i]!.name !== 'Age')) };
-}
+const table = (path: string) => fetchTableNames(url, path);
 const csr = (name: string, expirationSeconds?: number): k8s.V1CertificateSigningRequest => ({
   metadata: { name },
   spec: { request: P256_REQUEST, signerName: 'example.com/signer', usages: ['client auth'], ...(expirationSeconds ? { expirationSeconds } : {}) },

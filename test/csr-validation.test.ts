@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createFakeCluster, type FakeCluster } from '../src/index.ts';
 import { ED25519_REQUEST, P256_REQUEST, RSA_REQUEST, TAMPERED_REQUEST } from './data/csr.ts';
 import { expectStatus } from './support/status.ts';
+import { causeLines } from './support/validation.ts';
 
 let cluster: FakeCluster;
 let certs: k8s.CertificatesV1Api;
@@ -16,8 +17,6 @@ beforeAll(async () => {
 });
 afterAll(() => cluster.close());
 
-const lines = (status: Record<string, unknown>) =>
-  ((status.details as { causes?: Array<{ field: string; message: string }> }).causes ?? []).map((c) => `${c.field}: ${c.message}`);
 const create = (name: string, spec: Partial<k8s.V1CertificateSigningRequestSpec>) =>
   certs.createCertificateSigningRequest({ body: { metadata: { name }, spec: { request: P256_REQUEST, signerName: 'example.com/signer', usages: ['client auth'], ...spec } } });
 
@@ -47,12 +46,12 @@ describe('CertificateSigningRequest (validateCertificateSigningRequest)', () => 
   });
 
   it('checks usages, the signer name and expirationSeconds', async () => {
-    expect(lines(await expectStatus(create('usages', { usages: ['client auth', 'flying', 'client auth'], expirationSeconds: 60 }), { code: 422 }))).toEqual([
+    expect(causeLines(await expectStatus(create('usages', { usages: ['client auth', 'flying', 'client auth'], expirationSeconds: 60 }), { code: 422 }))).toEqual([
       'spec.usages[1]: Unsupported value: "flying": supported values: "any", "cert sign", "client auth", "code signing", "content commitment", "crl sign", "data encipherment", "decipher only", "digital signature", "email protection", "encipher only", "ipsec end system", "ipsec tunnel", "ipsec user", "key agreement", "key encipherment", "microsoft sgc", "netscape sgc", "ocsp signing", "s/mime", "server auth", "signing", "timestamping"',
       'spec.usages[2]: Duplicate value: "client auth"',
       'spec.expirationSeconds: Invalid value: 60: may not specify a duration less than 600 seconds (10 minutes)',
     ]);
-    expect(lines(await expectStatus(create('no-usages', { usages: [] }), { code: 422 }))).toEqual(['spec.usages: Required value']);
+    expect(causeLines(await expectStatus(create('no-usages', { usages: [] }), { code: 422 }))).toEqual(['spec.usages: Required value']);
     await expectStatus(create('legacy', { signerName: 'kubernetes.io/legacy-unknown' }), {
       code: 422,
       message: 'CertificateSigningRequest.certificates.k8s.io "legacy" is invalid: spec.signerName: Invalid value: "kubernetes.io/legacy-unknown": the legacy signerName is not allowed via this API version',
@@ -61,7 +60,7 @@ describe('CertificateSigningRequest (validateCertificateSigningRequest)', () => 
       code: 422,
       message: "CertificateSigningRequest.certificates.k8s.io \"no-path\" is invalid: spec.signerName: Invalid value: \"example.com\": must be a fully qualified domain and path of the form 'example.com/signer-name'",
     });
-    expect(lines(await expectStatus(create('bad-domain', { signerName: 'Example/signer_1' }), { code: 422 }))).toEqual([
+    expect(causeLines(await expectStatus(create('bad-domain', { signerName: 'Example/signer_1' }), { code: 422 }))).toEqual([
       `spec.signerName: Invalid value: "Example": validating label "Example": a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-', and must start and end with an alphanumeric character (e.g. 'my-name',  or '123-abc', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?')`,
       'spec.signerName: Invalid value: "Example": should be a domain with at least two segments separated by dots',
       `spec.signerName: Invalid value: "signer_1": validating label "signer_1": a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character (e.g. 'example.com', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*')`,

@@ -4,6 +4,7 @@ import * as k8s from '@kubernetes/client-node';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createFakeCluster, type FakeCluster } from '../src/index.ts';
 import { expectStatus } from './support/status.ts';
+import { exampleWidgetsCrd } from './support/widgets-crd.ts';
 import { wire } from './support/wire.ts';
 
 let cluster: FakeCluster;
@@ -382,17 +383,7 @@ describe('namespace lifecycle', () => {
 });
 
 describe('custom resources in the deletion machinery', () => {
-  const widgetsCrd = {
-    apiVersion: 'apiextensions.k8s.io/v1',
-    kind: 'CustomResourceDefinition',
-    metadata: { name: 'widgets.example.com' },
-    spec: {
-      group: 'example.com',
-      scope: 'Namespaced',
-      names: { plural: 'widgets', singular: 'widget', kind: 'Widget' },
-      versions: [{ name: 'v1', served: true, storage: true, schema: { openAPIV3Schema: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true } } }],
-    },
-  };
+  const widgetsCrd = exampleWidgetsCrd([{ name: 'v1', served: true, storage: true, schema: { openAPIV3Schema: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true } } }]);
 
   it('collects built-in dependents of a custom resource owner', async () => {
     await cluster.apply(widgetsCrd);

@@ -5,16 +5,12 @@ import * as k8s from '@kubernetes/client-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createFakeCluster, type FakeCluster } from '../src/index.ts';
 import { kubectlAvailable, kubectlRunner } from './support/kubectl.ts';
+import { fetchTableNames } from './support/table.ts';
 
 let cluster: FakeCluster;
 let url: string;
-const TABLE = 'application/json;as=Table;v=v1;g=meta.k8s.io';
 
-async function table(path: string): Promise<{ columns: string[]; rows: unknown[][] }> {
-  const res = await fetch(url + path, { headers: { accept: TABLE } });
-  const t = (await res.json()) as { columnDefinitions: { name: string }[]; rows: { cells: unknown[] }[] };
-  return { columns: t.columnDefinitions.map((c) => c.name), rows: t.rows.map((r) => r.cells.filter((_, i) => t.columnDefinitions[i]!.name !== 'Age')) };
-}
+const table = (path: string) => fetchTableNames(url, path);
 
 beforeAll(async () => {
   cluster = await createFakeCluster();

@@ -3,22 +3,15 @@
 // backoffLimitPerIndex and maxFailedIndexes, podFailurePolicy, successPolicy, podReplacementPolicy,
 // and the same rules for a CronJob's jobTemplate.
 import * as k8s from '@kubernetes/client-node';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createFakeCluster, type FakeCluster } from '../src/index.ts';
+import { describe, expect, it } from 'vitest';
 import { expectStatus } from './support/status.ts';
+import { causeLines, invalidCauses, useValidationCluster } from './support/validation.ts';
 
-let cluster: FakeCluster;
-let batch: k8s.BatchV1Api;
-beforeAll(async () => {
-  cluster = await createFakeCluster();
-  batch = cluster.kubeConfig.makeApiClient(k8s.BatchV1Api);
-});
-afterAll(() => cluster.close());
+const api = useValidationCluster();
 
 const namespace = 'default';
 const template = (restartPolicy = 'Never'): k8s.V1PodTemplateSpec => ({ spec: { restartPolicy, containers: [{ name: 'main', image: 'busybox' }], initContainers: [{ name: 'setup', image: 'busybox' }] } });
-const causes = (status: Record<string, unknown>) => ((status.details as { causes?: Array<{ field: string; message: string }> }).causes ?? []).map((c) => `${c.field}: ${c.message}`);
-const refused = async (name: string, spec: Record<string, unknown>) => causes(await expectStatus(batch.createNamespacedJob({ namespace, body: { metadata: { name }, spec: { template: template(), ...spec } as k8s.V1JobSpec } }), { code: 422, reason: 'Invalid' }));
+const refused = (name: string, spec: Record<string, unknown>) => invalidCauses(api.batch.createNamespacedJob({ namespace, body: { metadata: { name }, spec: { template: template(), ...spec } as k8s.V1JobSpec } }));
 
 describe('Job validation', () => {
   it('refuses podFailurePolicy rules that are incomplete, unknown or inconsistent', async () => {
@@ -59,7 +52,7 @@ describe('Job validation', () => {
     ]);
     expect(await refused('replace', { podReplacementPolicy: 'Sometimes' })).toEqual(['spec.podReplacementPolicy: Unsupported value: "Sometimes": supported values: "Failed", "TerminatingOrFailed"']);
     // Accepted: the pattern's status defaults to True and the replacement policy to Failed.
-    const job = await batch.createNamespacedJob({ namespace, body: { metadata: { name: 'fine' }, spec: { template: template(), podFailurePolicy: policy as k8s.V1PodFailurePolicy } } });
+    const job = await api.batch.createNamespacedJob({ namespace, body: { metadata: { name: 'fine' }, spec: { template: template(), podFailurePolicy: policy as k8s.V1PodFailurePolicy } } });
     expect(job.spec?.podFailurePolicy?.rules[0]?.onPodConditions?.[0]).toEqual({ type: 'DisruptionTarget', status: 'True' });
     expect(job.spec?.podReplacementPolicy).toBe('Failed');
   });
@@ -121,12 +114,12 @@ describe('Job validation', () => {
 
   it('keeps the policies immutable on update', async () => {
     const rules = [{ action: 'FailJob', onExitCodes: { operator: 'In', values: [42] } }];
-    await batch.createNamespacedJob({ namespace, body: { metadata: { name: 'fixed' }, spec: { template: template(), completionMode: 'Indexed', completions: 2, backoffLimitPerIndex: 1, podFailurePolicy: { rules } } } });
+    await api.batch.createNamespacedJob({ namespace, body: { metadata: { name: 'fixed' }, spec: { template: template(), completionMode: 'Indexed', completions: 2, backoffLimitPerIndex: 1, podFailurePolicy: { rules } } } });
     const status = await expectStatus(
-      batch.patchNamespacedJob({ name: 'fixed', namespace, body: { spec: { backoffLimitPerIndex: 2, podFailurePolicy: { rules: [{ ...rules[0], action: 'Ignore' }] } } } }, k8s.setHeaderOptions('Content-Type', k8s.PatchStrategy.MergePatch)),
+      api.batch.patchNamespacedJob({ name: 'fixed', namespace, body: { spec: { backoffLimitPerIndex: 2, podFailurePolicy: { rules: [{ ...rules[0], action: 'Ignore' }] } } } }, k8s.setHeaderOptions('Content-Type', k8s.PatchStrategy.MergePatch)),
       { code: 422 },
     );
-    expect(causes(status)).toEqual([
+    expect(causeLines(status)).toEqual([
       'spec.podFailurePolicy: Invalid value: {"Rules":[{"Action":"Ignore","OnExitCodes":{"ContainerName":null,"Operator":"In","Values":[42]},"OnPodConditions":null}]}: field is immutable',
       'spec.backoffLimitPerIndex: Invalid value: 2: field is immutable',
     ]);
@@ -136,13 +129,13 @@ describe('Job validation', () => {
 describe('CronJob validation', () => {
   it('applies the same rules to its jobTemplate', async () => {
     const status = await expectStatus(
-      batch.createNamespacedCronJob({
+      api.batch.createNamespacedCronJob({
         namespace,
         body: { metadata: { name: 'nightly' }, spec: { schedule: '0 1 * * *', jobTemplate: { spec: { template: template(), backoffLimitPerIndex: 1, podFailurePolicy: { rules: [{ action: 'FailJob' }] } as k8s.V1PodFailurePolicy } } } },
       }),
       { code: 422 },
     );
-    expect(causes(status)).toEqual([
+    expect(causeLines(status)).toEqual([
       'spec.jobTemplate.spec.backoffLimitPerIndex: Invalid value: 1: requires indexed completion mode',
       'spec.jobTemplate.spec.podFailurePolicy.rules[0]: Invalid value: specifying one of OnExitCodes and OnPodConditions is required',
     ]);

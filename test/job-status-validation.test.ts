@@ -3,17 +3,11 @@
 // ValidateJobStatusUpdate): the transitions an external controller (spec.managedBy) may make, through
 // client-node's replaceNamespacedJobStatus and patchNamespacedJobStatus, with the real 422 texts.
 import * as k8s from '@kubernetes/client-node';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createFakeCluster, type FakeCluster } from '../src/index.ts';
+import { describe, expect, it } from 'vitest';
 import { expectStatus } from './support/status.ts';
+import { useValidationCluster } from './support/validation.ts';
 
-let cluster: FakeCluster;
-let batch: k8s.BatchV1Api;
-beforeAll(async () => {
-  cluster = await createFakeCluster();
-  batch = cluster.kubeConfig.makeApiClient(k8s.BatchV1Api);
-});
-afterAll(() => cluster.close());
+const api = useValidationCluster();
 
 const namespace = 'default';
 const START = new Date('2026-01-01T10:00:00Z');
@@ -22,7 +16,7 @@ const condition = (type: string, status = 'True'): k8s.V1JobCondition => ({ type
 
 /** A Job an external controller manages (kube-controller-manager leaves it alone). */
 async function externalJob(name: string, spec: Partial<k8s.V1JobSpec> = {}): Promise<k8s.V1Job> {
-  return batch.createNamespacedJob({
+  return api.batch.createNamespacedJob({
     namespace,
     body: {
       metadata: { name },
@@ -33,8 +27,8 @@ async function externalJob(name: string, spec: Partial<k8s.V1JobSpec> = {}): Pro
 
 /** replaceNamespacedJobStatus with `status` on the stored Job. */
 async function writeStatus(name: string, status: k8s.V1JobStatus): Promise<k8s.V1Job> {
-  const job = await batch.readNamespacedJob({ name, namespace });
-  return batch.replaceNamespacedJobStatus({ name, namespace, body: { ...job, status } });
+  const job = await api.batch.readNamespacedJob({ name, namespace });
+  return api.batch.replaceNamespacedJobStatus({ name, namespace, body: { ...job, status } });
 }
 
 const invalid = (name: string, errors: string[]) => ({
@@ -80,7 +74,7 @@ describe('jobs/status transitions', () => {
       invalid('early', ['status.conditions: Invalid value: cannot set Failed=True condition without the FailureTarget=true condition']),
     );
     // Nothing was written.
-    expect((await batch.readNamespacedJob({ name: 'early', namespace })).status).toEqual({});
+    expect((await api.batch.readNamespacedJob({ name: 'early', namespace })).status).toEqual({});
   });
 
   it('keeps terminal conditions, counters and completionTime: a finished Job cannot be reopened', async () => {
@@ -105,14 +99,14 @@ describe('jobs/status transitions', () => {
     await externalJob('counts');
     await writeStatus('counts', { startTime: START, active: 1, ready: 1 });
     await expectStatus(
-      batch.patchNamespacedJobStatus({ name: 'counts', namespace, body: { status: { ready: 2 } } }, k8s.setHeaderOptions('Content-Type', k8s.PatchStrategy.MergePatch)),
+      api.batch.patchNamespacedJobStatus({ name: 'counts', namespace, body: { status: { ready: 2 } } }, k8s.setHeaderOptions('Content-Type', k8s.PatchStrategy.MergePatch)),
       invalid('counts', ['status.ready: Invalid value: 2: cannot set more ready pods than active']),
     );
     await expectStatus(
-      batch.patchNamespacedJobStatus({ name: 'counts', namespace, body: { status: { startTime: null } } }, k8s.setHeaderOptions('Content-Type', k8s.PatchStrategy.MergePatch)),
+      api.batch.patchNamespacedJobStatus({ name: 'counts', namespace, body: { status: { startTime: null } } }, k8s.setHeaderOptions('Content-Type', k8s.PatchStrategy.MergePatch)),
       invalid('counts', ['status.startTime: Required value: startTime cannot be removed for unsuspended job']),
     );
-    const patched = await batch.patchNamespacedJobStatus({ name: 'counts', namespace, body: { status: { active: 2, ready: 2 } } }, k8s.setHeaderOptions('Content-Type', k8s.PatchStrategy.MergePatch));
+    const patched = await api.batch.patchNamespacedJobStatus({ name: 'counts', namespace, body: { status: { active: 2, ready: 2 } } }, k8s.setHeaderOptions('Content-Type', k8s.PatchStrategy.MergePatch));
     expect(patched.status).toMatchObject({ active: 2, ready: 2 });
   });
 

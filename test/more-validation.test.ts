@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createFakeCluster, type FakeCluster } from '../src/index.ts';
 import { kubectlAvailable, kubectlRunner } from './support/kubectl.ts';
 import { expectStatus } from './support/status.ts';
+import { causeLines } from './support/validation.ts';
 
 let cluster: FakeCluster;
 let batch: k8s.BatchV1Api;
@@ -29,7 +30,6 @@ beforeAll(async () => {
 });
 afterAll(() => cluster.close());
 
-const causes = (status: Record<string, unknown>) => ((status.details as { causes: Array<{ field: string; message: string }> }).causes ?? []).map((c) => `${c.field}: ${c.message}`);
 
 const podTemplate = (restartPolicy = 'OnFailure'): k8s.V1PodTemplateSpec => ({ spec: { restartPolicy, containers: [{ name: 'app', image: 'busybox' }] } });
 const cronJob = (name: string, spec: Partial<k8s.V1CronJobSpec>) =>
@@ -89,11 +89,11 @@ describe('CronJob', () => {
       message: 'CronJob.batch "tz" is invalid: spec.schedule: Invalid value: "TZ=UTC 0 * * * *": cannot use TZ or CRON_TZ in schedule, use timeZone field instead',
     });
     const status = await expectStatus(cronJob('zones', { timeZone: 'Mars/Olympus' }), { code: 422 });
-    expect(causes(status)).toEqual(['spec.timeZone: Invalid value: "Mars/Olympus": unknown time zone Mars/Olympus']);
+    expect(causeLines(status)).toEqual(['spec.timeZone: Invalid value: "Mars/Olympus": unknown time zone Mars/Olympus']);
     const odd = await expectStatus(cronJob('zones', { timeZone: '../etc/passwd' }), { code: 422 });
-    expect(causes(odd)).toEqual(['spec.timeZone: Invalid value: "../etc/passwd": unknown time zone ../etc/passwd']);
+    expect(causeLines(odd)).toEqual(['spec.timeZone: Invalid value: "../etc/passwd": unknown time zone ../etc/passwd']);
     const local = await expectStatus(cronJob('zones', { timeZone: 'Local' }), { code: 422 });
-    expect(causes(local)).toEqual(['spec.timeZone: Invalid value: "Local": timeZone must be an explicit time zone as defined in https://www.iana.org/time-zones']);
+    expect(causeLines(local)).toEqual(['spec.timeZone: Invalid value: "Local": timeZone must be an explicit time zone as defined in https://www.iana.org/time-zones']);
     const ok = await cronJob('berlin', { timeZone: 'Europe/Berlin' });
     expect(ok.spec?.timeZone).toBe('Europe/Berlin');
   });
@@ -108,7 +108,7 @@ describe('CronJob', () => {
       }),
       { code: 422, reason: 'Invalid' },
     );
-    expect(causes(status)).toEqual([
+    expect(causeLines(status)).toEqual([
       'spec.startingDeadlineSeconds: Invalid value: -1: must be greater than or equal to 0',
       'spec.concurrencyPolicy: Unsupported value: "Sometimes": supported values: "Allow", "Forbid", "Replace"',
       'spec.jobTemplate.spec.backoffLimit: Invalid value: -1: must be greater than or equal to 0',
@@ -151,7 +151,7 @@ describe('Ingress', () => {
       ingress('hosts', { rules: [{ host: '10.0.0.1', http }, { host: 'foo.*.example.com', http }, { host: 'Web.example.com', http }] }),
       { code: 422 },
     );
-    expect(causes(status)).toEqual([
+    expect(causeLines(status)).toEqual([
       'spec.rules[0].host: Invalid value: "10.0.0.1": must be a DNS name, not an IP address',
       `spec.rules[1].host: Invalid value: "foo.*.example.com": a wildcard DNS-1123 subdomain must start with '*.', followed by a valid DNS subdomain, which must consist of lower case alphanumeric characters, '-' or '.' and end with an alphanumeric character (e.g. '*.example.com', regex used for validation is '\\*\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*')`,
       `spec.rules[2].host: Invalid value: "Web.example.com": a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character (e.g. 'example.com', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*')`,
@@ -179,7 +179,7 @@ describe('Ingress', () => {
       }),
       { code: 422 },
     );
-    expect(causes(status)).toEqual([
+    expect(causeLines(status)).toEqual([
       'spec.rules[0].http.paths[0].path: Invalid value: "api": must be an absolute path',
       "spec.rules[0].http.paths[1].path: Invalid value: \"/a//b/..\": must not contain '//'",
       "spec.rules[0].http.paths[1].path: Invalid value: \"/a//b/..\": cannot end with '/..'",
@@ -209,7 +209,7 @@ describe('Ingress', () => {
       }),
       { code: 422 },
     );
-    expect(causes(status)).toEqual([
+    expect(causeLines(status)).toEqual([
       `spec.rules[0].http.paths[0].backend.service.name: Invalid value: "Web_1": a DNS-1035 label must consist of lower case alphanumeric characters or '-', start with an alphabetic character, and end with an alphanumeric character (e.g. 'my-name',  or 'abc-123', regex used for validation is '[a-z]([-a-z0-9]*[a-z0-9])?')`,
       'spec.rules[0].http.paths[0].backend.service.port.number: Invalid value: 70000: must be between 1 and 65535, inclusive',
       'spec.rules[0].http.paths[1].backend: Invalid value: "": cannot set both port name & port number',
@@ -224,7 +224,7 @@ describe('Ingress', () => {
       ingress('tls', { defaultBackend: backend(), ingressClassName: 'nginx', tls: [{ hosts: ['*.example.com', 'bad host'], secretName: 'tls-cert' }] }, { 'kubernetes.io/ingress.class': 'nginx' }),
       { code: 422 },
     );
-    expect(causes(status)).toEqual([
+    expect(causeLines(status)).toEqual([
       `spec.tls[0].hosts[1]: Invalid value: "bad host": a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character (e.g. 'example.com', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*')`,
       'annotations.kubernetes.io/ingress.class: Invalid value: "nginx": can not be set when the class field is also set',
     ]);
@@ -260,7 +260,7 @@ describe('NetworkPolicy', () => {
       }),
       { code: 422, reason: 'Invalid' },
     );
-    expect(causes(status)).toEqual([
+    expect(causeLines(status)).toEqual([
       'spec.ingress[0].ports[0].protocol: Unsupported value: "ICMP": supported values: "TCP", "UDP", "SCTP"',
       'spec.ingress[0].ports[1].endPort: Invalid value: 8080: must be greater than or equal to `port`',
       'spec.ingress[0].ports[2].endPort: Invalid value: 90: may not be specified when `port` is non-numeric',
@@ -286,7 +286,7 @@ describe('NetworkPolicy', () => {
       }),
       { code: 422 },
     );
-    expect(causes(status)).toEqual([
+    expect(causeLines(status)).toEqual([
       'spec.egress[0].to[0]: Required value: must specify a peer',
       'spec.egress[0].to[1].ipBlock.cidr: Invalid value: "10.0.0.0/33": must be a valid CIDR value, (e.g. 10.9.8.0/24 or 2001:db8::/64)',
       'spec.egress[0].to[2].ipBlock.except[0]: Invalid value: "10.1.0.0/24": must be a strict subset of `cidr`',
@@ -305,7 +305,7 @@ describe('NetworkPolicy', () => {
 
   it('checks the pod selector and policyTypes', async () => {
     const status = await expectStatus(netpol('types', { podSelector: { matchLabels: { app: 'a b' } }, policyTypes: ['Ingress', 'Both'] }), { code: 422 });
-    expect(causes(status)).toEqual([
+    expect(causeLines(status)).toEqual([
       `spec.podSelector.matchLabels: Invalid value: "a b": a valid label must be an empty string or consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyValue',  or 'my_value',  or '12345', regex used for validation is '(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?')`,
       'spec.policyTypes[1]: Unsupported value: "Both": supported values: "Ingress", "Egress"',
     ]);
@@ -345,7 +345,7 @@ describe('PodDisruptionBudget', () => {
       pdb('sel', { minAvailable: 1, selector: { matchExpressions: [{ key: 'app', operator: 'Near', values: ['a'] }] }, unhealthyPodEvictionPolicy: 'Never' }),
       { code: 422 },
     );
-    expect(causes(status)).toEqual([
+    expect(causeLines(status)).toEqual([
       'spec.selector.matchExpressions[0].operator: Invalid value: "Near": not a valid selector operator',
       'spec.unhealthyPodEvictionPolicy: Unsupported value: "Never": supported values: "AlwaysAllow", "IfHealthyBudget"',
     ]);
@@ -364,7 +364,7 @@ const hpa = (name: string, spec: Partial<k8s.V2HorizontalPodAutoscalerSpec>) =>
 describe('HorizontalPodAutoscaler', () => {
   it('checks the replica bounds and the scale target (v2)', async () => {
     const status = await expectStatus(hpa('bounds', { minReplicas: 0, maxReplicas: 0, scaleTargetRef: { kind: '', name: 'a/b' } }), { code: 422, reason: 'Invalid' });
-    expect(causes(status)).toEqual([
+    expect(causeLines(status)).toEqual([
       'spec.minReplicas: Invalid value: 0: must be greater than or equal to 1',
       'spec.maxReplicas: Invalid value: 0: must be greater than 0',
       'spec.scaleTargetRef.kind: Required value',
@@ -390,7 +390,7 @@ describe('HorizontalPodAutoscaler', () => {
       }),
       { code: 422 },
     );
-    expect(causes(status)).toEqual([
+    expect(causeLines(status)).toEqual([
       'spec.metrics[0].resource.target.averageUtilization: Invalid value: 0: must be greater than 0',
       'spec.metrics[1].pods: Required value: must populate information for the given metric source',
       'spec.metrics[2].external.metric.name: Required value: must specify a metric name',
@@ -412,7 +412,7 @@ describe('HorizontalPodAutoscaler', () => {
       }),
       { code: 422 },
     );
-    expect(causes(status)).toEqual([
+    expect(causeLines(status)).toEqual([
       'spec.behavior.scaleUp.stabilizationWindowSeconds: Invalid value: 4000: must be less than or equal to 3600',
       'spec.behavior.scaleUp.selectPolicy: Unsupported value: "Fastest": supported values: "Disabled", "Max", "Min"',
       'spec.behavior.scaleUp.policies[0].type: Unsupported value: "Nodes": supported values: "Percent", "Pods"',
@@ -452,7 +452,7 @@ describe('StorageClass', () => {
       storage.createStorageClass({ body: { metadata: { name: 'bad' }, provisioner: 'Example.com/Fast Disk', reclaimPolicy: 'Recycle', volumeBindingMode: 'Later' } }),
       { code: 422 },
     );
-    expect(causes(status)).toEqual([
+    expect(causeLines(status)).toEqual([
       `provisioner: Invalid value: "example.com/fast disk": name part must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyName',  or 'my.name',  or '123-abc', regex used for validation is '([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]')`,
       'reclaimPolicy: Unsupported value: "Recycle": supported values: "Delete", "Retain"',
       'volumeBindingMode: Unsupported value: "Later": supported values: "Immediate", "WaitForFirstConsumer"',
@@ -470,7 +470,7 @@ describe('StorageClass', () => {
       }),
       { code: 422 },
     );
-    expect(causes(status)).toEqual([
+    expect(causeLines(status)).toEqual([
       'parameters: Forbidden: updates to parameters are forbidden.',
       'provisioner: Forbidden: updates to provisioner are forbidden.',
       'reclaimPolicy: Forbidden: updates to reclaimPolicy are forbidden.',
@@ -486,7 +486,7 @@ describe('PersistentVolumeClaim', () => {
 
   it('requires access modes and a storage request', async () => {
     const status = await expectStatus(pvc('empty', {}), { code: 422, reason: 'Invalid' });
-    expect(causes(status)).toEqual(['spec.accessModes: Required value: at least 1 access mode is required', 'spec.resources[storage]: Required value']);
+    expect(causeLines(status)).toEqual(['spec.accessModes: Required value: at least 1 access mode is required', 'spec.resources[storage]: Required value']);
   });
 
   it('checks access modes, the request, the class name and the volume mode', async () => {
@@ -494,7 +494,7 @@ describe('PersistentVolumeClaim', () => {
       pvc('bad', { accessModes: ['ReadWriteOncePod', 'ReadWriteSome', 'ReadOnlyMany'], resources: { requests: { storage: '0' } }, storageClassName: 'Fast_SSD', volumeMode: 'Raw' }),
       { code: 422 },
     );
-    expect(causes(status)).toEqual([
+    expect(causeLines(status)).toEqual([
       'spec.accessModes: Unsupported value: "ReadWriteSome": supported values: "ReadOnlyMany", "ReadWriteMany", "ReadWriteOnce", "ReadWriteOncePod"',
       'spec.accessModes: Forbidden: may not use ReadWriteOncePod with other access modes',
       'spec.resources[storage]: Invalid value: "0": must be greater than zero',
@@ -503,7 +503,7 @@ describe('PersistentVolumeClaim', () => {
     ]);
     // Only a supported mode beside ReadWriteOncePod is forbidden (ValidatePersistentVolumeClaimSpec's supportedAccessModes.Has).
     const unsupportedOnly = await expectStatus(pvc('rwop', { accessModes: ['ReadWriteOncePod', 'ReadWriteSome'], resources: { requests: { storage: '1Gi' } } }), { code: 422 });
-    expect(causes(unsupportedOnly)).toEqual(['spec.accessModes: Unsupported value: "ReadWriteSome": supported values: "ReadOnlyMany", "ReadWriteMany", "ReadWriteOnce", "ReadWriteOncePod"']);
+    expect(causeLines(unsupportedOnly)).toEqual(['spec.accessModes: Unsupported value: "ReadWriteSome": supported values: "ReadOnlyMany", "ReadWriteMany", "ReadWriteOnce", "ReadWriteOncePod"']);
     const ok = await pvc('data', { accessModes: ['ReadWriteOnce'], resources: { requests: { storage: '5Gi' } }, storageClassName: 'fast' });
     expect(ok.spec?.volumeMode).toBe('Filesystem');
   });
@@ -514,7 +514,7 @@ describe('PersistentVolume', () => {
 
   it('requires access modes, a storage capacity and one volume source', async () => {
     const status = await expectStatus(pv('empty-pv', {}), { code: 422, reason: 'Invalid' });
-    expect(causes(status)).toEqual([
+    expect(causeLines(status)).toEqual([
       'spec.accessModes: Required value',
       'spec.capacity: Required value',
       'spec.capacity: Unsupported value: {}: supported values: "storage"',
@@ -535,7 +535,7 @@ describe('PersistentVolume', () => {
       }),
       { code: 422 },
     );
-    expect(causes(status)).toEqual([
+    expect(causeLines(status)).toEqual([
       'spec.capacity: Unsupported value: {"cpu":"1","storage":"0"}: supported values: "storage"',
       'spec.capacity[storage]: Invalid value: "0": must be greater than zero',
       'spec.nfs: Forbidden: may not specify more than 1 volume type',
@@ -583,7 +583,7 @@ describe('webhook configurations', () => {
       vwc('names', [hook({ name: 'short.name' }), hook({ name: 'check.example.com', sideEffects: 'Some' }), hook({ name: 'check.example.com', admissionReviewVersions: [] }), hook({ name: 'x.example.com', admissionReviewVersions: ['v2'] })]),
       { code: 422, reason: 'Invalid' },
     );
-    expect(causes(status)).toEqual([
+    expect(causeLines(status)).toEqual([
       'webhooks[0].name: Invalid value: "short.name": should be a domain with at least three segments separated by dots',
       'webhooks[1].sideEffects: Unsupported value: "Some": supported values: "None", "NoneOnDryRun"',
       'webhooks[2].admissionReviewVersions: Required value: must specify one of v1, v1beta1',
@@ -610,7 +610,7 @@ describe('webhook configurations', () => {
       ]),
       { code: 422 },
     );
-    expect(causes(status)).toEqual([
+    expect(causeLines(status)).toEqual([
       'webhooks[0].clientConfig: Required value: exactly one of url or service is required',
       `webhooks[1].clientConfig.url: Invalid value: "http": 'https' is the only allowed URL scheme; desired format: https://host[/path]`,
       `webhooks[2].rules[0].operations: Invalid value: ["*","CREATE"]: if '*' is present, must not specify other operations`,

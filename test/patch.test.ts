@@ -3,6 +3,7 @@ import * as k8s from '@kubernetes/client-node';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createFakeCluster, type FakeCluster } from '../src/index.ts';
 import { expectStatus } from './support/status.ts';
+import { exampleWidgetsCrd } from './support/widgets-crd.ts';
 
 let cluster: FakeCluster;
 let apps: k8s.AppsV1Api;
@@ -44,17 +45,7 @@ describe('strategic merge patch', () => {
   });
 
   it('is refused for custom resources with 415, listing the patch types they accept', async () => {
-    await cluster.apply({
-      apiVersion: 'apiextensions.k8s.io/v1',
-      kind: 'CustomResourceDefinition',
-      metadata: { name: 'widgets.example.com' },
-      spec: {
-        group: 'example.com',
-        scope: 'Namespaced',
-        names: { plural: 'widgets', singular: 'widget', kind: 'Widget' },
-        versions: [{ name: 'v1', served: true, storage: true, schema: { openAPIV3Schema: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true } } }],
-      },
-    });
+    await cluster.apply(exampleWidgetsCrd([{ name: 'v1', served: true, storage: true, schema: { openAPIV3Schema: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true } } }]));
     await cluster.apply({ apiVersion: 'example.com/v1', kind: 'Widget', metadata: { name: 'w', namespace: 'default' } });
     const custom = cluster.kubeConfig.makeApiClient(k8s.CustomObjectsApi);
     await expectStatus(

@@ -5,21 +5,12 @@ import * as k8s from '@kubernetes/client-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createFakeCluster, type FakeCluster } from '../src/index.ts';
 import { kubectlAvailable, kubectlRunner } from './support/kubectl.ts';
+import { columnNames, fetchTable } from './support/table.ts';
 
 let cluster: FakeCluster;
 let url: string;
-const TABLE = 'application/json;as=Table;v=v1;g=meta.k8s.io';
 
-interface Table {
-  columns: { name: string; type: string; description: string }[];
-  rows: unknown[][];
-}
-async function table(path: string): Promise<Table> {
-  const res = await fetch(url + path, { headers: { accept: TABLE } });
-  const t = (await res.json()) as { columnDefinitions: Table['columns']; rows: { cells: unknown[] }[] };
-  return { columns: t.columnDefinitions, rows: t.rows.map((r) => r.cells.filter((_, i) => t.columnDefinitions[i]!.name !== 'Age')) };
-}
-const names = (t: Table) => t.columns.map((c) => c.name);
+const table = (path: string) => fetchTable(url, path);
 
 beforeAll(async () => {
   cluster = await createFakeCluster();
@@ -56,7 +47,7 @@ describe('Tables', () => {
 
   it('prints endpoint slices with at most three ports and addresses, then how many more', async () => {
     const t = await table('/apis/discovery.k8s.io/v1/namespaces/default/endpointslices');
-    expect(names(t)).toEqual(['Name', 'AddressType', 'Ports', 'Endpoints', 'Age']);
+    expect(columnNames(t)).toEqual(['Name', 'AddressType', 'Ports', 'Endpoints', 'Age']);
     // Only this test's slices (the apiserver's own for the kubernetes Service may be there too).
     expect(t.rows.filter((r) => r[0] === 'empty' || r[0] === 'many')).toEqual([
       ['empty', 'FQDN', '<unset>', '<unset>'],
@@ -67,10 +58,10 @@ describe('Tables', () => {
   it('prints CSI nodes, drivers and storage capacities', async () => {
     expect((await table('/apis/storage.k8s.io/v1/csinodes')).rows).toEqual([['node-1', 2]]);
     const drivers = await table('/apis/storage.k8s.io/v1/csidrivers');
-    expect(names(drivers)).toEqual(['Name', 'AttachRequired', 'PodInfoOnMount', 'StorageCapacity', 'TokenRequests', 'RequiresRepublish', 'Modes', 'Age']);
+    expect(columnNames(drivers)).toEqual(['Name', 'AttachRequired', 'PodInfoOnMount', 'StorageCapacity', 'TokenRequests', 'RequiresRepublish', 'Modes', 'Age']);
     expect(drivers.rows).toEqual([['csi.example.com', false, true, false, 'vault,gcp', false, 'Persistent,Ephemeral']]);
     const capacities = await table('/apis/storage.k8s.io/v1/namespaces/default/csistoragecapacities');
-    expect(names(capacities)).toEqual(['Name', 'StorageClassName', 'Capacity']);
+    expect(columnNames(capacities)).toEqual(['Name', 'StorageClassName', 'Capacity']);
     expect(capacities.rows).toEqual([['cap', 'fast', '10Gi'], ['unknown', 'slow', '<unset>']]);
   });
 });

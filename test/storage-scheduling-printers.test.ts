@@ -5,22 +5,13 @@ import * as k8s from '@kubernetes/client-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createFakeCluster, type FakeCluster } from '../src/index.ts';
 import { kubectlAvailable, kubectlRunner } from './support/kubectl.ts';
+import { fetchTable, type PrintedTable } from './support/table.ts';
 
 let cluster: FakeCluster;
 let url: string;
-const TABLE = 'application/json;as=Table;v=v1;g=meta.k8s.io';
-interface Column {
-  name: string;
-  type: string;
-  description: string;
-  priority: number;
-}
-
-async function table(path: string, names?: string[]): Promise<{ columns: Column[]; rows: unknown[][] }> {
-  const res = await fetch(url + path, { headers: { accept: TABLE } });
-  const t = (await res.json()) as { columnDefinitions: Column[]; rows: { cells: unknown[] }[] };
-  const rows = t.rows.map((r) => r.cells.filter((_, i) => t.columnDefinitions[i]!.name !== 'Age')).filter((r) => !names || names.includes(String(r[0]).replace(' (default)', '')));
-  return { columns: t.columnDefinitions, rows };
+async function table(path: string, names?: string[]): Promise<PrintedTable> {
+  const t = await fetchTable(url, path);
+  return { columns: t.columns, rows: t.rows.filter((r) => !names || names.includes(String(r[0]).replace(' (default)', ''))) };
 }
 
 beforeAll(async () => {

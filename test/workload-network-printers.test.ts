@@ -6,21 +6,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createFakeCluster, type FakeCluster } from '../src/index.ts';
 import { PRINTER_DOCS } from '../src/generated/printer-docs.generated.ts';
 import { kubectlAvailable, kubectlRunner } from './support/kubectl.ts';
+import { columnNames, fetchTable } from './support/table.ts';
 
 let cluster: FakeCluster;
 let url: string;
-const TABLE = 'application/json;as=Table;v=v1;g=meta.k8s.io';
 
-interface Table {
-  columns: { name: string; type: string; format: string; description: string; priority: number }[];
-  rows: unknown[][];
-}
-async function table(path: string): Promise<Table> {
-  const res = await fetch(url + path, { headers: { accept: TABLE } });
-  const t = (await res.json()) as { columnDefinitions: Table['columns']; rows: { cells: unknown[] }[] };
-  return { columns: t.columnDefinitions, rows: t.rows.map((r) => r.cells.filter((_, i) => t.columnDefinitions[i]!.name !== 'Age')) };
-}
-const names = (t: Table) => t.columns.map((c) => c.name);
+const table = (path: string) => fetchTable(url, path);
 
 beforeAll(async () => {
   cluster = await createFakeCluster();
@@ -70,7 +61,7 @@ afterAll(() => cluster.close());
 describe('Tables', () => {
   it('prints replication controllers like replica sets, the selector as a label map', async () => {
     const t = await table('/api/v1/namespaces/default/replicationcontrollers');
-    expect(names(t)).toEqual(['Name', 'Desired', 'Current', 'Ready', 'Age', 'Containers', 'Images', 'Selector']);
+    expect(columnNames(t)).toEqual(['Name', 'Desired', 'Current', 'Ready', 'Age', 'Containers', 'Images', 'Selector']);
     expect(t.columns[1]).toEqual({ name: 'Desired', type: 'integer', format: '', description: PRINTER_DOCS['replicationControllerSpec.replicas'], priority: 0 });
     expect(t.columns[1]!.description).toMatch(/^Replicas is the number of desired replicas/);
     expect(t.rows).toEqual([['rc', 3, 0, 0, 'web,log', 'nginx,busybox', 'app=a,tier=web']]);
@@ -78,13 +69,13 @@ describe('Tables', () => {
 
   it('prints network policies with their pod selector, <none> for every pod', async () => {
     const t = await table('/apis/networking.k8s.io/v1/namespaces/default/networkpolicies');
-    expect(names(t)).toEqual(['Name', 'Pod-Selector', 'Age']);
+    expect(columnNames(t)).toEqual(['Name', 'Pod-Selector', 'Age']);
     expect(t.rows).toEqual([['all', '<none>'], ['web', 'app=web,env in (dev,prod)']]);
   });
 
   it('prints ingresses with class, the first three hosts, the load-balancer addresses and ports', async () => {
     const t = await table('/apis/networking.k8s.io/v1/namespaces/default/ingresses');
-    expect(names(t)).toEqual(['Name', 'Class', 'Hosts', 'Address', 'Ports', 'Age']);
+    expect(columnNames(t)).toEqual(['Name', 'Class', 'Hosts', 'Address', 'Ports', 'Age']);
     expect(t.rows).toEqual([
       ['plain', '<none>', '*', '', '80'],
       // formatHosts counts every rule in "+ N more", hostless ones too.
@@ -94,13 +85,13 @@ describe('Tables', () => {
 
   it('prints controller revisions with their controller as kind.group/name', async () => {
     const t = await table('/apis/apps/v1/namespaces/default/controllerrevisions');
-    expect(names(t)).toEqual(['Name', 'Controller', 'Revision', 'Age']);
+    expect(columnNames(t)).toEqual(['Name', 'Controller', 'Revision', 'Age']);
     expect(t.rows).toEqual([['orphan', '<none>', 1], ['web-1', 'statefulset.apps/web', 2]]);
   });
 
   it('prints volume attachments with attacher, volume, node and state', async () => {
     const t = await table('/apis/storage.k8s.io/v1/volumeattachments');
-    expect(names(t)).toEqual(['Name', 'Attacher', 'PV', 'Node', 'Attached', 'Age']);
+    expect(columnNames(t)).toEqual(['Name', 'Attacher', 'PV', 'Node', 'Attached', 'Age']);
     expect(t.columns[1]!.format).toBe('name');
     expect(t.rows).toEqual([['va', 'csi.example.com', 'pv-1', 'node-1', false]]);
   });

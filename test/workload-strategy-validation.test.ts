@@ -6,6 +6,7 @@ import * as k8s from '@kubernetes/client-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createFakeCluster, type FakeCluster } from '../src/index.ts';
 import { expectStatus } from './support/status.ts';
+import { causeLines } from './support/validation.ts';
 
 let cluster: FakeCluster;
 let apps: k8s.AppsV1Api;
@@ -18,8 +19,6 @@ beforeAll(async () => {
 afterAll(() => cluster.close());
 
 const ns = 'default';
-const lines = (status: Record<string, unknown>) =>
-  ((status.details as { causes?: Array<{ field: string; message: string }> }).causes ?? []).map((c) => `${c.field}: ${c.message}`);
 const template = { metadata: { labels: { app: 'web' } }, spec: { containers: [{ name: 'web', image: 'nginx' }] } };
 const selector = { matchLabels: { app: 'web' } };
 const deployment = (name: string, strategy: k8s.V1DeploymentStrategy) => apps.createNamespacedDeployment({ namespace: ns, body: { metadata: { name }, spec: { selector, template, strategy } } });
@@ -30,7 +29,7 @@ const statefulSet = (name: string, spec: Partial<k8s.V1StatefulSetSpec>) =>
 describe('Deployment strategy (ValidateDeploymentStrategy)', () => {
   it('checks maxSurge and maxUnavailable: a count or a percentage, not both zero, unavailability at most 100%', async () => {
     const status = await expectStatus(deployment('bad-rolling', { type: 'RollingUpdate', rollingUpdate: { maxUnavailable: '150%', maxSurge: 'lots' } }), { code: 422 });
-    expect(lines(status)).toEqual([
+    expect(causeLines(status)).toEqual([
       `spec.strategy.rollingUpdate.maxSurge: Invalid value: "lots": a valid percent string must be a numeric string followed by an ending '%' (e.g. '1%',  or '93%', regex used for validation is '[0-9]+%')`,
       'spec.strategy.rollingUpdate.maxUnavailable: Invalid value: "150%": must not be greater than 100%',
     ]);
@@ -94,7 +93,7 @@ describe('StatefulSet (ValidateStatefulSetSpec)', () => {
       message: "StatefulSet.apps \"on-delete\" is invalid: spec.updateStrategy.rollingUpdate: Invalid value: {\"Partition\":2,\"MaxUnavailable\":null}: only allowed for updateStrategy 'RollingUpdate'",
     });
     const status = await expectStatus(statefulSet('rolling', { updateStrategy: { type: 'RollingUpdate', rollingUpdate: { partition: -1, maxUnavailable: 0 } } }), { code: 422 });
-    expect(lines(status)).toEqual([
+    expect(causeLines(status)).toEqual([
       'spec.updateStrategy.rollingUpdate.partition: Invalid value: -1: must be greater than or equal to 0',
       'spec.updateStrategy.rollingUpdate.maxUnavailable: Invalid value: 0: cannot be 0',
     ]);
