@@ -4,6 +4,7 @@
 import { isPlainObject, type KubeObject } from '../../apis/object.ts';
 import { storageKeyOf, type ResourceType } from '../../apis/resource-type.ts';
 import { notFound } from '../../errors/status-error.ts';
+import { tryLabelSelectorAsSelector } from '../../selectors/label-selector-as-selector.ts';
 import { admissionKindOf, type AdmissionAttributes, type GroupVersionKind, type GroupVersionResource } from '../../registry/admission.ts';
 import type { AdmissionServices } from '../services.ts';
 
@@ -24,36 +25,15 @@ export interface MatchResult {
 const resourceOf = (a: AdmissionAttributes): GroupVersionResource => ({ group: a.type.group, version: a.type.version, resource: a.type.plural });
 const kindOf = admissionKindOf;
 
-/** metav1.LabelSelectorAsSelector(sel).Matches(labels), for a validated selector; an empty one matches everything. */
+/**
+ * metav1.LabelSelectorAsSelector(sel).Matches(labels); an empty selector matches everything, one
+ * that does not convert (validation refuses those) nothing.
+ */
 export function labelSelectorMatches(selector: Json, labels: Record<string, string> | undefined): boolean {
-  const l = labels ?? {};
-  for (const [k, v] of Object.entries(obj(selector.matchLabels) ?? {})) if (l[k] !== v) return false;
-  for (const e of Array.isArray(selector.matchExpressions) ? selector.matchExpressions : []) {
-    const expr = obj(e) ?? {};
-    const key = String(expr.key ?? '');
-    const values = strings(expr.values);
-    const has = Object.hasOwn(l, key);
-    switch (expr.operator) {
-      case 'In':
-        if (!has || !values.includes(l[key]!)) return false;
-        break;
-      case 'NotIn':
-        if (has && values.includes(l[key]!)) return false;
-        break;
-      case 'Exists':
-        if (!has) return false;
-        break;
-      case 'DoesNotExist':
-        if (has) return false;
-        break;
-      default:
-        return false;
-    }
-  }
-  return true;
+  return tryLabelSelectorAsSelector(selector)?.matches(labels) ?? false;
 }
 
-const isEmptySelector = (s: Json): boolean => Object.keys(obj(s.matchLabels) ?? {}).length === 0 && (!Array.isArray(s.matchExpressions) || s.matchExpressions.length === 0);
+const isEmptySelector = (s: Json): boolean => tryLabelSelectorAsSelector(s)?.empty ?? false;
 
 /** rules.Matcher.Matches: scope, operation, group, version, resource (with `*` and `res/sub` forms). */
 function ruleMatches(rule: Json, a: AdmissionAttributes, resource: GroupVersionResource): boolean {
