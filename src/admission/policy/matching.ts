@@ -2,11 +2,12 @@
 // pkg/admission/plugin/policy/matching/matching.go, generic/policy_matcher.go, and the webhook
 // predicates it uses: rules/rules.go, namespace/matcher.go, object/matcher.go).
 import { isPlainObject, type KubeObject } from '../../apis/object.ts';
-import { storageKeyOf, type ResourceType } from '../../apis/resource-type.ts';
+import type { ResourceType } from '../../apis/resource-type.ts';
 import { notFound } from '../../errors/status-error.ts';
 import { tryLabelSelectorAsSelector } from '../../selectors/label-selector-as-selector.ts';
 import { admissionKindOf, type AdmissionAttributes, type GroupVersionKind, type GroupVersionResource } from '../../registry/admission.ts';
 import type { AdmissionServices } from '../services.ts';
+import { equivalentTypes } from '../webhooks/equivalent.ts';
 
 type Json = Record<string, unknown>;
 const obj = (v: unknown): Json | undefined => (isPlainObject(v) ? v : undefined);
@@ -58,16 +59,6 @@ function ruleMatches(rule: Json, a: AdmissionAttributes, resource: GroupVersionR
 
 type RuleMatch = { resource: GroupVersionResource; kind: GroupVersionKind; type: ResourceType } | undefined;
 
-/**
- * EquivalentResourcesFor: the other served versions of the request's resource (types sharing its
- * storage, as HorizontalPodAutoscalers at autoscaling/v1 and v2, or the versions of a custom
- * resource), those serving the request's subresource.
- */
-function equivalentTypes(services: AdmissionServices, a: AdmissionAttributes): ResourceType[] {
-  const bucket = storageKeyOf(a.type);
-  return services.catalog.all().filter((t) => storageKeyOf(t) === bucket && !(t.group === a.type.group && t.version === a.type.version && t.plural === a.type.plural) && (a.subresource === '' || t.subresources.includes(a.subresource)));
-}
-
 /** matchesResourceRules: the rules as written, then (Equivalent) each rule against the equivalent resources. */
 function matchesResourceRules(services: AdmissionServices, rules: unknown, matchPolicy: unknown, a: AdmissionAttributes): RuleMatch {
   const list = (Array.isArray(rules) ? rules : []).map((r) => obj(r) ?? {});
@@ -77,7 +68,7 @@ function matchesResourceRules(services: AdmissionServices, rules: unknown, match
   };
   for (const rule of list) if (ruleMatches(rule, a, resourceOf(a)) && named(rule)) return { resource: resourceOf(a), kind: kindOf(a), type: a.type };
   if (matchPolicy !== 'Equivalent') return undefined;
-  const equivalents = equivalentTypes(services, a);
+  const equivalents = equivalentTypes(services.catalog, a.type, a.subresource);
   for (const rule of list) {
     for (const eq of equivalents) {
       const resource = { group: eq.group, version: eq.version, resource: eq.plural };
