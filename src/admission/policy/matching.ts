@@ -7,7 +7,9 @@ import { notFound } from '../../errors/status-error.ts';
 import { tryLabelSelectorAsSelector } from '../../selectors/label-selector-as-selector.ts';
 import { admissionKindOf, type AdmissionAttributes, type GroupVersionKind, type GroupVersionResource } from '../../registry/admission.ts';
 import type { AdmissionServices } from '../services.ts';
+import type { RuleWithOperations } from '../webhooks/accessor.ts';
 import { equivalentTypes } from '../webhooks/equivalent.ts';
+import { ruleMatches as ruleMatchesRequest } from '../webhooks/rules.ts';
 
 type Json = Record<string, unknown>;
 const obj = (v: unknown): Json | undefined => (isPlainObject(v) ? v : undefined);
@@ -36,25 +38,9 @@ export function labelSelectorMatches(selector: Json, labels: Record<string, stri
 
 const isEmptySelector = (s: Json): boolean => tryLabelSelectorAsSelector(s)?.empty ?? false;
 
-/** rules.Matcher.Matches: scope, operation, group, version, resource (with `*` and `res/sub` forms). */
+/** rules.Matcher.Matches (webhooks/rules.ts) of a stored, validated rule against `resource`. */
 function ruleMatches(rule: Json, a: AdmissionAttributes, resource: GroupVersionResource): boolean {
-  const scope = typeof rule.scope === 'string' ? rule.scope : '*';
-  const isNamespaceResource = resource.group === '' && resource.resource === 'namespaces';
-  const namespace = a.namespace ?? '';
-  if (scope === 'Namespaced' && (isNamespaceResource || namespace === '')) return false;
-  if (scope === 'Cluster' && !(isNamespaceResource || namespace === '')) return false;
-  if (scope !== '*' && scope !== 'Namespaced' && scope !== 'Cluster') return false;
-  const ops = strings(rule.operations);
-  if (!ops.some((op) => op === '*' || op === a.operation)) return false;
-  const groups = strings(rule.apiGroups);
-  if (!groups.some((g) => g === '*' || g === resource.group)) return false;
-  const versions = strings(rule.apiVersions);
-  if (!versions.some((v) => v === '*' || v === resource.version)) return false;
-  return strings(rule.resources).some((r) => {
-    const slash = r.indexOf('/');
-    const [res, sub] = slash < 0 ? [r, ''] : [r.slice(0, slash), r.slice(slash + 1)];
-    return (res === '*' || res === resource.resource) && (sub === '*' || sub === a.subresource);
-  });
+  return ruleMatchesRequest(rule as RuleWithOperations, { resource, namespace: a.namespace ?? '', operation: a.operation, subresource: a.subresource });
 }
 
 type RuleMatch = { resource: GroupVersionResource; kind: GroupVersionKind; type: ResourceType } | undefined;
