@@ -9,6 +9,7 @@ import { admissionKindOf, type AdmissionAttributes, type GroupVersionKind, type 
 import type { AdmissionServices } from '../services.ts';
 import type { RuleWithOperations } from '../webhooks/accessor.ts';
 import { equivalentTypes } from '../webhooks/equivalent.ts';
+import { requestNamespace } from '../webhooks/request.ts';
 import { ruleMatches as ruleMatchesRequest } from '../webhooks/rules.ts';
 
 type Json = Record<string, unknown>;
@@ -40,7 +41,7 @@ const isEmptySelector = (s: Json): boolean => tryLabelSelectorAsSelector(s)?.emp
 
 /** rules.Matcher.Matches (webhooks/rules.ts) of a stored, validated rule against `resource`. */
 function ruleMatches(rule: Json, a: AdmissionAttributes, resource: GroupVersionResource): boolean {
-  return ruleMatchesRequest(rule as RuleWithOperations, { resource, namespace: a.namespace ?? '', operation: a.operation, subresource: a.subresource });
+  return ruleMatchesRequest(rule as RuleWithOperations, { resource, namespace: requestNamespace(a), operation: a.operation, subresource: a.subresource });
 }
 
 type RuleMatch = { resource: GroupVersionResource; kind: GroupVersionKind; type: ResourceType } | undefined;
@@ -77,7 +78,7 @@ const labelsOf = (o: KubeObject | undefined): Record<string, string> | undefined
 function namespaceLabels(services: AdmissionServices, a: AdmissionAttributes): Record<string, string> | undefined {
   const resource = resourceOf(a);
   if (resource.group === '' && resource.resource === 'namespaces' && a.subresource === '' && (a.operation === 'CREATE' || a.operation === 'UPDATE')) return labelsOf(a.object);
-  const name = a.namespace ?? '';
+  const name = requestNamespace(a);
   const ns = services.store.get(NAMESPACES_BUCKET, name);
   // A missing namespace answers its NotFound Status, as the real matcher does for compatibility.
   if (!ns) throw notFound({ group: '', resource: 'namespaces' }, name);
@@ -93,7 +94,7 @@ export function matchResources(services: AdmissionServices, a: AdmissionAttribut
   const resource = resourceOf(a);
   // MatchNamespaceSelector: cluster-scoped requests (but namespaces themselves) are never exempted.
   let nsError: unknown;
-  if (!((a.namespace ?? '') === '' && resource.resource !== 'namespaces')) {
+  if (!(requestNamespace(a) === '' && resource.resource !== 'namespaces')) {
     const selector = obj(criteria.namespaceSelector) ?? {};
     if (!isEmptySelector(selector)) {
       try {
