@@ -3,12 +3,12 @@
 // predicates it uses: rules/rules.go, namespace/matcher.go, object/matcher.go).
 import { isPlainObject, type KubeObject } from '../../apis/object.ts';
 import type { ResourceType } from '../../apis/resource-type.ts';
-import { notFound } from '../../errors/status-error.ts';
 import { tryLabelSelectorAsSelector } from '../../selectors/label-selector-as-selector.ts';
 import { admissionKindOf, type AdmissionAttributes, type GroupVersionKind, type GroupVersionResource } from '../../registry/admission.ts';
 import type { AdmissionServices } from '../services.ts';
 import type { RuleWithOperations } from '../webhooks/accessor.ts';
 import { equivalentTypes } from '../webhooks/equivalent.ts';
+import { namespaceLabels } from '../webhooks/namespace-labels.ts';
 import { requestNamespace } from '../webhooks/request.ts';
 import { ruleMatches as ruleMatchesRequest } from '../webhooks/rules.ts';
 
@@ -74,17 +74,6 @@ export class MatchError extends Error {}
 
 const labelsOf = (o: KubeObject | undefined): Record<string, string> | undefined => (o?.metadata as { labels?: Record<string, string> } | undefined)?.labels;
 
-/** namespace.Matcher.GetNamespaceLabels: a namespace's own labels on its create/update, else the stored namespace's. */
-function namespaceLabels(services: AdmissionServices, a: AdmissionAttributes): Record<string, string> | undefined {
-  const resource = resourceOf(a);
-  if (resource.group === '' && resource.resource === 'namespaces' && a.subresource === '' && (a.operation === 'CREATE' || a.operation === 'UPDATE')) return labelsOf(a.object);
-  const name = requestNamespace(a);
-  const ns = services.store.get(NAMESPACES_BUCKET, name);
-  // A missing namespace answers its NotFound Status, as the real matcher does for compatibility.
-  if (!ns) throw notFound({ group: '', resource: 'namespaces' }, name);
-  return labelsOf(ns);
-}
-
 /**
  * matching.Matcher.Matches over a MatchResources (namespaceSelector, objectSelector,
  * excludeResourceRules, resourceRules). Throws a StatusError (a missing namespace) as the real one
@@ -98,7 +87,8 @@ export function matchResources(services: AdmissionServices, a: AdmissionAttribut
     const selector = obj(criteria.namespaceSelector) ?? {};
     if (!isEmptySelector(selector)) {
       try {
-        if (!labelSelectorMatches(selector, namespaceLabels(services, a))) return { matches: false };
+        const labels = namespaceLabels(services.store, { resource, subresource: a.subresource, operation: a.operation, namespace: requestNamespace(a), object: a.object });
+        if (!labelSelectorMatches(selector, labels)) return { matches: false };
       } catch (e) {
         nsError = e;
       }

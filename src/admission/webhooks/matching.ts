@@ -3,24 +3,15 @@
 // Selector errors count only once a rule matched, as the real one defers them.
 import type { KubeObject } from '../../apis/object.ts';
 import type { VersionedStore } from '../../storage/versioned-store.ts';
-import { forbidden, internalError, notFound, StatusError } from '../../errors/status-error.ts';
+import { forbidden, internalError, StatusError } from '../../errors/status-error.ts';
 import type { WebhookAccessor } from './accessor.ts';
 import type { MatchResult } from './match-conditions.ts';
 import type { WebhookRequest } from './request.ts';
 import type { AdmissionServices } from '../services.ts';
 import { authorizerContext } from '../cel-authorizer.ts';
 import { equivalentTypes, requestAs } from './equivalent.ts';
+import { namespaceLabels } from './namespace-labels.ts';
 import { ruleMatches, ruleMatchesAnyVersion } from './rules.ts';
-
-/** namespace.Matcher.GetNamespaceLabels: the namespace's own labels for its create and update. */
-function namespaceLabels(store: VersionedStore, r: WebhookRequest): Record<string, string> | undefined {
-  if (r.resource.resource === 'namespaces' && r.subresource === '' && (r.operation === 'CREATE' || r.operation === 'UPDATE')) {
-    return r.object?.metadata?.labels;
-  }
-  const namespace = store.get('/namespaces', r.namespace);
-  if (!namespace) throw notFound({ group: '', resource: 'namespaces' }, r.namespace);
-  return namespace.metadata.labels;
-}
 
 /** namespace.Matcher.MatchNamespaceSelector: [matches, deferred error]. */
 function matchNamespaceSelector(store: VersionedStore, hook: WebhookAccessor, r: WebhookRequest): [boolean, StatusError | undefined] {
