@@ -158,6 +158,21 @@ describe('matching', () => {
     await core.createNamespacedSecret({ namespace: 'prod', body: { metadata: { name: 's' } } });
   });
 
+  it('a namespace’s own requests carry its name as their namespace: its labels meet the namespaceSelector and request.namespace is its name', async () => {
+    await core.createNamespace({ body: { metadata: { name: 'guarded', labels: { guard: 'on' } } } });
+    await core.createNamespace({ body: { metadata: { name: 'open' } } });
+    await install(
+      policy('p', {
+        matchConstraints: { resourceRules: [{ apiGroups: [''], apiVersions: ['v1'], operations: ['DELETE'], resources: ['namespaces'] }], namespaceSelector: { matchLabels: { guard: 'on' } } },
+        validations: [{ expression: 'false', messageExpression: "'keep ' + request.namespace" }],
+      }),
+      binding('b', 'p'),
+    );
+    const message = `namespaces "guarded" is forbidden: ValidatingAdmissionPolicy 'p' with binding 'b' denied request: keep guarded`;
+    await expectStatus(core.deleteNamespace({ name: 'guarded' }), { code: 422, reason: 'Invalid', message });
+    await expect(core.deleteNamespace({ name: 'open' })).resolves.toBeDefined();
+  });
+
   it('never applies to the admission policy resources themselves', async () => {
     await install(
       policy('p', { matchConstraints: { resourceRules: [{ apiGroups: ['*'], apiVersions: ['*'], operations: ['*'], resources: ['*'] }] }, validations: [{ expression: 'false', message: 'nothing' }] }),

@@ -4,10 +4,10 @@
 // not exist, when the pod's cpu or memory request exceeds the node's status.allocatable, or when
 // the node is not labelled kubernetes.io/os=linux. The last two carry a cause (NodeCapacity,
 // UnsupportedPlatform) a client can branch on.
-import { Quantity } from '../apis/builtin/quantity.ts';
+import type { Quantity } from '../apis/builtin/quantity.ts';
 import type { KubeObject } from '../apis/object.ts';
 import { isPlainObject } from '../apis/object.ts';
-import { milliValue, resourceList, value, zeroQuantity } from '../apis/quota/resource-list.ts';
+import { deepCopyQuantity, milliValue, resourceList, value, zeroQuantity } from '../apis/quota/resource-list.ts';
 import type { StatusError } from '../errors/status-error.ts';
 import type { AdmissionPlugin } from '../registry/admission.ts';
 import { admissionForbidden, isResource } from './forbidden.ts';
@@ -35,7 +35,7 @@ function requestQuantity(pod: KubeObject, name: string): Quantity {
   }
   for (const c of containers(spec, 'initContainers')) {
     const q = request(c);
-    if (q && total.cmp(q) < 0) total = Quantity.parse(q.toString()) as Quantity;
+    if (q && total.cmp(q) < 0) total = deepCopyQuantity(q);
   }
   const overhead = resourceList(spec.overhead).get(name);
   if (overhead && !total.isZero()) total.add(overhead);

@@ -8,12 +8,12 @@ import type { KubeObject } from '../apis/object.ts';
 import { isPlainObject } from '../apis/object.ts';
 import { storageKeyOf } from '../apis/resource-type.ts';
 import { Quantity } from '../apis/builtin/quantity.ts';
+import { claimClass } from '../apis/quota/evaluators.ts';
 import type { AdmissionPlugin } from '../registry/admission.ts';
 import { admissionForbidden, isResource } from './forbidden.ts';
 import type { AdmissionServices } from './services.ts';
 
 const STORAGE_CLASSES = storageKeyOf({ group: 'storage.k8s.io', plural: 'storageclasses' });
-const BETA_CLASS_ANNOTATION = 'volume.beta.kubernetes.io/storage-class';
 
 type Json = Record<string, unknown>;
 const obj = (v: unknown): Json => (isPlainObject(v) ? v : {});
@@ -23,14 +23,6 @@ function storageRequest(pvc: KubeObject | undefined): Quantity {
   const value = obj(obj(obj(pvc?.spec).resources).requests).storage;
   const q = value === undefined ? undefined : Quantity.parse(String(value));
   return q instanceof Quantity ? q : Quantity.fromInt64(0n);
-}
-
-/** helper.GetPersistentVolumeClaimClass: the beta annotation, else spec.storageClassName, else "". */
-function claimClass(pvc: KubeObject | undefined): string {
-  const annotation = pvc?.metadata?.annotations?.[BETA_CLASS_ANNOTATION];
-  if (annotation !== undefined) return annotation;
-  const name = obj(pvc?.spec).storageClassName;
-  return typeof name === 'string' ? name : '';
 }
 
 export function persistentVolumeClaimResize(services: AdmissionServices): AdmissionPlugin {

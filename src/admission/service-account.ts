@@ -188,16 +188,13 @@ function mountServiceAccountToken(spec: Json, newVolumeName: () => string): void
   else spec.volumes = [volume];
 }
 
+/** The strings strconv.ParseBool reads as true. */
+const GO_TRUE = ['1', 't', 'T', 'TRUE', 'true', 'True'];
+
+/** The annotation read with strconv.ParseBool: only its true spellings enforce (unparsable counts as false). */
 function enforcesMountableSecrets(sa: StoredObject): boolean {
   const value = sa.metadata.annotations?.[ENFORCE_MOUNTABLE_SECRETS_ANNOTATION];
-  return value !== undefined && parseGoBool(value) === true;
-}
-
-/** strconv.ParseBool (an unparsable value counts as false). */
-function parseGoBool(value: string): boolean | undefined {
-  if (['1', 't', 'T', 'TRUE', 'true', 'True'].includes(value)) return true;
-  if (['0', 'f', 'F', 'FALSE', 'false', 'False'].includes(value)) return false;
-  return undefined;
+  return value !== undefined && GO_TRUE.includes(value);
 }
 
 /** limitSecretReferences: the first reference the ServiceAccount does not allow, in words. */

@@ -1,5 +1,6 @@
 // What a Pod Security check is and the wording helpers every check shares
 // (pod-security-admission/policy/checks.go and helpers.go).
+import { compareGoStrings } from '../../selectors/go-strings.ts';
 import type { PodMetadataView, PodSpecView } from './pod-view.ts';
 
 /** One check's verdict on a pod; a forbidden one says why, briefly, and optionally in detail. */
@@ -33,18 +34,7 @@ export function joinQuote(items: readonly string[]): string {
 
 export const pluralize = (singular: string, plural: string, count: number): string => (count === 1 ? singular : plural);
 
-/** Go's string order (UTF-8 bytes, the same as code points). */
-export function goCompare(a: string, b: string): number {
-  const x = [...a];
-  const y = [...b];
-  for (let i = 0; i < Math.min(x.length, y.length); i++) {
-    const d = x[i]!.codePointAt(0)! - y[i]!.codePointAt(0)!;
-    if (d !== 0) return d;
-  }
-  return x.length - y.length;
-}
-
 /** sets.NewString(...).List(): the distinct values, sorted. */
 export function sortedSet(values: Iterable<string>): string[] {
-  return [...new Set(values)].sort(goCompare);
+  return [...new Set(values)].sort(compareGoStrings);
 }

@@ -1,8 +1,9 @@
 // Which checks a level and version run, in which order, and how their verdicts read together
 // (pod-security-admission/policy/registry.go and checks.go, v0.36.2).
+import { compareGoStrings } from '../../selectors/go-strings.ts';
 import type { LevelVersion } from './api.ts';
 import { BASELINE_CHECKS } from './baseline-checks.ts';
-import { goCompare, type Check, type CheckPod, type CheckResult } from './check.ts';
+import type { Check, CheckPod, CheckResult } from './check.ts';
 import type { PodMetadataView, PodSpecView } from './pod-view.ts';
 import { RESTRICTED_CHECKS } from './restricted-checks.ts';
 
@@ -48,7 +49,7 @@ export class Evaluator {
 
   constructor(checks: readonly Check[] = [...BASELINE_CHECKS, ...RESTRICTED_CHECKS]) {
     this.maxMinor = Math.max(...checks.map((c) => c.versions[c.versions.length - 1]!.minimumMinor));
-    const byId = (a: Check, b: Check) => goCompare(a.id, b.id);
+    const byId = (a: Check, b: Check) => compareGoStrings(a.id, b.id);
     const ordered = [...checks.filter((c) => c.level === 'baseline').sort(byId), ...checks.filter((c) => c.level === 'restricted').sort(byId)];
     const revisionAt = (check: Check, minor: number) => check.versions.filter((v) => v.minimumMinor <= minor).at(-1);
     for (let minor = 0; minor <= this.maxMinor; minor++) {

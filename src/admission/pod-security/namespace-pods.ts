@@ -3,8 +3,8 @@
 // real plugin also stops after one second; kubefake checks every pod up to the same count limit.
 import type { KubeObject } from '../../apis/object.ts';
 import { goQuote } from '../../errors/go-format.ts';
+import { compareGoStrings } from '../../selectors/go-strings.ts';
 import { levelVersionString, type LevelVersion } from './api.ts';
-import { goCompare } from './check.ts';
 import { forbiddenReason, type Evaluator } from './evaluator.ts';
 import { podSpecOf } from './pod-specs.ts';
 
@@ -49,7 +49,7 @@ export function evaluatePodsInNamespace(evaluator: Evaluator, namespace: string,
     const seen = byWarning.get(warning);
     if (!seen) byWarning.set(warning, { podName: name, count: 1 });
     else {
-      if (goCompare(name, seen.podName) < 0) seen.podName = name;
+      if (compareGoStrings(name, seen.podName) < 0) seen.podName = name;
       seen.count++;
     }
   }
@@ -65,5 +65,5 @@ export function evaluatePodsInNamespace(evaluator: Evaluator, namespace: string,
     if (count === 2) return `${podName} (and 1 other pod): ${warning}`;
     return `${podName} (and ${count - 1} other pods): ${warning}`;
   });
-  return [...warnings, ...podWarnings.sort(goCompare)];
+  return [...warnings, ...podWarnings.sort(compareGoStrings)];
 }

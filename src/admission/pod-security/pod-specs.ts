@@ -1,6 +1,6 @@
 // Where the resources Pod Security looks at hold a pod spec (admission.go,
 // DefaultPodSpecExtractor): the pod itself, or the pod template of a pod controller.
-import type { KubeObject } from '../../apis/object.ts';
+import { isPlainObject, type KubeObject } from '../../apis/object.ts';
 import type { PodMetadataView, PodSpecView } from './pod-view.ts';
 
 export interface ExtractedPodSpec {
@@ -29,7 +29,7 @@ export function isPodController(group: string, resource: string): boolean {
   return POD_TEMPLATES.has(groupResource(group, resource));
 }
 
-const asObject = (v: unknown): Record<string, unknown> | undefined => (v !== null && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : undefined);
+const asObject = (v: unknown): Record<string, unknown> | undefined => (isPlainObject(v) ? v : undefined);
 
 /**
  * ExtractPodSpec of a controller: its template's metadata and spec. Only the replication

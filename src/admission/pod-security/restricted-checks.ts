@@ -1,16 +1,29 @@
 // The restricted checks of pod-security-admission v0.36.2 (policy/check_*.go), with their versions,
 // the baseline checks each one overrides, and their exact wording.
 import { CAPABILITIES_BASELINE_ID, HOST_PATH_VOLUMES_ID, PROC_MOUNT_ID, procMount_1_0, SECCOMP_BASELINE_ID, validSeccompType } from './baseline-checks.ts';
-import { ALLOWED, forbidden, joinQuote, pluralize, sortedSet, type Check, type CheckPod } from './check.ts';
-import { isWindowsPod, nameOf, relaxForUserNamespace, visitContainers } from './pod-view.ts';
+import { ALLOWED, forbidden, joinQuote, pluralize, sortedSet, type Check, type CheckPod, type VersionedCheck } from './check.ts';
+import { isWindowsPod, nameOf, relaxForUserNamespace, visitContainers, type PodSpecView } from './pod-view.ts';
 
 const containersPhrase = (names: readonly string[]) => `${pluralize('container', 'containers', names.length)} ${joinQuote(names)}`;
 
+/** Pods a check stops applying to from some version on. */
+interface Exemption {
+  fromMinor: number;
+  exempt: (spec: PodSpecView) => boolean;
+}
+
 /** From v1.25 a pod with `os.name: windows` passes the checks that do not apply to Windows. */
-const exceptWindows = (check: CheckPod): CheckPod => (metadata, spec) => (isWindowsPod(spec) ? ALLOWED : check(metadata, spec));
+const WINDOWS_PODS: Exemption = { fromMinor: 25, exempt: isWindowsPod };
 
 /** From v1.35 a pod in a user namespace (`hostUsers: false`) passes the checks about root. */
-const exceptUserNamespace = (check: CheckPod): CheckPod => (metadata, spec) => (relaxForUserNamespace(spec) ? ALLOWED : check(metadata, spec));
+const USER_NAMESPACE_PODS: Exemption = { fromMinor: 35, exempt: relaxForUserNamespace };
+
+/** A restricted check with two revisions: `first`, then the same check passing the exempted pods. */
+function withExemption(id: string, first: VersionedCheck, { fromMinor, exempt }: Exemption): Check {
+  const { checkPod } = first;
+  const relaxed: CheckPod = (metadata, spec) => (exempt(spec) ? ALLOWED : checkPod(metadata, spec));
+  return { id, level: 'restricted', versions: [first, { ...first, minimumMinor: fromMinor, checkPod: relaxed }] };
+}
 
 // check_allowPrivilegeEscalation.go
 const allowPrivilegeEscalation_1_8: CheckPod = (_metadata, spec) => {
@@ -151,47 +164,12 @@ const seccompProfileRestricted_1_19: CheckPod = (_metadata, spec) => {
 };
 
 export const RESTRICTED_CHECKS: readonly Check[] = [
-  {
-    id: 'allowPrivilegeEscalation',
-    level: 'restricted',
-    versions: [
-      { minimumMinor: 8, checkPod: allowPrivilegeEscalation_1_8 },
-      { minimumMinor: 25, checkPod: exceptWindows(allowPrivilegeEscalation_1_8) },
-    ],
-  },
-  {
-    id: 'capabilities_restricted',
-    level: 'restricted',
-    versions: [
-      { minimumMinor: 22, checkPod: capabilitiesRestricted_1_22, overrides: [CAPABILITIES_BASELINE_ID] },
-      { minimumMinor: 25, checkPod: exceptWindows(capabilitiesRestricted_1_22), overrides: [CAPABILITIES_BASELINE_ID] },
-    ],
-  },
+  withExemption('allowPrivilegeEscalation', { minimumMinor: 8, checkPod: allowPrivilegeEscalation_1_8 }, WINDOWS_PODS),
+  withExemption('capabilities_restricted', { minimumMinor: 22, checkPod: capabilitiesRestricted_1_22, overrides: [CAPABILITIES_BASELINE_ID] }, WINDOWS_PODS),
   // From v1.35 baseline's procMount is relaxed for user-namespace pods; restricted keeps the strict one.
   { id: 'procMount_restricted', level: 'restricted', versions: [{ minimumMinor: 35, checkPod: procMount_1_0, overrides: [PROC_MOUNT_ID] }] },
   { id: 'restrictedVolumes', level: 'restricted', versions: [{ minimumMinor: 0, checkPod: restrictedVolumes_1_0, overrides: [HOST_PATH_VOLUMES_ID] }] },
-  {
-    id: 'runAsNonRoot',
-    level: 'restricted',
-    versions: [
-      { minimumMinor: 0, checkPod: runAsNonRoot_1_0 },
-      { minimumMinor: 35, checkPod: exceptUserNamespace(runAsNonRoot_1_0) },
-    ],
-  },
-  {
-    id: 'runAsUser',
-    level: 'restricted',
-    versions: [
-      { minimumMinor: 23, checkPod: runAsUser_1_23 },
-      { minimumMinor: 35, checkPod: exceptUserNamespace(runAsUser_1_23) },
-    ],
-  },
-  {
-    id: 'seccompProfile_restricted',
-    level: 'restricted',
-    versions: [
-      { minimumMinor: 19, checkPod: seccompProfileRestricted_1_19, overrides: [SECCOMP_BASELINE_ID] },
-      { minimumMinor: 25, checkPod: exceptWindows(seccompProfileRestricted_1_19), overrides: [SECCOMP_BASELINE_ID] },
-    ],
-  },
+  withExemption('runAsNonRoot', { minimumMinor: 0, checkPod: runAsNonRoot_1_0 }, USER_NAMESPACE_PODS),
+  withExemption('runAsUser', { minimumMinor: 23, checkPod: runAsUser_1_23 }, USER_NAMESPACE_PODS),
+  withExemption('seccompProfile_restricted', { minimumMinor: 19, checkPod: seccompProfileRestricted_1_19, overrides: [SECCOMP_BASELINE_ID] }, WINDOWS_PODS),
 ];

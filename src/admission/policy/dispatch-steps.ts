@@ -4,7 +4,7 @@
 // plugin answers its own way (failurePolicy), and the step is skipped.
 import type { KubeObject } from '../../apis/object.ts';
 import type { ResourceType } from '../../apis/resource-type.ts';
-import { StatusError } from '../../errors/status-error.ts';
+import { notFound } from '../../errors/status-error.ts';
 import type { AdmissionAttributes } from '../../registry/admission.ts';
 import type { AdmissionServices } from '../services.ts';
 import { bindingMatches, definitionMatches, MatchError, NAMESPACES_BUCKET, type MatchResult } from './matching.ts';
@@ -69,6 +69,6 @@ export function requestNamespaceObject(services: AdmissionServices, a: Admission
   const namespaceName = isNamespace ? '' : (a.namespace ?? '');
   if (namespaceName === '') return null;
   const stored = services.store.get(NAMESPACES_BUCKET, namespaceName);
-  if (!stored) throw new StatusError({ message: `namespaces "${namespaceName}" not found`, reason: 'NotFound', details: { name: namespaceName, kind: 'namespaces' }, code: 404 });
+  if (!stored) throw notFound({ group: '', resource: 'namespaces' }, namespaceName);
   return namespaceObject(stored);
 }

@@ -2,10 +2,15 @@
 // pkg/admission/plugin/policy/matching/matching.go, generic/policy_matcher.go, and the webhook
 // predicates it uses: rules/rules.go, namespace/matcher.go, object/matcher.go).
 import { isPlainObject, type KubeObject } from '../../apis/object.ts';
-import { storageKeyOf, type ResourceType } from '../../apis/resource-type.ts';
-import { notFound } from '../../errors/status-error.ts';
+import type { ResourceType } from '../../apis/resource-type.ts';
+import { tryLabelSelectorAsSelector } from '../../selectors/label-selector-as-selector.ts';
 import { admissionKindOf, type AdmissionAttributes, type GroupVersionKind, type GroupVersionResource } from '../../registry/admission.ts';
 import type { AdmissionServices } from '../services.ts';
+import type { RuleWithOperations } from '../webhooks/accessor.ts';
+import { equivalentTypes } from '../webhooks/equivalent.ts';
+import { namespaceLabels } from '../webhooks/namespace-labels.ts';
+import { requestNamespace } from '../webhooks/request.ts';
+import { ruleMatches as ruleMatchesRequest } from '../webhooks/rules.ts';
 
 type Json = Record<string, unknown>;
 const obj = (v: unknown): Json | undefined => (isPlainObject(v) ? v : undefined);
@@ -24,69 +29,22 @@ export interface MatchResult {
 const resourceOf = (a: AdmissionAttributes): GroupVersionResource => ({ group: a.type.group, version: a.type.version, resource: a.type.plural });
 const kindOf = admissionKindOf;
 
-/** metav1.LabelSelectorAsSelector(sel).Matches(labels), for a validated selector; an empty one matches everything. */
+/**
+ * metav1.LabelSelectorAsSelector(sel).Matches(labels); an empty selector matches everything, one
+ * that does not convert (validation refuses those) nothing.
+ */
 export function labelSelectorMatches(selector: Json, labels: Record<string, string> | undefined): boolean {
-  const l = labels ?? {};
-  for (const [k, v] of Object.entries(obj(selector.matchLabels) ?? {})) if (l[k] !== v) return false;
-  for (const e of Array.isArray(selector.matchExpressions) ? selector.matchExpressions : []) {
-    const expr = obj(e) ?? {};
-    const key = String(expr.key ?? '');
-    const values = strings(expr.values);
-    const has = Object.hasOwn(l, key);
-    switch (expr.operator) {
-      case 'In':
-        if (!has || !values.includes(l[key]!)) return false;
-        break;
-      case 'NotIn':
-        if (has && values.includes(l[key]!)) return false;
-        break;
-      case 'Exists':
-        if (!has) return false;
-        break;
-      case 'DoesNotExist':
-        if (has) return false;
-        break;
-      default:
-        return false;
-    }
-  }
-  return true;
+  return tryLabelSelectorAsSelector(selector)?.matches(labels) ?? false;
 }
 
-const isEmptySelector = (s: Json): boolean => Object.keys(obj(s.matchLabels) ?? {}).length === 0 && (!Array.isArray(s.matchExpressions) || s.matchExpressions.length === 0);
+const isEmptySelector = (s: Json): boolean => tryLabelSelectorAsSelector(s)?.empty ?? false;
 
-/** rules.Matcher.Matches: scope, operation, group, version, resource (with `*` and `res/sub` forms). */
+/** rules.Matcher.Matches (webhooks/rules.ts) of a stored, validated rule against `resource`. */
 function ruleMatches(rule: Json, a: AdmissionAttributes, resource: GroupVersionResource): boolean {
-  const scope = typeof rule.scope === 'string' ? rule.scope : '*';
-  const isNamespaceResource = resource.group === '' && resource.resource === 'namespaces';
-  const namespace = a.namespace ?? '';
-  if (scope === 'Namespaced' && (isNamespaceResource || namespace === '')) return false;
-  if (scope === 'Cluster' && !(isNamespaceResource || namespace === '')) return false;
-  if (scope !== '*' && scope !== 'Namespaced' && scope !== 'Cluster') return false;
-  const ops = strings(rule.operations);
-  if (!ops.some((op) => op === '*' || op === a.operation)) return false;
-  const groups = strings(rule.apiGroups);
-  if (!groups.some((g) => g === '*' || g === resource.group)) return false;
-  const versions = strings(rule.apiVersions);
-  if (!versions.some((v) => v === '*' || v === resource.version)) return false;
-  return strings(rule.resources).some((r) => {
-    const slash = r.indexOf('/');
-    const [res, sub] = slash < 0 ? [r, ''] : [r.slice(0, slash), r.slice(slash + 1)];
-    return (res === '*' || res === resource.resource) && (sub === '*' || sub === a.subresource);
-  });
+  return ruleMatchesRequest(rule as RuleWithOperations, { resource, namespace: requestNamespace(a), operation: a.operation, subresource: a.subresource });
 }
 
 type RuleMatch = { resource: GroupVersionResource; kind: GroupVersionKind; type: ResourceType } | undefined;
-
-/**
- * EquivalentResourcesFor: the other served versions of the request's resource (types sharing its
- * storage, as HorizontalPodAutoscalers at autoscaling/v1 and v2, or the versions of a custom
- * resource), those serving the request's subresource.
- */
-function equivalentTypes(services: AdmissionServices, a: AdmissionAttributes): ResourceType[] {
-  const bucket = storageKeyOf(a.type);
-  return services.catalog.all().filter((t) => storageKeyOf(t) === bucket && !(t.group === a.type.group && t.version === a.type.version && t.plural === a.type.plural) && (a.subresource === '' || t.subresources.includes(a.subresource)));
-}
 
 /** matchesResourceRules: the rules as written, then (Equivalent) each rule against the equivalent resources. */
 function matchesResourceRules(services: AdmissionServices, rules: unknown, matchPolicy: unknown, a: AdmissionAttributes): RuleMatch {
@@ -97,7 +55,7 @@ function matchesResourceRules(services: AdmissionServices, rules: unknown, match
   };
   for (const rule of list) if (ruleMatches(rule, a, resourceOf(a)) && named(rule)) return { resource: resourceOf(a), kind: kindOf(a), type: a.type };
   if (matchPolicy !== 'Equivalent') return undefined;
-  const equivalents = equivalentTypes(services, a);
+  const equivalents = equivalentTypes(services.catalog, a.type, a.subresource);
   for (const rule of list) {
     for (const eq of equivalents) {
       const resource = { group: eq.group, version: eq.version, resource: eq.plural };
@@ -116,17 +74,6 @@ export class MatchError extends Error {}
 
 const labelsOf = (o: KubeObject | undefined): Record<string, string> | undefined => (o?.metadata as { labels?: Record<string, string> } | undefined)?.labels;
 
-/** namespace.Matcher.GetNamespaceLabels: a namespace's own labels on its create/update, else the stored namespace's. */
-function namespaceLabels(services: AdmissionServices, a: AdmissionAttributes): Record<string, string> | undefined {
-  const resource = resourceOf(a);
-  if (resource.group === '' && resource.resource === 'namespaces' && a.subresource === '' && (a.operation === 'CREATE' || a.operation === 'UPDATE')) return labelsOf(a.object);
-  const name = a.namespace ?? '';
-  const ns = services.store.get(NAMESPACES_BUCKET, name);
-  // A missing namespace answers its NotFound Status, as the real matcher does for compatibility.
-  if (!ns) throw notFound({ group: '', resource: 'namespaces' }, name);
-  return labelsOf(ns);
-}
-
 /**
  * matching.Matcher.Matches over a MatchResources (namespaceSelector, objectSelector,
  * excludeResourceRules, resourceRules). Throws a StatusError (a missing namespace) as the real one
@@ -136,11 +83,12 @@ export function matchResources(services: AdmissionServices, a: AdmissionAttribut
   const resource = resourceOf(a);
   // MatchNamespaceSelector: cluster-scoped requests (but namespaces themselves) are never exempted.
   let nsError: unknown;
-  if (!((a.namespace ?? '') === '' && resource.resource !== 'namespaces')) {
+  if (!(requestNamespace(a) === '' && resource.resource !== 'namespaces')) {
     const selector = obj(criteria.namespaceSelector) ?? {};
     if (!isEmptySelector(selector)) {
       try {
-        if (!labelSelectorMatches(selector, namespaceLabels(services, a))) return { matches: false };
+        const labels = namespaceLabels(services.store, { resource, subresource: a.subresource, operation: a.operation, namespace: requestNamespace(a), object: a.object });
+        if (!labelSelectorMatches(selector, labels)) return { matches: false };
       } catch (e) {
         nsError = e;
       }

@@ -3,6 +3,7 @@
 import { REQUESTER } from '../../apis/builtin/authentication-v1.ts';
 import type { KubeObject } from '../../apis/object.ts';
 import { admissionKindOf, type AdmissionAttributes, type GroupVersionKind, type GroupVersionResource } from '../../registry/admission.ts';
+import { requestNamespace } from '../webhooks/request.ts';
 
 export function admissionRequest(a: AdmissionAttributes, resource: GroupVersionResource, kind: GroupVersionKind): Record<string, unknown> {
   // Without a user on the request, the one every kubefake request is made as (SelfSubjectReview's).
@@ -17,7 +18,7 @@ export function admissionRequest(a: AdmissionAttributes, resource: GroupVersionR
     requestResource,
     requestSubResource: a.subresource,
     name: a.name,
-    namespace: a.namespace ?? '',
+    namespace: requestNamespace(a),
     operation: a.operation,
     userInfo: { username: user.username, uid: 'uid' in user ? user.uid : '', groups: [...(user.groups ?? [])], extra: 'extra' in user ? user.extra : {} },
     dryRun: a.dryRun,

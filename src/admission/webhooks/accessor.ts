@@ -5,8 +5,8 @@
 // and the webhooks of each in their listed order.
 import type { StoredObject } from '../../apis/object.ts';
 import type { VersionedStore } from '../../storage/versioned-store.ts';
-import { labelSelectorFrom, type LabelSelector } from '../../selectors/label-selector.ts';
-import { newRequirement, type LabelOperator } from '../../selectors/label-requirement.ts';
+import type { LabelSelector } from '../../selectors/label-selector.ts';
+import { labelSelectorAsSelector as asSelector } from '../../selectors/label-selector-as-selector.ts';
 import { compareGoStrings } from '../../selectors/go-strings.ts';
 import type { WebhookClientConfig } from '../../webhooks/types.ts';
 
@@ -49,20 +49,13 @@ export interface WebhookAccessor {
   objectSelector: LabelSelector | Error;
 }
 
-const OPERATORS: Record<string, LabelOperator> = { In: 'in', NotIn: 'notin', Exists: 'exists', DoesNotExist: '!' };
-
-/** metav1.LabelSelectorAsSelector: nil or empty selects everything. */
+/**
+ * metav1.LabelSelectorAsSelector (selectors/label-selector-as-selector.ts), its error returned;
+ * nil counts as empty here (v1 defaulting sets `{}`), selecting everything.
+ */
 export function labelSelectorAsSelector(selector: unknown): LabelSelector | Error {
   try {
-    const s = (selector ?? {}) as { matchLabels?: Record<string, string>; matchExpressions?: Array<{ key: string; operator: string; values?: string[] }> };
-    const requirements = [];
-    for (const [key, value] of Object.entries(s.matchLabels ?? {})) requirements.push(newRequirement(key, '=', [value]));
-    for (const expr of s.matchExpressions ?? []) {
-      const op = OPERATORS[expr.operator];
-      if (!op) return new Error(`${JSON.stringify(expr.operator)} is not a valid label selector operator`);
-      requirements.push(newRequirement(expr.key, op, expr.values ?? []));
-    }
-    return labelSelectorFrom(requirements);
+    return asSelector(selector ?? {});
   } catch (err) {
     return err instanceof Error ? err : new Error(String(err));
   }

@@ -12,13 +12,13 @@ import type { WebhookRequest } from './request.ts';
 
 /**
  * EquivalentResourcesFor(resource, subresource): the other types stored where `type` is, in
- * catalog order, those serving the subresource when one is asked about.
+ * catalog order, those serving the subresource when one is asked about; the request's own
+ * resource is left out, as ShouldCallHook and the policy matcher skip it (checked already).
  */
 export function equivalentTypes(catalog: ApiCatalog, type: ResourceType, subresource = ''): ResourceType[] {
   const key = storageKeyOf(type);
-  return catalog
-    .all()
-    .filter((t) => t !== type && storageKeyOf(t) === key && !(t.group === type.group && t.version === type.version) && (subresource === '' || t.subresources.includes(subresource)));
+  const isRequested = (t: ResourceType) => t.group === type.group && t.version === type.version && t.plural === type.plural;
+  return catalog.all().filter((t) => storageKeyOf(t) === key && !isRequested(t) && (subresource === '' || t.subresources.includes(subresource)));
 }
 
 /** An object of `from`'s version as `to`'s version: through the storage version both share. */

@@ -3,55 +3,15 @@
 // Selector errors count only once a rule matched, as the real one defers them.
 import type { KubeObject } from '../../apis/object.ts';
 import type { VersionedStore } from '../../storage/versioned-store.ts';
-import { forbidden, internalError, notFound, StatusError } from '../../errors/status-error.ts';
-import type { RuleWithOperations, WebhookAccessor } from './accessor.ts';
+import { forbidden, internalError, StatusError } from '../../errors/status-error.ts';
+import type { WebhookAccessor } from './accessor.ts';
 import type { MatchResult } from './match-conditions.ts';
 import type { WebhookRequest } from './request.ts';
 import type { AdmissionServices } from '../services.ts';
 import { authorizerContext } from '../cel-authorizer.ts';
 import { equivalentTypes, requestAs } from './equivalent.ts';
-
-function exactOrWildcard(items: readonly string[] | undefined, requested: string): boolean {
-  return (items ?? []).some((item) => item === '*' || item === requested);
-}
-
-const isNamespaceResource = (r: WebhookRequest) => r.resource.group === '' && r.resource.version === 'v1' && r.resource.resource === 'namespaces';
-
-/** rules.Matcher.Matches. */
-export function ruleMatches(rule: RuleWithOperations, r: WebhookRequest): boolean {
-  if (!exactOrWildcard(rule.apiGroups, r.resource.group)) return false;
-  if (!exactOrWildcard(rule.apiVersions, r.resource.version)) return false;
-  return ruleMatchesAnyVersion(rule, r);
-}
-
-/**
- * The rule's scope, operations and resources, whatever its groups and versions: what every
- * version of a resource has in common (equivalent resources share their name), so a webhook none
- * of whose rules pass this is never called for the request, and the plugins stop there.
- */
-function ruleMatchesAnyVersion(rule: RuleWithOperations, r: WebhookRequest): boolean {
-  const scope = rule.scope ?? '*';
-  if (scope === 'Namespaced' && (isNamespaceResource(r) || !r.namespace)) return false;
-  if (scope === 'Cluster' && !(isNamespaceResource(r) || !r.namespace)) return false;
-  if (scope !== '*' && scope !== 'Namespaced' && scope !== 'Cluster') return false;
-  if (!(rule.operations ?? []).some((op) => op === '*' || op === r.operation)) return false;
-  return (rule.resources ?? []).some((entry) => {
-    const slash = entry.indexOf('/');
-    const res = slash < 0 ? entry : entry.slice(0, slash);
-    const sub = slash < 0 ? '' : entry.slice(slash + 1);
-    return (res === '*' || res === r.resource.resource) && (sub === '*' || sub === r.subresource);
-  });
-}
-
-/** namespace.Matcher.GetNamespaceLabels: the namespace's own labels for its create and update. */
-function namespaceLabels(store: VersionedStore, r: WebhookRequest): Record<string, string> | undefined {
-  if (r.resource.resource === 'namespaces' && r.subresource === '' && (r.operation === 'CREATE' || r.operation === 'UPDATE')) {
-    return r.object?.metadata?.labels;
-  }
-  const namespace = store.get('/namespaces', r.namespace);
-  if (!namespace) throw notFound({ group: '', resource: 'namespaces' }, r.namespace);
-  return namespace.metadata.labels;
-}
+import { namespaceLabels } from './namespace-labels.ts';
+import { ruleMatches, ruleMatchesAnyVersion } from './rules.ts';
 
 /** namespace.Matcher.MatchNamespaceSelector: [matches, deferred error]. */
 function matchNamespaceSelector(store: VersionedStore, hook: WebhookAccessor, r: WebhookRequest): [boolean, StatusError | undefined] {

@@ -23,12 +23,18 @@ export interface WebhookRequest {
   oldObject: KubeObject | undefined;
 }
 
+/**
+ * admission.Attributes.GetNamespace: '' for a cluster-scoped object, and a namespace's own name
+ * for its requests (RequestInfo for /namespaces/{name}; create.go sets it for a namespace's create).
+ */
+export function requestNamespace(attributes: AdmissionAttributes): string {
+  const isNamespace = attributes.type.group === '' && attributes.type.plural === 'namespaces';
+  return attributes.namespace ?? (isNamespace ? attributes.name : '');
+}
+
 export function webhookRequestOf(attributes: AdmissionAttributes): WebhookRequest {
   const { type } = attributes;
-  const isNamespace = type.group === '' && type.plural === 'namespaces';
-  // A namespace's own requests have its name as their namespace (RequestInfo for
-  // /namespaces/{name}; create.go sets it for a namespace's create).
-  const namespace = attributes.namespace ?? (isNamespace ? attributes.name : '');
+  const namespace = requestNamespace(attributes);
   const resource = { group: type.group, version: type.version, resource: type.plural };
   const kind = admissionKindOf(attributes);
   return {

@@ -3,6 +3,7 @@
 // request/admissionreview.go VerifyAdmissionResponse. Errors are Go's texts.
 import { isPlainObject, parseApiVersion } from '../../apis/object.ts';
 import { replyFailure } from '../../apiextensions/conversion/conversion-review.ts';
+import { decodeGoBase64 } from '../../go/base64.ts';
 import { goJsonTypeError, goJsonValueKind, parseGoJson, VERSION_KIND_ERROR_PREFIX } from '../../go/json.ts';
 import { goQuote } from '../../errors/go-format.ts';
 import type { Status } from '../../errors/status-error.ts';
@@ -52,12 +53,11 @@ export function decodeReview(reply: WebhookReply, version: ReviewVersion): Recor
   return parsed;
 }
 
-/** encoding/json's []byte: standard base64 with padding. */
+/** encoding/json's []byte: base64.StdEncoding, failing with its text. */
 function decodeBase64(text: string): Uint8Array {
-  const bad = /[^A-Za-z0-9+/=]/.exec(text);
-  if (bad) throw new CallFailure(`illegal base64 data at input byte ${bad.index}`);
-  if (text.length % 4 !== 0) throw new CallFailure(`illegal base64 data at input byte ${text.length - (text.length % 4)}`);
-  return new Uint8Array(Buffer.from(text, 'base64'));
+  const decoded = decodeGoBase64(text);
+  if (!decoded.ok) throw new CallFailure(decoded.error);
+  return decoded.bytes;
 }
 
 const stringList = (v: unknown): string[] => (Array.isArray(v) ? v.filter((s): s is string => typeof s === 'string') : []);
