@@ -6,11 +6,10 @@
 // object with ready and not-ready addresses.
 import type { KubeObject, StoredObject } from '../../apis/object.ts';
 import { StatusError } from '../../errors/status-error.ts';
-import { parseLabelSelector, type LabelSelector } from '../../selectors/label-selector.ts';
 import type { StoreEvent } from '../../storage/versioned-store.ts';
 import { QueueController } from '../queue-controller.ts';
 import { CONTROLLER_MANAGER, OwnedIndex } from './controller-support.ts';
-import { isPodReady, isTerminal, labelsOf, newControllerRef, specOf, stableJson, statusOf, type Json } from './objects.ts';
+import { isPodReady, isTerminal, labelsOf, newControllerRef, selectorOfSet, specOf, stableJson, statusOf, type Json } from './objects.ts';
 
 const SERVICES = '/services';
 const PODS = '/pods';
@@ -27,20 +26,6 @@ interface SlicePort {
   port: number;
   protocol: string;
   appProtocol?: string;
-}
-
-function selectorOfService(svc: KubeObject): LabelSelector | undefined {
-  const selector = specOf(svc).selector as Record<string, string> | undefined;
-  if (!selector || Object.keys(selector).length === 0) return undefined;
-  try {
-    return parseLabelSelector(
-      Object.entries(selector)
-        .map(([k, v]) => `${k}=${v}`)
-        .join(','),
-    );
-  } catch {
-    return undefined;
-  }
 }
 
 /** podutil.FindPort: a numeric targetPort as is, a named one from the pod's container ports (undefined when the pod has none of that name). */
@@ -74,7 +59,7 @@ export class EndpointsController extends QueueController {
       const namespace = event.object.metadata.namespace!;
       const labels = [labelsOf(event.object), event.previous ? labelsOf(event.previous) : undefined];
       for (const { key, object } of this.ctx.store.list(SERVICES, `${namespace}/`)) {
-        const selector = selectorOfService(object);
+        const selector = selectorOfSet(specOf(object).selector);
         if (selector && labels.some((l) => l && selector.matches(l))) this.queue.add(key);
       }
     }
@@ -83,7 +68,7 @@ export class EndpointsController extends QueueController {
   protected async sync(key: string): Promise<void> {
     const svc = this.ctx.store.get(SERVICES, key);
     if (!svc || svc.metadata.deletionTimestamp) return;
-    const selector = selectorOfService(svc);
+    const selector = selectorOfSet(specOf(svc).selector);
     if (!selector) return;
     const namespace = svc.metadata.namespace!;
     const publishNotReady = specOf(svc).publishNotReadyAddresses === true;

@@ -8,7 +8,6 @@ import type { KubeObject, StoredObject } from '../../apis/object.ts';
 import type { ResourceType } from '../../apis/resource-type.ts';
 import { StatusError } from '../../errors/status-error.ts';
 import type { LabelSelector } from '../../selectors/label-selector.ts';
-import { parseLabelSelector } from '../../selectors/label-selector.ts';
 import type { StoreEvent } from '../../storage/versioned-store.ts';
 import type { ControllerContext } from '../context.ts';
 import { controllerRecorder, type EventRecorder } from '../events/event-broadcaster.ts';
@@ -25,6 +24,7 @@ import {
   newControllerRef,
   numberOr,
   selectorOf,
+  selectorOfSet,
   setCondition,
   specOf,
   statusOf,
@@ -54,15 +54,7 @@ export const REPLICATION_CONTROLLER: Kind = {
   group: '',
   version: 'v1',
   plural: 'replicationcontrollers',
-  selectorOf: (rc) => {
-    const labels = (specOf(rc).selector ?? {}) as Record<string, string>;
-    const text = Object.entries(labels).map(([k, v]) => `${k}=${v}`).join(',');
-    try {
-      return text ? parseLabelSelector(text) : undefined;
-    } catch {
-      return undefined;
-    }
-  },
+  selectorOf: (rc) => selectorOfSet(specOf(rc).selector),
 };
 
 /** controller.ActivePodsWithRanks' order: the pods to delete first come first. */
