@@ -91,8 +91,6 @@ export function setCondition(conditions: Condition[], next: Condition, now: Date
 
 export const numberOr = (v: unknown, fallback: number): number => (typeof v === 'number' && Number.isFinite(v) ? v : fallback);
 
-export const namespacedKey = (obj: KubeObject): string => `${obj.metadata!.namespace}/${obj.metadata!.name}`;
-
 /** A stored object's copy to edit. */
 export const copyOf = <T extends StoredObject | KubeObject>(obj: T): KubeObject => structuredClone(obj) as KubeObject;
 
