@@ -153,6 +153,8 @@ describe('kubelet', () => {
   it('runs a bound pod Pending (ContainerCreating) → Running → Ready on the clock', async () => {
     const core = await start();
     cluster.kubelet.on({ selector: { app: 'web' } }, { startAfter: 2000 });
+    // A label map is a set of labels (metav1 matchLabels), not selector text: a comma is no separator.
+    expect(() => cluster.kubelet.on({ selector: { app: 'web,tier=db' } }, {})).toThrow(/Invalid value: "web,tier=db"/);
     await core.createNamespacedPod({ namespace: 'default', body: podBody('web', {}, { app: 'web' }) });
     await cluster.settle();
     let pod = await core.readNamespacedPod({ name: 'web', namespace: 'default' });
