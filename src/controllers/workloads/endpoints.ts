@@ -37,6 +37,12 @@ function resolvePort(pod: KubeObject, targetPort: unknown, protocol: string): nu
   return undefined;
 }
 
+/** endpointutil.ShouldSetHostname: a pod's hostname is published only by the Service its subdomain names. */
+function hostnameFor(pod: KubeObject, svc: KubeObject): { hostname: string } | undefined {
+  const spec = specOf(pod);
+  return spec.hostname && spec.subdomain === svc.metadata?.name && pod.metadata?.namespace === svc.metadata?.namespace ? { hostname: spec.hostname as string } : undefined;
+}
+
 function portsFor(svc: KubeObject, pod: KubeObject): SlicePort[] | undefined {
   const out: SlicePort[] = [];
   for (const p of (specOf(svc).ports as Json[] | undefined) ?? []) {
@@ -94,7 +100,7 @@ export class EndpointsController extends QueueController {
       group.endpoints.push({
         addresses: [statusOf(pod).podIP],
         conditions: { ready: publishNotReady || (ready && !terminating), serving: ready, terminating },
-        ...(specOf(pod).hostname ? { hostname: specOf(pod).hostname } : {}),
+        ...hostnameFor(pod, svc),
         targetRef: { kind: 'Pod', namespace: pod.metadata.namespace, name: pod.metadata.name, uid: pod.metadata.uid },
         ...(specOf(pod).nodeName ? { nodeName: specOf(pod).nodeName } : {}),
       });
@@ -151,7 +157,7 @@ export class EndpointsController extends QueueController {
       if (!subset) subsets.set(id, (subset = { ports, addresses: [], notReadyAddresses: [] }));
       const address = {
         ip: statusOf(pod).podIP,
-        ...(specOf(pod).hostname ? { hostname: specOf(pod).hostname } : {}),
+        ...hostnameFor(pod, svc),
         ...(specOf(pod).nodeName ? { nodeName: specOf(pod).nodeName } : {}),
         targetRef: { kind: 'Pod', namespace: pod.metadata.namespace, name: pod.metadata.name, uid: pod.metadata.uid },
       };
