@@ -13,6 +13,7 @@ import { computeHash, controllerRefOf, newControllerRef, numberOr, specOf, stabl
 import type { ClockTimers } from './timers.ts';
 import type { WorkQueue } from '../work-queue.ts';
 import { QueueController } from '../queue-controller.ts';
+import { CONTROLLER_MANAGER } from '../namespace-objects.ts';
 
 const PODS = '/pods';
 
@@ -47,8 +48,8 @@ export function controllerKeyOf(obj: KubeObject, kind: string): string | undefin
   return ref?.kind === kind ? `${obj.metadata?.namespace}/${ref.name}` : undefined;
 }
 
-/** The field manager the controllers of kube-controller-manager write as. */
-export const CONTROLLER_MANAGER = 'kube-controller-manager';
+// The field manager the controllers of kube-controller-manager write as: one constant for all controllers.
+export { CONTROLLER_MANAGER };
 
 /** Keys of one bucket's objects by the uid of their controller owner, kept current from store events. */
 export class OwnedIndex {
