@@ -91,6 +91,18 @@ describe('DaemonSet', () => {
     expect((await apps.readNamespacedDaemonSet({ name: 'agent', namespace })).status).toMatchObject({ updatedNumberScheduled: 3, numberAvailable: 3, observedGeneration: 2 });
   });
 
+  it('rounds a percent maxUnavailable up (UnavailableCount): 50% of 3 nodes replaces 2 at a time', async () => {
+    await start(3);
+    await apps.createNamespacedDaemonSet({ namespace, body: daemonSet({ updateStrategy: { type: 'RollingUpdate', rollingUpdate: { maxUnavailable: '50%' } } }) });
+    await cluster.settle();
+    await apps.patchNamespacedDaemonSet(
+      { name: 'agent', namespace, body: { spec: { template: { spec: { containers: [{ name: 'agent', image: 'agent:2' }] } } } } },
+      k8s.setHeaderOptions('Content-Type', k8s.PatchStrategy.StrategicMergePatch),
+    );
+    await cluster.settle();
+    expect((await livePods()).map((p) => p.spec!.containers[0]!.image)).toEqual(['agent:1']);
+  });
+
   it('with OnDelete replaces only the pods the user deletes', async () => {
     await start(2);
     await apps.createNamespacedDaemonSet({ namespace, body: daemonSet({ updateStrategy: { type: 'OnDelete' } }) });

@@ -91,6 +91,16 @@ export function setCondition(conditions: Condition[], next: Condition, now: Date
 
 export const numberOr = (v: unknown, fallback: number): number => (typeof v === 'number' && Number.isFinite(v) ? v : fallback);
 
+/** intstr.GetScaledValueFromIntOrPercent: an integer as is, a percent of total rounded up or down. */
+export function scaledIntOrPercent(value: unknown, total: number, roundUp: boolean): number {
+  if (typeof value === 'number') return value;
+  if (typeof value === 'string' && value.endsWith('%')) {
+    const v = (Number(value.slice(0, -1)) * total) / 100;
+    return roundUp ? Math.ceil(v) : Math.floor(v);
+  }
+  return Number(value) || 0;
+}
+
 /** A stored object's copy to edit. */
 export const copyOf = <T extends StoredObject | KubeObject>(obj: T): KubeObject => structuredClone(obj) as KubeObject;
 
