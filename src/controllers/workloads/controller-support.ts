@@ -67,7 +67,12 @@ export class OwnedIndex {
     const before = this.ownerOf.get(event.key);
     const after = event.type === 'DELETED' ? undefined : controllerRefOf(event.object)?.uid;
     if (before === after) return;
-    if (before) this.byOwner.get(before)?.delete(event.key);
+    if (before) {
+      const keys = this.byOwner.get(before);
+      keys?.delete(event.key);
+      // A deleted owner's entry goes with its last object (owners come and go with uids never reused).
+      if (keys?.size === 0) this.byOwner.delete(before);
+    }
     if (after) {
       let keys = this.byOwner.get(after);
       if (!keys) this.byOwner.set(after, (keys = new Set()));
