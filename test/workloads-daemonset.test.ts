@@ -52,6 +52,24 @@ describe('DaemonSet', () => {
     expect(revisions.map((r) => [r.metadata?.name, r.revision, r.metadata?.labels])).toEqual([[`agent-${hash}`, 1, { app: 'agent', 'controller-revision-hash': hash }]]);
   });
 
+  it("replaces a template toleration the daemon's matches, in place (AddOrUpdateTolerationInPodSpec)", async () => {
+    await start(1);
+    const own = [
+      { key: 'node.kubernetes.io/not-ready', operator: 'Exists', effect: 'NoExecute', tolerationSeconds: 300 },
+      { key: 'node.kubernetes.io/unreachable', operator: 'Equal', value: 'x', effect: 'NoExecute' },
+    ];
+    const body = daemonSet();
+    body.spec!.template.spec!.tolerations = own;
+    await apps.createNamespacedDaemonSet({ namespace, body });
+    await cluster.settle();
+    const [pod] = await livePods();
+    expect(pod!.spec?.tolerations?.slice(0, 3)).toEqual([
+      { key: 'node.kubernetes.io/not-ready', operator: 'Exists', effect: 'NoExecute' },
+      own[1],
+      { key: 'node.kubernetes.io/unreachable', operator: 'Exists', effect: 'NoExecute' },
+    ]);
+  });
+
   it('skips nodes with a taint it does not tolerate or outside its nodeSelector, and follows node changes', async () => {
     await start(3);
     await core.patchNode({ name: 'kubefake-node-1', body: { spec: { taints: [{ key: 'dedicated', value: 'db', effect: 'NoSchedule' }] } } }, merge);

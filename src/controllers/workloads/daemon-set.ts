@@ -26,8 +26,16 @@ function daemonTolerations(podSpec: Json): Json[] {
     { key: 'node.kubernetes.io/unschedulable', operator: 'Exists', effect: 'NoSchedule' },
     ...(podSpec.hostNetwork === true ? [{ key: 'node.kubernetes.io/network-unavailable', operator: 'Exists', effect: 'NoSchedule' }] : []),
   ];
-  const existing = (podSpec.tolerations as Json[] | undefined) ?? [];
-  return [...existing, ...added.filter((t) => !existing.some((e) => e.key === t.key && e.effect === t.effect))];
+  return added.reduce(addOrUpdateToleration, (podSpec.tolerations as Json[] | undefined) ?? []);
+}
+
+/**
+ * v1helper.AddOrUpdateTolerationInPodSpec: a toleration equal in key, operator, value and effect
+ * (MatchToleration) is replaced where it stands (its tolerationSeconds dropped), else `t` is appended.
+ */
+function addOrUpdateToleration(tolerations: Json[], t: Json): Json[] {
+  const matches = (e: Json) => ['key', 'operator', 'value', 'effect'].every((f) => (e[f] ?? '') === (t[f] ?? ''));
+  return tolerations.some(matches) ? tolerations.map((e) => (matches(e) ? t : e)) : [...tolerations, t];
 }
 
 /** The node a daemon pod is pinned to (its required matchFields metadata.name term). */
