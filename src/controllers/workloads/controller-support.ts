@@ -9,11 +9,12 @@ import { StatusError } from '../../errors/status-error.ts';
 import { statusTypeOf } from '../../registry/subresources/status.ts';
 import type { StoreEvent } from '../../storage/versioned-store.ts';
 import type { ControllerContext } from '../context.ts';
-import { computeHash, controllerRefOf, newControllerRef, numberOr, specOf, stableJson, type Json } from './objects.ts';
+import { computeHash, controllerRefOf, newControllerRef, numberOr, specOf, type Json } from './objects.ts';
 import type { ClockTimers } from './timers.ts';
 import type { WorkQueue } from '../work-queue.ts';
 import { QueueController } from '../queue-controller.ts';
 import { CONTROLLER_MANAGER } from '../namespace-objects.ts';
+import { deepEqual } from '../../util/deep-equal.ts';
 
 const PODS = '/pods';
 
@@ -105,7 +106,7 @@ export async function updateStatus(
     const copy = structuredClone(stored) as KubeObject;
     copy.status = structuredClone(stored.status ?? {});
     mutate(copy);
-    const unchanged = stableJson(copy.status) === stableJson(stored.status ?? {}) && stableJson(copy.metadata?.annotations) === stableJson(stored.metadata.annotations);
+    const unchanged = deepEqual(copy.status, stored.status ?? {}) && deepEqual(copy.metadata?.annotations, stored.metadata.annotations);
     return unchanged ? undefined : copy;
   });
 }

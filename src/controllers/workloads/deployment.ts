@@ -15,6 +15,7 @@ import { CONTROLLER_MANAGER, OwnedIndex, updateObject, updateStatus, KeyWakeups,
 import { computeHash, controllerRefOf, isTerminal, newControllerRef, numberOr, scaledIntOrPercent, specOf, stableJson, statusOf, type Condition, type Json } from './objects.ts';
 import type { ClockTimers } from './timers.ts';
 import { formatTimestamp } from '../../go/time.ts';
+import { deepEqual } from '../../util/deep-equal.ts';
 
 const DEPLOYMENTS = 'apps/deployments';
 const REPLICA_SETS = 'apps/replicasets';
@@ -247,7 +248,7 @@ export class DeploymentController extends QueueController {
       annotations[DESIRED_REPLICAS] = String(replicasOf(d));
       annotations[MAX_REPLICAS] = String(replicasOf(d) + maxSurgeOf(d));
     }
-    const changed = stableJson(annotations) !== stableJson(rs.metadata!.annotations ?? {});
+    const changed = !deepEqual(annotations, rs.metadata!.annotations ?? {});
     rs.metadata!.annotations = annotations;
     return changed;
   }

@@ -10,6 +10,7 @@ import type { StoreEvent } from '../../storage/versioned-store.ts';
 import { QueueController } from '../queue-controller.ts';
 import { CONTROLLER_MANAGER, OwnedIndex } from './controller-support.ts';
 import { isPodReady, isTerminal, labelsOf, newControllerRef, selectorOfSet, specOf, stableJson, statusOf, type Json } from './objects.ts';
+import { deepEqual } from '../../util/deep-equal.ts';
 
 const SERVICES = '/services';
 const PODS = '/pods';
@@ -131,7 +132,7 @@ export class EndpointsController extends QueueController {
           { apiVersion: 'discovery.k8s.io/v1', kind: 'EndpointSlice', metadata: { generateName: `${svc.metadata.name}-`, namespace, labels, ownerReferences: [newControllerRef(svc, 'v1', 'Service')] }, ...body },
           { fieldManager: CONTROLLER_MANAGER },
         );
-      } else if (stableJson({ addressType: current.addressType, endpoints: current.endpoints ?? [], ports: current.ports ?? [] }) !== stableJson(body) || stableJson(current.metadata.labels) !== stableJson(labels)) {
+      } else if (!deepEqual({ addressType: current.addressType, endpoints: current.endpoints ?? [], ports: current.ports ?? [] }, body) || !deepEqual(current.metadata.labels, labels)) {
         await registry.update(namespace, current.metadata.name!, { ...current, metadata: { ...current.metadata, labels }, ...body } as KubeObject, { fieldManager: CONTROLLER_MANAGER });
       }
     }
@@ -176,7 +177,7 @@ export class EndpointsController extends QueueController {
     if (specOf(svc).clusterIP === 'None') labels[HEADLESS_LABEL] = '';
     const current = registry.peek(namespace, name);
     const body: KubeObject = { apiVersion: 'v1', kind: 'Endpoints', metadata: { name, namespace, labels }, ...(out.length ? { subsets: out } : {}) };
-    if (current && stableJson(current.subsets ?? []) === stableJson(out) && stableJson(current.metadata.labels) === stableJson(labels)) return;
+    if (current && deepEqual(current.subsets ?? [], out) && deepEqual(current.metadata.labels, labels)) return;
     if (!current) await registry.create(namespace, body, { fieldManager: CONTROLLER_MANAGER });
     else await registry.update(namespace, name, { ...body, metadata: { ...current.metadata, labels } }, { fieldManager: CONTROLLER_MANAGER });
   }
