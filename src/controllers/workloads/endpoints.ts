@@ -110,7 +110,7 @@ export class EndpointsController extends QueueController {
     for (const group of groups.values()) {
       for (let i = 0; i < group.endpoints.length; i += MAX_ENDPOINTS_PER_SLICE) wanted.push({ ports: group.ports, endpoints: group.endpoints.slice(i, i + MAX_ENDPOINTS_PER_SLICE) });
     }
-    // A service with no endpoints still has one (empty) slice, with its ports.
+    // A service with no endpoints still has one placeholder slice, with no endpoints and no ports (reconciler.go).
     if (wanted.length === 0) wanted.push({ ports: [], endpoints: [] });
     const namespace = svc.metadata.namespace!;
     const registry = this.ctx.registryFor(this.resourceType('discovery.k8s.io', 'endpointslices'));
