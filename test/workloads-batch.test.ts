@@ -66,6 +66,11 @@ describe('Job', () => {
     expect(job.status?.completedIndexes).toBe('0-2');
     expect(job.status?.succeeded).toBe(3);
     expect(conditions(job)?.map((c) => c[0])).toEqual(['SuccessCriteriaMet', 'Complete']);
+    // podGenerateNameWithIndex: a long Job name is cut so that the index stays in the pod name.
+    const long = 'a'.repeat(56);
+    await batch.createNamespacedJob({ namespace, body: { metadata: { name: long }, spec: { completions: 1, completionMode: 'Indexed', template: podTemplate() } } });
+    await cluster.settle();
+    expect((await podsOf(long))[0]?.metadata?.name).toMatch(new RegExp(`^${'a'.repeat(55)}-0-[a-z0-9]{5}$`));
   });
 
   it('replaces failed pods after the back-off until backoffLimit is exceeded, then fails with FailureTarget then Failed', async () => {

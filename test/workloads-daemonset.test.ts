@@ -52,6 +52,24 @@ describe('DaemonSet', () => {
     expect(revisions.map((r) => [r.metadata?.name, r.revision, r.metadata?.labels])).toEqual([[`agent-${hash}`, 1, { app: 'agent', 'controller-revision-hash': hash }]]);
   });
 
+  it("replaces a template toleration the daemon's matches, in place (AddOrUpdateTolerationInPodSpec)", async () => {
+    await start(1);
+    const own = [
+      { key: 'node.kubernetes.io/not-ready', operator: 'Exists', effect: 'NoExecute', tolerationSeconds: 300 },
+      { key: 'node.kubernetes.io/unreachable', operator: 'Equal', value: 'x', effect: 'NoExecute' },
+    ];
+    const body = daemonSet();
+    body.spec!.template.spec!.tolerations = own;
+    await apps.createNamespacedDaemonSet({ namespace, body });
+    await cluster.settle();
+    const [pod] = await livePods();
+    expect(pod!.spec?.tolerations?.slice(0, 3)).toEqual([
+      { key: 'node.kubernetes.io/not-ready', operator: 'Exists', effect: 'NoExecute' },
+      own[1],
+      { key: 'node.kubernetes.io/unreachable', operator: 'Exists', effect: 'NoExecute' },
+    ]);
+  });
+
   it('skips nodes with a taint it does not tolerate or outside its nodeSelector, and follows node changes', async () => {
     await start(3);
     await core.patchNode({ name: 'kubefake-node-1', body: { spec: { taints: [{ key: 'dedicated', value: 'db', effect: 'NoSchedule' }] } } }, merge);
@@ -89,6 +107,18 @@ describe('DaemonSet', () => {
       expect(await images()).toEqual(expected);
     }
     expect((await apps.readNamespacedDaemonSet({ name: 'agent', namespace })).status).toMatchObject({ updatedNumberScheduled: 3, numberAvailable: 3, observedGeneration: 2 });
+  });
+
+  it('rounds a percent maxUnavailable up (UnavailableCount): 50% of 3 nodes replaces 2 at a time', async () => {
+    await start(3);
+    await apps.createNamespacedDaemonSet({ namespace, body: daemonSet({ updateStrategy: { type: 'RollingUpdate', rollingUpdate: { maxUnavailable: '50%' } } }) });
+    await cluster.settle();
+    await apps.patchNamespacedDaemonSet(
+      { name: 'agent', namespace, body: { spec: { template: { spec: { containers: [{ name: 'agent', image: 'agent:2' }] } } } } },
+      k8s.setHeaderOptions('Content-Type', k8s.PatchStrategy.StrategicMergePatch),
+    );
+    await cluster.settle();
+    expect((await livePods()).map((p) => p.spec!.containers[0]!.image)).toEqual(['agent:1']);
   });
 
   it('with OnDelete replaces only the pods the user deletes', async () => {

@@ -116,6 +116,26 @@ describe('scheduler', () => {
     expect(condition(bound, 'PodScheduled')?.status).toBe('True');
   });
 
+  it('counts sidecar init containers and pod-level requests against the node, as PodRequests does', async () => {
+    const core = await start(1);
+    const insufficient = '0/1 nodes are available: 1 Insufficient cpu. preemption: 0/1 nodes are available: 1 No preemption victims found for incoming pod.';
+    // 5 + a 4-cpu sidecar is 9 of the node's 8; an ordinary 4-cpu init container would fit (max, not sum).
+    const cpu = (n: string) => ({ requests: { cpu: n } });
+    await core.createNamespacedPod({
+      namespace: 'default',
+      body: podBody('sidecar', { initContainers: [{ name: 'proxy', image: 'envoy', restartPolicy: 'Always', resources: cpu('4') }], containers: [{ name: 'app', image: 'nginx', resources: cpu('5') }] }),
+    });
+    await core.createNamespacedPod({ namespace: 'default', body: podBody('pod-level', { resources: cpu('9'), containers: [{ name: 'app', image: 'nginx', resources: cpu('1') }] }) });
+    await core.createNamespacedPod({
+      namespace: 'default',
+      body: podBody('init', { initContainers: [{ name: 'setup', image: 'busybox', resources: cpu('4') }], containers: [{ name: 'app', image: 'nginx', resources: cpu('5') }] }),
+    });
+    await cluster.settle();
+    expect(condition(await core.readNamespacedPod({ name: 'sidecar', namespace: 'default' }), 'PodScheduled')?.message).toBe(insufficient);
+    expect(condition(await core.readNamespacedPod({ name: 'pod-level', namespace: 'default' }), 'PodScheduled')?.message).toBe(insufficient);
+    expect((await core.readNamespacedPod({ name: 'init', namespace: 'default' })).spec?.nodeName).toBe('kubefake-node-1');
+  });
+
   it('leaves pods that do not tolerate a taint, and says so', async () => {
     const core = await start(1);
     await core.patchNode({ name: 'kubefake-node-1', body: { spec: { taints: [{ key: 'dedicated', value: 'gpu', effect: 'NoSchedule' }] } } }, k8s.setHeaderOptions('Content-Type', k8s.PatchStrategy.MergePatch));
@@ -133,6 +153,8 @@ describe('kubelet', () => {
   it('runs a bound pod Pending (ContainerCreating) → Running → Ready on the clock', async () => {
     const core = await start();
     cluster.kubelet.on({ selector: { app: 'web' } }, { startAfter: 2000 });
+    // A label map is a set of labels (metav1 matchLabels), not selector text: a comma is no separator.
+    expect(() => cluster.kubelet.on({ selector: { app: 'web,tier=db' } }, {})).toThrow(/Invalid value: "web,tier=db"/);
     await core.createNamespacedPod({ namespace: 'default', body: podBody('web', {}, { app: 'web' }) });
     await cluster.settle();
     let pod = await core.readNamespacedPod({ name: 'web', namespace: 'default' });

@@ -60,6 +60,20 @@ describe('EndpointSlices', () => {
     expect(slice!.endpoints ?? []).toEqual([]);
   });
 
+  it('publishes a pod hostname only in the Service its subdomain names (ShouldSetHostname)', async () => {
+    await start();
+    for (const name of ['db', 'other']) await core.createNamespacedService({ namespace, body: { metadata: { name }, spec: { selector: { app: 'db' }, clusterIP: 'None', ports: [{ port: 5432 }] } } });
+    await core.createNamespacedPod({ namespace, body: { ...pod('db-0', { app: 'db' }), spec: { ...pod('db-0').spec!, hostname: 'db-0', subdomain: 'db' } } });
+    await cluster.settle();
+    expect((await slicesOf('db'))[0]!.endpoints?.[0]?.hostname).toBe('db-0');
+    expect((await slicesOf('other'))[0]!.endpoints?.[0]).toBeDefined();
+    expect((await slicesOf('other'))[0]!.endpoints?.[0]?.hostname).toBeUndefined();
+    expect((await core.readNamespacedEndpoints({ name: 'db', namespace })).subsets?.[0]?.addresses?.[0]?.hostname).toBe('db-0');
+    const other = await core.readNamespacedEndpoints({ name: 'other', namespace });
+    expect(other.subsets?.[0]?.addresses?.[0]?.ip).toBeDefined();
+    expect(other.subsets?.[0]?.addresses?.[0]?.hostname).toBeUndefined();
+  });
+
   it('leaves Services without a selector alone', async () => {
     await start();
     await core.createNamespacedService({ namespace, body: { metadata: { name: 'external' }, spec: { ports: [{ port: 80 }] } } });

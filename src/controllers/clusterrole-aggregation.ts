@@ -6,8 +6,7 @@
 import type { StoreEvent } from '../storage/versioned-store.ts';
 import type { ApplyPatch } from '../apply/apply-patch.ts';
 import { deepEqual } from '../util/deep-equal.ts';
-import { formatLabelSelector } from '../selectors/format-label-selector.ts';
-import { parseLabelSelector } from '../selectors/label-selector.ts';
+import { labelSelectorAsSelector } from '../selectors/label-selector-as-selector.ts';
 import { QueueController } from './queue-controller.ts';
 import { compareGoStrings } from '../selectors/go-strings.ts';
 
@@ -45,7 +44,7 @@ export class ClusterRoleAggregationController extends QueueController {
       .sort((a, b) => compareGoStrings(a.key, b.key));
     const rules: unknown[] = [];
     for (const selector of selectors) {
-      const matcher = parseLabelSelector(formatLabelSelector(selector));
+      const matcher = labelSelectorAsSelector(selector);
       for (const { object } of all) {
         if (!matcher.matches(object.metadata.labels)) continue;
         for (const rule of ((object as { rules?: unknown[] | null }).rules ?? [])) if (!rules.some((r) => deepEqual(r, rule))) rules.push(rule);

@@ -9,10 +9,12 @@ import { StatusError } from '../../errors/status-error.ts';
 import { statusTypeOf } from '../../registry/subresources/status.ts';
 import type { StoreEvent } from '../../storage/versioned-store.ts';
 import type { ControllerContext } from '../context.ts';
-import { computeHash, controllerRefOf, newControllerRef, numberOr, specOf, stableJson, type Json } from './objects.ts';
+import { computeHash, controllerRefOf, newControllerRef, numberOr, specOf, type Json } from './objects.ts';
 import type { ClockTimers } from './timers.ts';
 import type { WorkQueue } from '../work-queue.ts';
 import { QueueController } from '../queue-controller.ts';
+import { CONTROLLER_MANAGER } from '../namespace-objects.ts';
+import { deepEqual } from '../../util/deep-equal.ts';
 
 const PODS = '/pods';
 
@@ -47,8 +49,8 @@ export function controllerKeyOf(obj: KubeObject, kind: string): string | undefin
   return ref?.kind === kind ? `${obj.metadata?.namespace}/${ref.name}` : undefined;
 }
 
-/** The field manager the controllers of kube-controller-manager write as. */
-export const CONTROLLER_MANAGER = 'kube-controller-manager';
+// The field manager the controllers of kube-controller-manager write as: one constant for all controllers.
+export { CONTROLLER_MANAGER };
 
 /** Keys of one bucket's objects by the uid of their controller owner, kept current from store events. */
 export class OwnedIndex {
@@ -66,7 +68,12 @@ export class OwnedIndex {
     const before = this.ownerOf.get(event.key);
     const after = event.type === 'DELETED' ? undefined : controllerRefOf(event.object)?.uid;
     if (before === after) return;
-    if (before) this.byOwner.get(before)?.delete(event.key);
+    if (before) {
+      const keys = this.byOwner.get(before);
+      keys?.delete(event.key);
+      // A deleted owner's entry goes with its last object (owners come and go with uids never reused).
+      if (keys?.size === 0) this.byOwner.delete(before);
+    }
     if (after) {
       let keys = this.byOwner.get(after);
       if (!keys) this.byOwner.set(after, (keys = new Set()));
@@ -99,7 +106,7 @@ export async function updateStatus(
     const copy = structuredClone(stored) as KubeObject;
     copy.status = structuredClone(stored.status ?? {});
     mutate(copy);
-    const unchanged = stableJson(copy.status) === stableJson(stored.status ?? {}) && stableJson(copy.metadata?.annotations) === stableJson(stored.metadata.annotations);
+    const unchanged = deepEqual(copy.status, stored.status ?? {}) && deepEqual(copy.metadata?.annotations, stored.metadata.annotations);
     return unchanged ? undefined : copy;
   });
 }

@@ -8,7 +8,7 @@ import type { KubeObject, StoredObject } from '../../apis/object.ts';
 import type { StoreEvent } from '../../storage/versioned-store.ts';
 import { StatusError } from '../../errors/status-error.ts';
 import { CONTROLLER_MANAGER, ensureControllerRevision, PodSetController, REVISION_LABEL, updateStatus } from './controller-support.ts';
-import { isPodAvailable, isPodReady, isTerminal, newControllerRef, numberOr, specOf, type Json } from './objects.ts';
+import { isPodAvailable, isPodReady, isTerminal, newControllerRef, numberOr, scaledIntOrPercent, specOf, type Json } from './objects.ts';
 import { placementFailure } from './scheduler.ts';
 
 const SETS = 'apps/daemonsets';
@@ -26,8 +26,16 @@ function daemonTolerations(podSpec: Json): Json[] {
     { key: 'node.kubernetes.io/unschedulable', operator: 'Exists', effect: 'NoSchedule' },
     ...(podSpec.hostNetwork === true ? [{ key: 'node.kubernetes.io/network-unavailable', operator: 'Exists', effect: 'NoSchedule' }] : []),
   ];
-  const existing = (podSpec.tolerations as Json[] | undefined) ?? [];
-  return [...existing, ...added.filter((t) => !existing.some((e) => e.key === t.key && e.effect === t.effect))];
+  return added.reduce(addOrUpdateToleration, (podSpec.tolerations as Json[] | undefined) ?? []);
+}
+
+/**
+ * v1helper.AddOrUpdateTolerationInPodSpec: a toleration equal in key, operator, value and effect
+ * (MatchToleration) is replaced where it stands (its tolerationSeconds dropped), else `t` is appended.
+ */
+function addOrUpdateToleration(tolerations: Json[], t: Json): Json[] {
+  const matches = (e: Json) => ['key', 'operator', 'value', 'effect'].every((f) => (e[f] ?? '') === (t[f] ?? ''));
+  return tolerations.some(matches) ? tolerations.map((e) => (matches(e) ? t : e)) : [...tolerations, t];
 }
 
 /** The node a daemon pod is pinned to (its required matchFields metadata.name term). */
@@ -93,9 +101,8 @@ export class DaemonSetController extends PodSetController {
     // RollingUpdate: old pods go while fewer than maxUnavailable daemon pods are unavailable.
     const strategy = (spec.updateStrategy ?? {}) as Json;
     if ((strategy.type ?? 'RollingUpdate') === 'RollingUpdate') {
-      const maxUnavailableRaw = (strategy.rollingUpdate as Json | undefined)?.maxUnavailable ?? 1;
-      const maxUnavailable =
-        typeof maxUnavailableRaw === 'string' && maxUnavailableRaw.endsWith('%') ? Math.max(1, Math.floor((Number(maxUnavailableRaw.slice(0, -1)) * desiredNodes.length) / 100)) : Number(maxUnavailableRaw) || 1;
+      // daemon/util.UnavailableCount rounds a percent up; with no surge, 0 means 1 (updatedDesiredNodeCounts).
+      const maxUnavailable = scaledIntOrPercent((strategy.rollingUpdate as Json | undefined)?.maxUnavailable ?? 1, desiredNodes.length, true) || 1;
       const current = desiredNodes.map((n) => (byNode.get(n.metadata.name!) ?? []).find((p) => !p.metadata.deletionTimestamp && !isTerminal(p)));
       let unavailable = current.filter((p) => !p || !isPodAvailable(p, minReadySeconds, now)).length;
       for (const pod of current) {

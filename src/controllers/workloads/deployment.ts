@@ -12,9 +12,10 @@ import type { ControllerContext } from '../context.ts';
 import { controllerRecorder, type EventRecorder } from '../events/event-broadcaster.ts';
 import { QueueController } from '../queue-controller.ts';
 import { CONTROLLER_MANAGER, OwnedIndex, updateObject, updateStatus, KeyWakeups, controllerKeyOf } from './controller-support.ts';
-import { computeHash, controllerRefOf, isTerminal, newControllerRef, numberOr, specOf, stableJson, statusOf, type Condition, type Json } from './objects.ts';
+import { computeHash, controllerRefOf, isTerminal, newControllerRef, numberOr, scaledIntOrPercent, specOf, stableJson, statusOf, type Condition, type Json } from './objects.ts';
 import type { ClockTimers } from './timers.ts';
 import { formatTimestamp } from '../../go/time.ts';
+import { deepEqual } from '../../util/deep-equal.ts';
 
 const DEPLOYMENTS = 'apps/deployments';
 const REPLICA_SETS = 'apps/replicasets';
@@ -36,23 +37,12 @@ const created = (obj: KubeObject): number => Date.parse(obj.metadata?.creationTi
 /** controller.ReplicaSetsByCreationTimestamp: oldest first, then by name. */
 const byCreation = (a: KubeObject, b: KubeObject) => created(a) - created(b) || (a.metadata!.name! < b.metadata!.name! ? -1 : 1);
 
-/** intstr.GetScaledValueFromIntOrPercent. */
-function scaled(value: unknown, total: number, roundUp: boolean): number {
-  if (typeof value === 'number') return value;
-  if (typeof value === 'string' && value.endsWith('%')) {
-    const percent = Number(value.slice(0, -1));
-    const v = (percent * total) / 100;
-    return roundUp ? Math.ceil(v) : Math.floor(v);
-  }
-  return Number(value) || 0;
-}
-
 /** deploymentutil.ResolveFenceposts: maxSurge rounds up, maxUnavailable down; both 0 makes maxUnavailable 1. */
 function fenceposts(d: KubeObject): { maxSurge: number; maxUnavailable: number } {
   const rolling = ((specOf(d).strategy as Json | undefined)?.rollingUpdate ?? {}) as Json;
   const replicas = replicasOf(d);
-  const maxSurge = scaled(rolling.maxSurge ?? '25%', replicas, true);
-  let maxUnavailable = scaled(rolling.maxUnavailable ?? '25%', replicas, false);
+  const maxSurge = scaledIntOrPercent(rolling.maxSurge ?? '25%', replicas, true);
+  let maxUnavailable = scaledIntOrPercent(rolling.maxUnavailable ?? '25%', replicas, false);
   if (maxSurge === 0 && maxUnavailable === 0) maxUnavailable = 1;
   return { maxSurge, maxUnavailable };
 }
@@ -258,7 +248,7 @@ export class DeploymentController extends QueueController {
       annotations[DESIRED_REPLICAS] = String(replicasOf(d));
       annotations[MAX_REPLICAS] = String(replicasOf(d) + maxSurgeOf(d));
     }
-    const changed = stableJson(annotations) !== stableJson(rs.metadata!.annotations ?? {});
+    const changed = !deepEqual(annotations, rs.metadata!.annotations ?? {});
     rs.metadata!.annotations = annotations;
     return changed;
   }

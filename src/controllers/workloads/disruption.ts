@@ -12,7 +12,7 @@ import type { ControllerContext } from '../context.ts';
 import { controllerRecorder, type EventRecorder } from '../events/event-broadcaster.ts';
 import { QueueController } from '../queue-controller.ts';
 import { updateStatus, KeyWakeups } from './controller-support.ts';
-import { controllerRefOf, isPodReady, labelsOf, numberOr, selectorOf, specOf, statusOf, type Json } from './objects.ts';
+import { controllerRefOf, isPodReady, labelsOf, numberOr, scaledIntOrPercent, selectorOf, specOf, statusOf, type Json } from './objects.ts';
 import type { ClockTimers } from './timers.ts';
 
 const PDBS = 'policy/poddisruptionbudgets';
@@ -24,7 +24,6 @@ const DELETION_TIMEOUT_MS = 2 * 60_000;
 const SCALED: Record<string, string> = { ReplicaSet: 'apps/replicasets', ReplicationController: '/replicationcontrollers', StatefulSet: 'apps/statefulsets', Deployment: 'apps/deployments' };
 
 const isPercent = (v: unknown): v is string => typeof v === 'string' && v.endsWith('%');
-const percentOf = (v: string, total: number): number => Math.ceil((Number(v.slice(0, -1)) * total) / 100);
 
 export class DisruptionController extends QueueController {
   readonly name = 'disruption';
@@ -108,10 +107,10 @@ export class DisruptionController extends QueueController {
     if (maxUnavailable === undefined && typeof minAvailable === 'number') return { expected: pods.length, desired: minAvailable };
     const expected = this.controllersScale(pods);
     if (maxUnavailable !== undefined) {
-      const unavailable = isPercent(maxUnavailable) ? percentOf(maxUnavailable, expected) : numberOr(maxUnavailable, 0);
+      const unavailable = scaledIntOrPercent(maxUnavailable, expected, true);
       return { expected, desired: Math.max(0, expected - unavailable) };
     }
-    return { expected, desired: isPercent(minAvailable) ? percentOf(minAvailable, expected) : 0 };
+    return { expected, desired: isPercent(minAvailable) ? scaledIntOrPercent(minAvailable, expected, true) : 0 };
   }
 
   /** The summed scale of the pods' controllers (a ReplicaSet of a Deployment counts as the Deployment). */

@@ -6,11 +6,11 @@
 // object with ready and not-ready addresses.
 import type { KubeObject, StoredObject } from '../../apis/object.ts';
 import { StatusError } from '../../errors/status-error.ts';
-import { parseLabelSelector, type LabelSelector } from '../../selectors/label-selector.ts';
 import type { StoreEvent } from '../../storage/versioned-store.ts';
 import { QueueController } from '../queue-controller.ts';
 import { CONTROLLER_MANAGER, OwnedIndex } from './controller-support.ts';
-import { isPodReady, isTerminal, labelsOf, newControllerRef, specOf, stableJson, statusOf, type Json } from './objects.ts';
+import { isPodReady, isTerminal, labelsOf, newControllerRef, selectorOfSet, specOf, stableJson, statusOf, type Json } from './objects.ts';
+import { deepEqual } from '../../util/deep-equal.ts';
 
 const SERVICES = '/services';
 const PODS = '/pods';
@@ -29,20 +29,6 @@ interface SlicePort {
   appProtocol?: string;
 }
 
-function selectorOfService(svc: KubeObject): LabelSelector | undefined {
-  const selector = specOf(svc).selector as Record<string, string> | undefined;
-  if (!selector || Object.keys(selector).length === 0) return undefined;
-  try {
-    return parseLabelSelector(
-      Object.entries(selector)
-        .map(([k, v]) => `${k}=${v}`)
-        .join(','),
-    );
-  } catch {
-    return undefined;
-  }
-}
-
 /** podutil.FindPort: a numeric targetPort as is, a named one from the pod's container ports (undefined when the pod has none of that name). */
 function resolvePort(pod: KubeObject, targetPort: unknown, protocol: string): number | undefined {
   if (typeof targetPort === 'number') return targetPort;
@@ -50,6 +36,12 @@ function resolvePort(pod: KubeObject, targetPort: unknown, protocol: string): nu
     for (const p of (c.ports as Json[] | undefined) ?? []) if (p.name === targetPort && ((p.protocol as string | undefined) ?? 'TCP') === protocol) return p.containerPort as number;
   }
   return undefined;
+}
+
+/** endpointutil.ShouldSetHostname: a pod's hostname is published only by the Service its subdomain names. */
+function hostnameFor(pod: KubeObject, svc: KubeObject): { hostname: string } | undefined {
+  const spec = specOf(pod);
+  return spec.hostname && spec.subdomain === svc.metadata?.name && pod.metadata?.namespace === svc.metadata?.namespace ? { hostname: spec.hostname as string } : undefined;
 }
 
 function portsFor(svc: KubeObject, pod: KubeObject): SlicePort[] | undefined {
@@ -74,7 +66,7 @@ export class EndpointsController extends QueueController {
       const namespace = event.object.metadata.namespace!;
       const labels = [labelsOf(event.object), event.previous ? labelsOf(event.previous) : undefined];
       for (const { key, object } of this.ctx.store.list(SERVICES, `${namespace}/`)) {
-        const selector = selectorOfService(object);
+        const selector = selectorOfSet(specOf(object).selector);
         if (selector && labels.some((l) => l && selector.matches(l))) this.queue.add(key);
       }
     }
@@ -83,7 +75,7 @@ export class EndpointsController extends QueueController {
   protected async sync(key: string): Promise<void> {
     const svc = this.ctx.store.get(SERVICES, key);
     if (!svc || svc.metadata.deletionTimestamp) return;
-    const selector = selectorOfService(svc);
+    const selector = selectorOfSet(specOf(svc).selector);
     if (!selector) return;
     const namespace = svc.metadata.namespace!;
     const publishNotReady = specOf(svc).publishNotReadyAddresses === true;
@@ -109,7 +101,7 @@ export class EndpointsController extends QueueController {
       group.endpoints.push({
         addresses: [statusOf(pod).podIP],
         conditions: { ready: publishNotReady || (ready && !terminating), serving: ready, terminating },
-        ...(specOf(pod).hostname ? { hostname: specOf(pod).hostname } : {}),
+        ...hostnameFor(pod, svc),
         targetRef: { kind: 'Pod', namespace: pod.metadata.namespace, name: pod.metadata.name, uid: pod.metadata.uid },
         ...(specOf(pod).nodeName ? { nodeName: specOf(pod).nodeName } : {}),
       });
@@ -118,7 +110,7 @@ export class EndpointsController extends QueueController {
     for (const group of groups.values()) {
       for (let i = 0; i < group.endpoints.length; i += MAX_ENDPOINTS_PER_SLICE) wanted.push({ ports: group.ports, endpoints: group.endpoints.slice(i, i + MAX_ENDPOINTS_PER_SLICE) });
     }
-    // A service with no endpoints still has one (empty) slice, with its ports.
+    // A service with no endpoints still has one placeholder slice, with no endpoints and no ports (reconciler.go).
     if (wanted.length === 0) wanted.push({ ports: [], endpoints: [] });
     const namespace = svc.metadata.namespace!;
     const registry = this.ctx.registryFor(this.resourceType('discovery.k8s.io', 'endpointslices'));
@@ -140,7 +132,7 @@ export class EndpointsController extends QueueController {
           { apiVersion: 'discovery.k8s.io/v1', kind: 'EndpointSlice', metadata: { generateName: `${svc.metadata.name}-`, namespace, labels, ownerReferences: [newControllerRef(svc, 'v1', 'Service')] }, ...body },
           { fieldManager: CONTROLLER_MANAGER },
         );
-      } else if (stableJson({ addressType: current.addressType, endpoints: current.endpoints ?? [], ports: current.ports ?? [] }) !== stableJson(body) || stableJson(current.metadata.labels) !== stableJson(labels)) {
+      } else if (!deepEqual({ addressType: current.addressType, endpoints: current.endpoints ?? [], ports: current.ports ?? [] }, body) || !deepEqual(current.metadata.labels, labels)) {
         await registry.update(namespace, current.metadata.name!, { ...current, metadata: { ...current.metadata, labels }, ...body } as KubeObject, { fieldManager: CONTROLLER_MANAGER });
       }
     }
@@ -166,7 +158,7 @@ export class EndpointsController extends QueueController {
       if (!subset) subsets.set(id, (subset = { ports, addresses: [], notReadyAddresses: [] }));
       const address = {
         ip: statusOf(pod).podIP,
-        ...(specOf(pod).hostname ? { hostname: specOf(pod).hostname } : {}),
+        ...hostnameFor(pod, svc),
         ...(specOf(pod).nodeName ? { nodeName: specOf(pod).nodeName } : {}),
         targetRef: { kind: 'Pod', namespace: pod.metadata.namespace, name: pod.metadata.name, uid: pod.metadata.uid },
       };
@@ -185,7 +177,7 @@ export class EndpointsController extends QueueController {
     if (specOf(svc).clusterIP === 'None') labels[HEADLESS_LABEL] = '';
     const current = registry.peek(namespace, name);
     const body: KubeObject = { apiVersion: 'v1', kind: 'Endpoints', metadata: { name, namespace, labels }, ...(out.length ? { subsets: out } : {}) };
-    if (current && stableJson(current.subsets ?? []) === stableJson(out) && stableJson(current.metadata.labels) === stableJson(labels)) return;
+    if (current && deepEqual(current.subsets ?? [], out) && deepEqual(current.metadata.labels, labels)) return;
     if (!current) await registry.create(namespace, body, { fieldManager: CONTROLLER_MANAGER });
     else await registry.update(namespace, name, { ...body, metadata: { ...current.metadata, labels } }, { fieldManager: CONTROLLER_MANAGER });
   }

@@ -72,6 +72,16 @@ function nextBackoff(record: BackoffRecord | undefined, succeeded: KubeObject[],
   return { failuresAfterLastSuccess: after.length, lastFailureAt: after.at(-1) };
 }
 
+/** names.MaxGeneratedNameLength: what the registry keeps of a generateName. */
+const MAX_GENERATED_NAME_LENGTH = 58;
+
+/** podGenerateNameWithIndex (indexed_job_utils.go): a long Job name is cut, never the `-<index>-` after it. */
+function generateNameWithIndex(jobName: string, index: number): string {
+  const suffix = `-${index}-`;
+  const prefix = jobName + suffix;
+  return prefix.length > MAX_GENERATED_NAME_LENGTH ? prefix.slice(0, MAX_GENERATED_NAME_LENGTH - suffix.length) + suffix : prefix;
+}
+
 export class JobController extends QueueController {
   readonly name = 'job';
   private readonly pods = new OwnedIndex(PODS);
@@ -457,7 +467,7 @@ export class JobController extends QueueController {
       apiVersion: 'v1',
       kind: 'Pod',
       metadata: {
-        generateName: index === undefined ? `${job.metadata.name}-` : `${job.metadata.name}-${index}-`,
+        generateName: index === undefined ? `${job.metadata.name}-` : generateNameWithIndex(job.metadata.name!, index),
         namespace: job.metadata.namespace,
         labels,
         ...(Object.keys(annotations).length ? { annotations } : {}),

@@ -2,6 +2,7 @@
 // (`cluster.kubelet.on(match, behavior)`), and how rules combine: every rule matching a pod
 // applies, later rules overriding earlier ones field by field.
 import type { KubeObject } from '../../apis/object.ts';
+import { labelSelectorAsSelector } from '../../selectors/label-selector-as-selector.ts';
 import { parseLabelSelector, type LabelSelector } from '../../selectors/label-selector.ts';
 import type { LogsBehavior } from './container-logs.ts';
 
@@ -65,13 +66,9 @@ function compile(match: PodMatch): PodMatcher {
   const selector =
     match.selector === undefined
       ? undefined
-      : parseLabelSelector(
-          typeof match.selector === 'string'
-            ? match.selector
-            : Object.entries(match.selector)
-                .map(([k, v]) => `${k}=${v}`)
-                .join(','),
-        );
+      : typeof match.selector === 'string'
+        ? parseLabelSelector(match.selector)
+        : labelSelectorAsSelector({ matchLabels: match.selector });
   return { namespace: match.namespace, name: match.name, selector };
 }
 

@@ -16,8 +16,9 @@ import { logEntries, nextLineAt, programmedLogs, splitLines, tailOf, writeEntrie
 import { KubeletEvents, newEventCursor, type EventCursor } from './kubelet-events.ts';
 import { lifeAt, type LifeStage } from './pod-lifecycle.ts';
 import { podStatusAt } from './pod-status.ts';
-import { specOf, stableJson, statusOf } from './objects.ts';
+import { specOf, statusOf } from './objects.ts';
 import type { ClockTimers } from './timers.ts';
+import { deepEqual } from '../../util/deep-equal.ts';
 
 const PODS = '/pods';
 
@@ -197,7 +198,7 @@ export class Kubelet extends QueueController implements KubeletConnection {
     if (!unchanged) {
       const status = podStatusAt(pod, life.now, { hostIP: node.hostIP, podIP: record.podIP, acceptedAt: record.acceptedAt }, now);
       // Someone else's write (labels, a patch of the status) may leave nothing for the kubelet to change.
-      if (record.written?.stage === signature && stableJson(status) === stableJson(statusOf(pod))) record.written = { resourceVersion: pod.metadata.resourceVersion!, stage: signature };
+      if (record.written?.stage === signature && deepEqual(status, statusOf(pod))) record.written = { resourceVersion: pod.metadata.resourceVersion!, stage: signature };
       else {
         const stored = registry.systemUpdate(
           namespace,

@@ -4,7 +4,7 @@
 import type { KubeObject } from '../../apis/object.ts';
 import { formatMicroTimestamp, formatTimestamp } from '../../go/time.ts';
 import type { ControllerContext } from '../context.ts';
-import { stableJson } from './objects.ts';
+import { deepEqual } from '../../util/deep-equal.ts';
 
 /** The name of the i-th node (1-based). */
 export const nodeName = (i: number): string => `kubefake-node-${i}`;
@@ -123,7 +123,7 @@ export async function registerNodes(ctx: ControllerContext, count: number, kubel
     await leases.create(NODE_LEASE_NAMESPACE, nodeLease(node, ctx.clock.now()), { fieldManager: 'kubelet' });
     const status = nodeStatus(i, kubeletVersion, ctx.clock.now());
     registry.systemUpdate(undefined, nodeName(i), (node) => {
-      if (stableJson(node.status) === stableJson(status)) return false;
+      if (deepEqual(node.status, status)) return false;
       node.status = status;
       return true;
     });

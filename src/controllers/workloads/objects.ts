@@ -3,8 +3,8 @@
 // pkg/controller/controller_utils.go), conditions, and metav1.LabelSelector matching.
 import type { KubeObject, OwnerReference, StoredObject } from '../../apis/object.ts';
 import { formatTimestamp } from '../../go/time.ts';
-import { formatLabelSelector } from '../../selectors/format-label-selector.ts';
-import { parseLabelSelector, type LabelSelector } from '../../selectors/label-selector.ts';
+import { tryLabelSelectorAsSelector } from '../../selectors/label-selector-as-selector.ts';
+import type { LabelSelector } from '../../selectors/label-selector.ts';
 
 export type Json = Record<string, unknown>;
 
@@ -38,11 +38,13 @@ export function newControllerRef(owner: KubeObject, apiVersion: string, kind: st
 /** metav1.LabelSelectorAsSelector; an unparsable selector selects nothing (validation refuses those). */
 export function selectorOf(selector: unknown): LabelSelector | undefined {
   if (selector === undefined || selector === null) return undefined;
-  try {
-    return parseLabelSelector(formatLabelSelector(selector));
-  } catch {
-    return undefined;
-  }
+  return tryLabelSelectorAsSelector(selector);
+}
+
+/** labels.SelectorFromSet for a map selector (Service, ReplicationController); undefined for a missing or empty map. */
+export function selectorOfSet(labels: unknown): LabelSelector | undefined {
+  if (!labels || typeof labels !== 'object' || Object.keys(labels).length === 0) return undefined;
+  return selectorOf({ matchLabels: labels });
 }
 
 export const isTerminal = (pod: KubeObject): boolean => statusOf(pod).phase === 'Succeeded' || statusOf(pod).phase === 'Failed';
@@ -89,7 +91,15 @@ export function setCondition(conditions: Condition[], next: Condition, now: Date
 
 export const numberOr = (v: unknown, fallback: number): number => (typeof v === 'number' && Number.isFinite(v) ? v : fallback);
 
-export const namespacedKey = (obj: KubeObject): string => `${obj.metadata!.namespace}/${obj.metadata!.name}`;
+/** intstr.GetScaledValueFromIntOrPercent: an integer as is, a percent of total rounded up or down. */
+export function scaledIntOrPercent(value: unknown, total: number, roundUp: boolean): number {
+  if (typeof value === 'number') return value;
+  if (typeof value === 'string' && value.endsWith('%')) {
+    const v = (Number(value.slice(0, -1)) * total) / 100;
+    return roundUp ? Math.ceil(v) : Math.floor(v);
+  }
+  return Number(value) || 0;
+}
 
 /** A stored object's copy to edit. */
 export const copyOf = <T extends StoredObject | KubeObject>(obj: T): KubeObject => structuredClone(obj) as KubeObject;

@@ -8,7 +8,8 @@
 // (volume.kubernetes.io/selected-node) for a WaitForFirstConsumer one. Only classes of the
 // `rancher.io/local-path` provisioner are served (kind's `standard` class, which a workloads
 // cluster registers); any other provisioner is an external one that never answers, as on a
-// cluster without it. Events are not recorded (kubefake keeps none).
+// cluster without it. Its events (ExternalProvisioning, ProvisioningSucceeded, ...) are not recorded yet, though
+// the other controllers record theirs through events/event-broadcaster.ts.
 import type { KubeObject, StoredObject } from '../../apis/object.ts';
 import { StatusError } from '../../errors/status-error.ts';
 import type { StoreEvent } from '../../storage/versioned-store.ts';

@@ -8,12 +8,11 @@ import type { KubeObject, StoredObject } from '../../apis/object.ts';
 import type { ResourceType } from '../../apis/resource-type.ts';
 import { StatusError } from '../../errors/status-error.ts';
 import type { LabelSelector } from '../../selectors/label-selector.ts';
-import { parseLabelSelector } from '../../selectors/label-selector.ts';
 import type { StoreEvent } from '../../storage/versioned-store.ts';
 import type { ControllerContext } from '../context.ts';
 import { controllerRecorder, type EventRecorder } from '../events/event-broadcaster.ts';
 import { QueueController } from '../queue-controller.ts';
-import { CONTROLLER_MANAGER, OwnedIndex, updateStatus } from './controller-support.ts';
+import { CONTROLLER_MANAGER, KeyWakeups, OwnedIndex, updateStatus } from './controller-support.ts';
 import {
   availableAt,
   controllerRefOf,
@@ -25,6 +24,7 @@ import {
   newControllerRef,
   numberOr,
   selectorOf,
+  selectorOfSet,
   setCondition,
   specOf,
   statusOf,
@@ -54,15 +54,7 @@ export const REPLICATION_CONTROLLER: Kind = {
   group: '',
   version: 'v1',
   plural: 'replicationcontrollers',
-  selectorOf: (rc) => {
-    const labels = (specOf(rc).selector ?? {}) as Record<string, string>;
-    const text = Object.entries(labels).map(([k, v]) => `${k}=${v}`).join(',');
-    try {
-      return text ? parseLabelSelector(text) : undefined;
-    } catch {
-      return undefined;
-    }
-  },
+  selectorOf: (rc) => selectorOfSet(specOf(rc).selector),
 };
 
 /** controller.ActivePodsWithRanks' order: the pods to delete first come first. */
@@ -90,9 +82,7 @@ export class ReplicaSetController extends QueueController {
   private readonly kind: Kind;
   private readonly bucket: string;
   private readonly pods = new OwnedIndex(PODS);
-  private readonly timers: ClockTimers;
-  /** Wake-ups already scheduled, as `key@time`. */
-  private readonly wakeups = new Set<string>();
+  private readonly wakeups: KeyWakeups;
   private readonly events: EventRecorder;
 
   constructor(ctx: ControllerContext, onError: (err: unknown, key: string) => void, kind: Kind, timers: ClockTimers) {
@@ -100,7 +90,7 @@ export class ReplicaSetController extends QueueController {
     this.kind = kind;
     this.name = kind.kind === 'ReplicaSet' ? 'replicaset' : 'replicationcontroller';
     this.bucket = `${kind.group}/${kind.plural}`;
-    this.timers = timers;
+    this.wakeups = new KeyWakeups(timers, this.queue);
     this.events = controllerRecorder(ctx, kind.kind === 'ReplicaSet' ? 'replicaset-controller' : 'replication-controller');
   }
 
@@ -155,12 +145,7 @@ export class ReplicaSetController extends QueueController {
     // Pods ready but not yet available for minReadySeconds: look again when they are.
     for (const p of ready) {
       const at = availableAt(p, minReadySeconds);
-      if (at === undefined || at <= now.getTime() || this.wakeups.has(`${key}@${at}`)) continue;
-      this.wakeups.add(`${key}@${at}`);
-      this.timers.at(at, () => {
-        this.wakeups.delete(`${key}@${at}`);
-        this.queue.add(key);
-      });
+      if (at !== undefined && at > now.getTime()) this.wakeups.at(key, at);
     }
     await updateStatus(this.ctx, this.type(), namespace, owner.metadata.name!, uid, (obj) => {
       const old = (obj.status ?? {}) as Json;

@@ -1,8 +1,9 @@
-// Pod resource requests as the scheduler counts them (k8s.io/component-helpers/resource
-// PodRequests, reduced): the sum over containers, at least each init container's, plus overhead.
-import { parseQuantity } from '../../apis/builtin/quantity.ts';
+// Pod resource requests as the scheduler counts them: cpu (millicores) and memory (bytes) of
+// component-helpers' PodRequests, which src/apis/quota/pod-resources.ts ports (sidecars,
+// pod-level resources and overhead included).
+import { parseQuantity, type Rational } from '../../apis/builtin/quantity.ts';
 import type { KubeObject } from '../../apis/object.ts';
-import type { Json } from './objects.ts';
+import { podRequests as podResourceRequests } from '../../apis/quota/pod-resources.ts';
 
 export interface Requests {
   /** Millicores. */
@@ -11,34 +12,14 @@ export interface Requests {
   memory: number;
 }
 
+const inUnit = (q: Rational | undefined, unit: number): number => (q ? (Number(q.num) * unit) / Number(q.den) : 0);
+
 /** A quantity in the given unit (1000 for millicores); 0 when missing or unparsable. */
 export function quantityValue(v: unknown, unit = 1): number {
-  const q = parseQuantity(v);
-  return q ? (Number(q.num) * unit) / Number(q.den) : 0;
-}
-
-function containerRequests(container: Json): Requests {
-  const resources = (container.resources ?? {}) as Json;
-  // Requests default to limits (defaulting does this on create; here for objects stored otherwise).
-  const requests = { ...((resources.limits ?? {}) as Json), ...((resources.requests ?? {}) as Json) };
-  return { cpu: quantityValue(requests.cpu, 1000), memory: quantityValue(requests.memory) };
+  return inUnit(parseQuantity(v), unit);
 }
 
 export function podRequests(pod: KubeObject): Requests {
-  const spec = (pod.spec ?? {}) as Json;
-  const sum: Requests = { cpu: 0, memory: 0 };
-  for (const c of (spec.containers as Json[] | undefined) ?? []) {
-    const r = containerRequests(c);
-    sum.cpu += r.cpu;
-    sum.memory += r.memory;
-  }
-  for (const c of (spec.initContainers as Json[] | undefined) ?? []) {
-    const r = containerRequests(c);
-    sum.cpu = Math.max(sum.cpu, r.cpu);
-    sum.memory = Math.max(sum.memory, r.memory);
-  }
-  const overhead = (spec.overhead ?? {}) as Json;
-  sum.cpu += quantityValue(overhead.cpu, 1000);
-  sum.memory += quantityValue(overhead.memory);
-  return sum;
+  const list = podResourceRequests(pod);
+  return { cpu: inUnit(list.get('cpu')?.toRational(), 1000), memory: inUnit(list.get('memory')?.toRational(), 1) };
 }

@@ -14,11 +14,12 @@ import type { StoreEvent } from '../../storage/versioned-store.ts';
 import { splitKey } from '../context.ts';
 import { schedulerRecorder, type SeriesRecorder } from '../events/event-broadcaster.ts';
 import { QueueController } from '../queue-controller.ts';
-import { findCondition, isTerminal, labelsOf, specOf, stableJson, statusOf, type Json } from './objects.ts';
+import { findCondition, isTerminal, labelsOf, specOf, statusOf, type Json } from './objects.ts';
 import { termMatches } from './node-selector.ts';
 import { podRequests, quantityValue, type Requests } from './resources.ts';
 import { nodeVolumes, podClaims, reserveVolumes, type NodeVolumes } from './volume-binding.ts';
 import { CLAIMS, CLASSES, VOLUMES } from './volumes.ts';
+import { deepEqual } from '../../util/deep-equal.ts';
 
 const PODS = '/pods';
 const NODES = '/nodes';
@@ -232,7 +233,7 @@ export class Scheduler extends QueueController {
 /** isPodUpdated: the pod differs in more than its status and write bookkeeping. */
 function podChangedBesidesStatus(before: KubeObject, after: KubeObject): boolean {
   const strip = (p: KubeObject) => ({ ...p, status: undefined, metadata: { ...p.metadata, resourceVersion: undefined, generation: undefined, managedFields: undefined } });
-  return stableJson(strip(before)) !== stableJson(strip(after));
+  return !deepEqual(strip(before), strip(after));
 }
 
 /**

@@ -14,7 +14,8 @@ import type { KubeObject, OwnerReference, StoredObject } from '../../apis/object
 import { StatusError } from '../../errors/status-error.ts';
 import type { StoreEvent } from '../../storage/versioned-store.ts';
 import { CONTROLLER_MANAGER, ensureControllerRevision, PodSetController, REVISION_LABEL, updateObject, updateStatus } from './controller-support.ts';
-import { isPodAvailable, isPodReady, isTerminal, newControllerRef, numberOr, specOf, stableJson, statusOf, type Json } from './objects.ts';
+import { isPodAvailable, isPodReady, isTerminal, newControllerRef, numberOr, specOf, statusOf, type Json } from './objects.ts';
+import { deepEqual } from '../../util/deep-equal.ts';
 
 const SETS = 'apps/statefulsets';
 const CLAIMS = '/persistentvolumeclaims';
@@ -204,10 +205,10 @@ export class StatefulSetController extends PodSetController {
       const claim = this.ctx.store.get(CLAIMS, `${set.metadata.namespace}/${name}`);
       if (!claim || claim.metadata.deletionTimestamp) continue;
       const wanted = claimOwnerRefs(claim, set, pod, inRange);
-      if (!wanted || stableJson(wanted) === stableJson(claim.metadata.ownerReferences ?? [])) continue;
+      if (!wanted || deepEqual(wanted, claim.metadata.ownerReferences ?? [])) continue;
       await updateObject(this.ctx, claimType, claim.metadata.namespace, name, claim.metadata.uid!, (obj) => {
         const refs = claimOwnerRefs(obj, set, pod, inRange);
-        if (!refs || stableJson(refs) === stableJson(obj.metadata?.ownerReferences ?? [])) return false;
+        if (!refs || deepEqual(refs, obj.metadata?.ownerReferences ?? [])) return false;
         if (refs.length) obj.metadata!.ownerReferences = refs;
         else delete obj.metadata!.ownerReferences;
         return true;
