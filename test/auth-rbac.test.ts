@@ -153,6 +153,15 @@ describe('auth: true', () => {
     expect(((await withUid.json()) as { message: string }).message).toBe('uids.authentication.k8s.io "u-1" is forbidden: User "jane" cannot impersonate resource "uids" in API group "authentication.k8s.io" at the cluster scope');
     const withExtra = await review({ 'impersonate-user': 'bob', 'impersonate-extra-team': 'blue' });
     expect(((await withExtra.json()) as { message: string }).message).toBe('userextras.authentication.k8s.io "blue" is forbidden: User "jane" cannot impersonate resource "userextras/team" in API group "authentication.k8s.io" at the cluster scope');
+    // Both refused: the extra is checked before the uid, as buildImpersonationRequests orders them.
+    const withBoth = await review({ 'impersonate-user': 'bob', 'impersonate-uid': 'u-1', 'impersonate-extra-team': 'blue' });
+    expect(((await withBoth.json()) as { message: string }).message).toBe('userextras.authentication.k8s.io "blue" is forbidden: User "jane" cannot impersonate resource "userextras/team" in API group "authentication.k8s.io" at the cluster scope');
+    // A malformed escape in an extra key is kept as sent (unescapeExtraKey), not a failure.
+    const badEscape = await review({ 'impersonate-user': 'bob', 'impersonate-extra-a%zz': 'blue' });
+    expect(((await badEscape.json()) as { message: string }).message).toBe('userextras.authentication.k8s.io "blue" is forbidden: User "jane" cannot impersonate resource "userextras/a%zz" in API group "authentication.k8s.io" at the cluster scope');
+    // A service account user name of more than two parts is no service account (SplitUsername): a User.
+    const oddName = await review({ 'impersonate-user': 'system:serviceaccount:a:b:c' });
+    expect(((await oddName.json()) as { message: string }).message).toBe('users "system:serviceaccount:a:b:c" is forbidden: User "jane" cannot impersonate resource "users" in API group "" at the cluster scope');
     // The administrator may impersonate anyone; the request is then bob's, and bob may not list pods.
     const asBobByAdmin = await cluster.handle(new Request(`${cluster.url}/api/v1/namespaces/default/pods`, { headers: { authorization: 'Bearer kubefake', 'impersonate-user': 'bob', 'impersonate-group': 'devs' } }));
     expect(asBobByAdmin.status).toBe(403);
