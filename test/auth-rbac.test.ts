@@ -51,6 +51,21 @@ describe('auth: true', () => {
     expect((await failure(core.listNamespace())).status.message).toBe('namespaces is forbidden: User "jane" cannot list resource "namespaces" in API group "" at the cluster scope');
   });
 
+  it('a denial names the bound roles that do not exist, as RBAC resolution errors (rbac.go)', async () => {
+    await using cluster = await createFakeCluster({ auth: true });
+    const jane = { kind: 'User', name: 'jane', apiGroup: 'rbac.authorization.k8s.io' };
+    await rbac(cluster).createClusterRoleBinding({ body: { metadata: { name: 'ghost' }, roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name: 'ghost' }, subjects: [jane] } });
+    const core = cluster.kubeConfigFor({ user: 'jane' }).makeApiClient(k8s.CoreV1Api);
+    expect((await failure(core.listNamespace())).status.message).toBe(
+      'namespaces is forbidden: User "jane" cannot list resource "namespaces" in API group "" at the cluster scope: RBAC: clusterrole.rbac.authorization.k8s.io "ghost" not found',
+    );
+    // In a namespace the role bindings there count too: several errors print as a bracketed list.
+    await rbac(cluster).createNamespacedRoleBinding({ namespace: 'default', body: { metadata: { name: 'phantom' }, roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'Role', name: 'phantom' }, subjects: [jane] } });
+    expect((await failure(core.listNamespacedPod({ namespace: 'default' }))).status.message).toBe(
+      'pods is forbidden: User "jane" cannot list resource "pods" in API group "" in the namespace "default": RBAC: [clusterrole.rbac.authorization.k8s.io "ghost" not found, role.rbac.authorization.k8s.io "phantom" not found]',
+    );
+  });
+
   it('allows what a Role bound to the user allows: verbs, resource names, subresources', async () => {
     await using cluster = await createFakeCluster({ auth: true });
     await cluster.apply({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'a', namespace: 'default' } });

@@ -7,6 +7,7 @@ import type { VersionedStore } from '../storage/versioned-store.ts';
 import { formatLabelSelector } from '../selectors/format-label-selector.ts';
 import { parseLabelSelector } from '../selectors/label-selector.ts';
 import type { AuthorizationAttributes, Decision } from './attributes.ts';
+import { aggregateMessages } from '../errors/field-error.ts';
 
 const RBAC = 'rbac.authorization.k8s.io';
 const BUCKETS = {
@@ -48,12 +49,15 @@ export class RbacAuthorizer {
 
   authorize(attrs: AuthorizationAttributes): Decision {
     if (attrs.user.groups?.includes(SYSTEM_MASTERS)) return { allowed: true, reason: '' };
+    // A binding whose role is missing is a resolution error; a denial names them all.
+    const missing: string[] = [];
     // VisitRulesFor: cluster role bindings first, then the role bindings of the request's namespace.
     for (const { object: binding } of this.store.list(BUCKETS.clusterRoleBindings, '')) {
       const b = binding as Binding;
       if (!appliesTo(b.subjects, attrs.user, '')) continue;
-      const rules = this.clusterRoleRules(b.roleRef?.name);
-      if (rules.some((rule) => ruleAllows(attrs, rule))) {
+      const rules = this.existingClusterRoleRules(b.roleRef?.name);
+      if (!rules) missing.push(roleNotFound('clusterrole', b.roleRef?.name));
+      else if (rules.some((rule) => ruleAllows(attrs, rule))) {
         return { allowed: true, reason: `RBAC: allowed by ClusterRoleBinding ${JSON.stringify(b.metadata?.name)} of ClusterRole ${JSON.stringify(b.roleRef?.name)} to ${describeSubjects(b.subjects, attrs.user, '')}` };
       }
     }
@@ -61,8 +65,10 @@ export class RbacAuthorizer {
       for (const { object: binding } of this.store.list(BUCKETS.roleBindings, `${attrs.namespace}/`)) {
         const b = binding as Binding;
         if (!appliesTo(b.subjects, attrs.user, attrs.namespace)) continue;
-        const rules = b.roleRef?.kind === 'ClusterRole' ? this.clusterRoleRules(b.roleRef.name) : this.roleRules(attrs.namespace, b.roleRef?.name);
-        if (rules.some((rule) => ruleAllows(attrs, rule))) {
+        const toClusterRole = b.roleRef?.kind === 'ClusterRole';
+        const rules = toClusterRole ? this.existingClusterRoleRules(b.roleRef?.name) : this.existingRoleRules(attrs.namespace, b.roleRef?.name);
+        if (!rules) missing.push(roleNotFound(toClusterRole ? 'clusterrole' : 'role', b.roleRef?.name));
+        else if (rules.some((rule) => ruleAllows(attrs, rule))) {
           return {
             allowed: true,
             reason: `RBAC: allowed by RoleBinding ${JSON.stringify(`${b.metadata?.name}/${attrs.namespace}`)} of ${b.roleRef?.kind} ${JSON.stringify(b.roleRef?.name)} to ${describeSubjects(b.subjects, attrs.user, attrs.namespace)}`,
@@ -70,8 +76,9 @@ export class RbacAuthorizer {
         }
       }
     }
-    // rbac.go answers DecisionNoOpinion with an empty reason; the union then denies.
-    return { allowed: false, reason: '' };
+    // rbac.go answers DecisionNoOpinion, with "RBAC: " and the resolution errors as the reason
+    // when there were any; the union then denies.
+    return { allowed: false, reason: missing.length ? `RBAC: ${aggregateMessages(missing)}` : '' };
   }
 
   /** Every rule that applies to `user` in `namespace` ('' = cluster-wide only): RulesFor, for SelfSubjectRulesReview. */
@@ -129,6 +136,12 @@ export class RbacAuthorizer {
 }
 
 /** appliesTo / appliesToUser: a subject names the user, one of its groups, or its service account. */
+/**
+ * The NotFound text of the role listers (generated listers name the resource in the singular:
+ * `clusterrole.rbac.authorization.k8s.io "view" not found`).
+ */
+const roleNotFound = (resource: 'role' | 'clusterrole', name: string | undefined) => `${resource}.${RBAC} ${JSON.stringify(name ?? '')} not found`;
+
 function appliesTo(subjects: Subject[] | undefined, user: UserInfo, bindingNamespace: string): boolean {
   return (subjects ?? []).some((s) => subjectMatches(s, user, bindingNamespace));
 }
