@@ -9,7 +9,7 @@ import { errorResponse } from '../http/responses.ts';
 import { clientCertificateUser, rememberRequestUser } from '../http/request-user.ts';
 import { isDNS1123Label, isDNS1123Subdomain } from '../validation/names.ts';
 import { forbiddenMessage, type AuthorizationAttributes } from './attributes.ts';
-import { ANONYMOUS, type TokenAuthenticator } from './authenticator.ts';
+import { ANONYMOUS, serviceAccountUser, type TokenAuthenticator } from './authenticator.ts';
 import type { PermissionLog } from './permissions.ts';
 import type { RbacAuthorizer } from './rbac-authorizer.ts';
 
@@ -112,7 +112,7 @@ function impersonate(request: Request, actor: UserInfo, parts: AuthParts): UserI
     if (!decision.allowed) return forbiddenResponse(attrs, decision.reason);
   }
   const impersonatedGroups = [...groups];
-  if (serviceAccount && !groups.length) impersonatedGroups.push('system:serviceaccounts', `system:serviceaccounts:${serviceAccount.namespace}`);
+  if (serviceAccount && !groups.length) impersonatedGroups.push(...serviceAccountUser(serviceAccount.namespace, serviceAccount.name).groups!);
   // Impersonate-Group headers are the authority, system:authenticated and system:unauthenticated
   // included: the one missing is added unless either is there (impersonation.go).
   if (username !== ANONYMOUS_USER) {
