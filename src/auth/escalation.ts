@@ -63,7 +63,7 @@ function confirmNoEscalation(authorizer: RbacAuthorizer, user: UserInfo, namespa
 }
 
 /** BreakdownRule: one rule per group, resource, verb (and resource name); per URL and verb. */
-export function breakdownRule(rule: PolicyRule): PolicyRule[] {
+function breakdownRule(rule: PolicyRule): PolicyRule[] {
   const out: PolicyRule[] = [];
   for (const group of rule.apiGroups ?? []) {
     for (const resource of rule.resources ?? []) {
@@ -81,7 +81,7 @@ const has = (values: string[] | undefined, value: string) => (values ?? []).incl
 const hasAll = (values: string[] | undefined, wanted: string[] | undefined) => (wanted ?? []).every((w) => has(values, w));
 
 /** ruleCovers (rbac/validation/policy_comparator.go). */
-export function ruleCovers(owner: PolicyRule, sub: PolicyRule): boolean {
+function ruleCovers(owner: PolicyRule, sub: PolicyRule): boolean {
   const verbs = has(owner.verbs, '*') || hasAll(owner.verbs, sub.verbs);
   const groups = has(owner.apiGroups, '*') || hasAll(owner.apiGroups, sub.apiGroups);
   const resources = resourceCoversAll(owner.resources ?? [], sub.resources ?? []);

@@ -43,7 +43,7 @@ export function withAuthorization(handle: (request: Request) => Promise<Response
 }
 
 /** authorizer.Attributes of a request, from the request info the HTTP layer derives. */
-export function authorizationAttributes(request: Request, user: UserInfo): AuthorizationAttributes {
+function authorizationAttributes(request: Request, user: UserInfo): AuthorizationAttributes {
   const info = requestAttributes(request);
   const path = new URL(request.url).pathname;
   const resource = info.resource ?? '';

@@ -34,7 +34,7 @@ function frame(opcode: number, payload: Uint8Array): Buffer {
  * Completes the handshake for `key` (Sec-WebSocket-Key), sends the messages as they come and
  * closes after the last; a client that goes away cancels the rest.
  */
-export function answerWebSocket(socket: Duplex, key: string, protocol: string, messages: ReadableStream<Uint8Array>): void {
+function answerWebSocket(socket: Duplex, key: string, protocol: string, messages: ReadableStream<Uint8Array>): void {
   const accept = createHash('sha1').update(key + WEBSOCKET_GUID).digest('base64');
   socket.on('data', () => undefined);
   socket.on('error', () => undefined);
