@@ -80,6 +80,23 @@ describe('auth: true', () => {
     expect((await failure(core.readNamespacedConfigMap({ name: 'a', namespace: 'kube-system' }))).code).toBe(403);
   });
 
+  it('a list or watch whose fieldSelector pins metadata.name is a request for that name: resourceNames can allow it', async () => {
+    await using cluster = await createFakeCluster({ auth: true });
+    await cluster.apply([
+      { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'a', namespace: 'default' } },
+      { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'b', namespace: 'default' } },
+    ]);
+    await bind(cluster, 'default', 'just-a', [{ apiGroups: [''], resources: ['configmaps'], verbs: ['list', 'watch'], resourceNames: ['a'] }], { kind: 'User', name: 'jane', apiGroup: 'rbac.authorization.k8s.io' });
+    const core = cluster.kubeConfigFor({ user: 'jane' }).makeApiClient(k8s.CoreV1Api);
+    expect((await core.listNamespacedConfigMap({ namespace: 'default', fieldSelector: 'metadata.name=a' })).items.map((c) => c.metadata?.name)).toEqual(['a']);
+    expect((await failure(core.listNamespacedConfigMap({ namespace: 'default', fieldSelector: 'metadata.name=b' }))).status.message).toBe(
+      'configmaps "b" is forbidden: User "jane" cannot list resource "configmaps" in API group "" in the namespace "default"',
+    );
+    expect((await failure(core.listNamespacedConfigMap({ namespace: 'default' }))).code).toBe(403);
+    // The name is recorded as the request's, as the audit log's objectRef has it.
+    expect(cluster.requests.all({ resource: 'configmaps', verb: 'list' }).map((r) => r.name)).toEqual(['a', 'b', undefined]);
+  });
+
   it('binds groups and service accounts, and aggregates ClusterRoles into view', async () => {
     await using cluster = await createFakeCluster({ auth: true });
     await rbac(cluster).createNamespacedRoleBinding({
