@@ -325,6 +325,11 @@ describe('auth: true', () => {
     expect((await failure(asJane.createNamespacedRoleBinding({ namespace: 'default', body: binding('c', 'nope') }))).status.message).toBe(
       'rolebindings.rbac.authorization.k8s.io "c" is forbidden: roles.rbac.authorization.k8s.io "nope" not found',
     );
+    // A role bound to jane that is not there is a resolution error, named after what she lacks.
+    await rbac(cluster).createNamespacedRoleBinding({ namespace: 'default', body: { metadata: { name: 'ghost' }, roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'Role', name: 'ghost' }, subjects: [jane] } });
+    expect((await failure(asJane.createNamespacedRoleBinding({ namespace: 'default', body: binding('d', 'deleter') }))).status.message).toBe(
+      'rolebindings.rbac.authorization.k8s.io "d" is forbidden: user "jane" (groups=["system:authenticated"]) is attempting to grant RBAC permissions not currently held:\n{APIGroups:[""], Resources:["pods"], Verbs:["delete"]}; resolution errors: [roles.rbac.authorization.k8s.io "ghost" not found]',
+    );
     // With escalate and bind she may.
     await bind(cluster, 'default', 'escalator', [{ apiGroups: ['rbac.authorization.k8s.io'], resources: ['roles'], verbs: ['escalate', 'bind'] }], jane);
     await asJane.createNamespacedRole({ namespace: 'default', body: { metadata: { name: 'deleter2' }, rules: [{ apiGroups: [''], resources: ['secrets'], verbs: ['delete'] }] } });
