@@ -60,9 +60,12 @@ export async function main(argv: string[]): Promise<number> {
       console.error(`kubefake: refusing to serve plain http on ${values.host}: anyone who reaches that address could read and change the cluster. Add --tls (HTTPS and a bearer token), or bind 127.0.0.1.`);
       return 2;
     }
-    console.error(
-      `kubefake: WARNING: serving on ${values.host}, reachable from other machines. Every request needs the bearer token in ${values.kubeconfig}; keep that file private. This is a fake cluster for tests: it has no authorization beyond that token.`,
-    );
+    // With --auth a request without a token is served as system:anonymous (RBAC decides), and the
+    // kubeconfig's token is the administrator's; without it the token is the only gate.
+    const access = values.auth
+      ? `Requests are authorized with RBAC; ${values.kubeconfig} holds the administrator's token (system:masters): keep that file private.`
+      : `Every request needs the bearer token in ${values.kubeconfig}; keep that file private. This is a fake cluster for tests: it has no authorization beyond that token.`;
+    console.error(`kubefake: WARNING: serving on ${values.host}, reachable from other machines. ${access}`);
   }
   // The cluster (most of kubefake) loads once the arguments are known to be good: a usage error
   // answers at once.

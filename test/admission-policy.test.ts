@@ -436,3 +436,31 @@ describe('status', () => {
     });
   });
 });
+
+describe('request.userInfo on a subresource', () => {
+  it('a patch of pods/status is admitted as the user who sent it, not the cluster administrator', async () => {
+    await using authCluster = await createFakeCluster({ auth: true });
+    await authCluster.apply([
+      {
+        apiVersion: 'admissionregistration.k8s.io/v1',
+        kind: 'ValidatingAdmissionPolicy',
+        metadata: { name: 'p' },
+        spec: {
+          matchConstraints: { resourceRules: [{ apiGroups: [''], apiVersions: ['v1'], operations: ['UPDATE'], resources: ['pods/status'] }] },
+          validations: [{ expression: 'false', messageExpression: "'status by ' + request.userInfo.username" }],
+        },
+      },
+      { apiVersion: 'admissionregistration.k8s.io/v1', kind: 'ValidatingAdmissionPolicyBinding', metadata: { name: 'b' }, spec: { policyName: 'p', validationActions: ['Deny'] } },
+      { apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'Role', metadata: { name: 'jane', namespace: 'default' }, rules: [{ apiGroups: [''], resources: ['pods/status'], verbs: ['patch'] }] },
+      { apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'RoleBinding', metadata: { name: 'jane', namespace: 'default' }, roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'Role', name: 'jane' }, subjects: [{ kind: 'User', name: 'jane', apiGroup: 'rbac.authorization.k8s.io' }] },
+      { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'web', namespace: 'default' }, spec: { containers: [{ name: 'c', image: 'nginx' }] } },
+    ]);
+    const jane = authCluster.kubeConfigFor({ user: 'jane' }).makeApiClient(k8s.CoreV1Api);
+    const patch = jane.patchNamespacedPodStatus({ name: 'web', namespace: 'default', body: { status: { message: 'hi' } } }, k8s.setHeaderOptions('Content-Type', k8s.PatchStrategy.MergePatch));
+    await expectStatus(patch, {
+      code: 422,
+      reason: 'Invalid',
+      message: "pods \"web\" is forbidden: ValidatingAdmissionPolicy 'p' with binding 'b' denied request: status by jane",
+    });
+  });
+});

@@ -51,6 +51,21 @@ describe('auth: true', () => {
     expect((await failure(core.listNamespace())).status.message).toBe('namespaces is forbidden: User "jane" cannot list resource "namespaces" in API group "" at the cluster scope');
   });
 
+  it('a denial names the bound roles that do not exist, as RBAC resolution errors (rbac.go)', async () => {
+    await using cluster = await createFakeCluster({ auth: true });
+    const jane = { kind: 'User', name: 'jane', apiGroup: 'rbac.authorization.k8s.io' };
+    await rbac(cluster).createClusterRoleBinding({ body: { metadata: { name: 'ghost' }, roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name: 'ghost' }, subjects: [jane] } });
+    const core = cluster.kubeConfigFor({ user: 'jane' }).makeApiClient(k8s.CoreV1Api);
+    expect((await failure(core.listNamespace())).status.message).toBe(
+      'namespaces is forbidden: User "jane" cannot list resource "namespaces" in API group "" at the cluster scope: RBAC: clusterrole.rbac.authorization.k8s.io "ghost" not found',
+    );
+    // In a namespace the role bindings there count too: several errors print as a bracketed list.
+    await rbac(cluster).createNamespacedRoleBinding({ namespace: 'default', body: { metadata: { name: 'phantom' }, roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'Role', name: 'phantom' }, subjects: [jane] } });
+    expect((await failure(core.listNamespacedPod({ namespace: 'default' }))).status.message).toBe(
+      'pods is forbidden: User "jane" cannot list resource "pods" in API group "" in the namespace "default": RBAC: [clusterrole.rbac.authorization.k8s.io "ghost" not found, role.rbac.authorization.k8s.io "phantom" not found]',
+    );
+  });
+
   it('allows what a Role bound to the user allows: verbs, resource names, subresources', async () => {
     await using cluster = await createFakeCluster({ auth: true });
     await cluster.apply({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'a', namespace: 'default' } });
@@ -63,6 +78,23 @@ describe('auth: true', () => {
     expect((await failure(cluster.kubeConfigFor({ user: 'jane' }).makeApiClient(k8s.AppsV1Api).readNamespacedDeploymentScale({ name: 'web', namespace: 'default' }))).code).toBe(404);
     // In another namespace the Role does not apply.
     expect((await failure(core.readNamespacedConfigMap({ name: 'a', namespace: 'kube-system' }))).code).toBe(403);
+  });
+
+  it('a list or watch whose fieldSelector pins metadata.name is a request for that name: resourceNames can allow it', async () => {
+    await using cluster = await createFakeCluster({ auth: true });
+    await cluster.apply([
+      { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'a', namespace: 'default' } },
+      { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'b', namespace: 'default' } },
+    ]);
+    await bind(cluster, 'default', 'just-a', [{ apiGroups: [''], resources: ['configmaps'], verbs: ['list', 'watch'], resourceNames: ['a'] }], { kind: 'User', name: 'jane', apiGroup: 'rbac.authorization.k8s.io' });
+    const core = cluster.kubeConfigFor({ user: 'jane' }).makeApiClient(k8s.CoreV1Api);
+    expect((await core.listNamespacedConfigMap({ namespace: 'default', fieldSelector: 'metadata.name=a' })).items.map((c) => c.metadata?.name)).toEqual(['a']);
+    expect((await failure(core.listNamespacedConfigMap({ namespace: 'default', fieldSelector: 'metadata.name=b' }))).status.message).toBe(
+      'configmaps "b" is forbidden: User "jane" cannot list resource "configmaps" in API group "" in the namespace "default"',
+    );
+    expect((await failure(core.listNamespacedConfigMap({ namespace: 'default' }))).code).toBe(403);
+    // The name is recorded as the request's, as the audit log's objectRef has it.
+    expect(cluster.requests.all({ resource: 'configmaps', verb: 'list' }).map((r) => r.name)).toEqual(['a', 'b', undefined]);
   });
 
   it('binds groups and service accounts, and aggregates ClusterRoles into view', async () => {
@@ -153,6 +185,15 @@ describe('auth: true', () => {
     expect(((await withUid.json()) as { message: string }).message).toBe('uids.authentication.k8s.io "u-1" is forbidden: User "jane" cannot impersonate resource "uids" in API group "authentication.k8s.io" at the cluster scope');
     const withExtra = await review({ 'impersonate-user': 'bob', 'impersonate-extra-team': 'blue' });
     expect(((await withExtra.json()) as { message: string }).message).toBe('userextras.authentication.k8s.io "blue" is forbidden: User "jane" cannot impersonate resource "userextras/team" in API group "authentication.k8s.io" at the cluster scope');
+    // Both refused: the extra is checked before the uid, as buildImpersonationRequests orders them.
+    const withBoth = await review({ 'impersonate-user': 'bob', 'impersonate-uid': 'u-1', 'impersonate-extra-team': 'blue' });
+    expect(((await withBoth.json()) as { message: string }).message).toBe('userextras.authentication.k8s.io "blue" is forbidden: User "jane" cannot impersonate resource "userextras/team" in API group "authentication.k8s.io" at the cluster scope');
+    // A malformed escape in an extra key is kept as sent (unescapeExtraKey), not a failure.
+    const badEscape = await review({ 'impersonate-user': 'bob', 'impersonate-extra-a%zz': 'blue' });
+    expect(((await badEscape.json()) as { message: string }).message).toBe('userextras.authentication.k8s.io "blue" is forbidden: User "jane" cannot impersonate resource "userextras/a%zz" in API group "authentication.k8s.io" at the cluster scope');
+    // A service account user name of more than two parts is no service account (SplitUsername): a User.
+    const oddName = await review({ 'impersonate-user': 'system:serviceaccount:a:b:c' });
+    expect(((await oddName.json()) as { message: string }).message).toBe('users "system:serviceaccount:a:b:c" is forbidden: User "jane" cannot impersonate resource "users" in API group "" at the cluster scope');
     // The administrator may impersonate anyone; the request is then bob's, and bob may not list pods.
     const asBobByAdmin = await cluster.handle(new Request(`${cluster.url}/api/v1/namespaces/default/pods`, { headers: { authorization: 'Bearer kubefake', 'impersonate-user': 'bob', 'impersonate-group': 'devs' } }));
     expect(asBobByAdmin.status).toBe(403);
@@ -283,6 +324,11 @@ describe('auth: true', () => {
     );
     expect((await failure(asJane.createNamespacedRoleBinding({ namespace: 'default', body: binding('c', 'nope') }))).status.message).toBe(
       'rolebindings.rbac.authorization.k8s.io "c" is forbidden: roles.rbac.authorization.k8s.io "nope" not found',
+    );
+    // A role bound to jane that is not there is a resolution error, named after what she lacks.
+    await rbac(cluster).createNamespacedRoleBinding({ namespace: 'default', body: { metadata: { name: 'ghost' }, roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'Role', name: 'ghost' }, subjects: [jane] } });
+    expect((await failure(asJane.createNamespacedRoleBinding({ namespace: 'default', body: binding('d', 'deleter') }))).status.message).toBe(
+      'rolebindings.rbac.authorization.k8s.io "d" is forbidden: user "jane" (groups=["system:authenticated"]) is attempting to grant RBAC permissions not currently held:\n{APIGroups:[""], Resources:["pods"], Verbs:["delete"]}; resolution errors: [roles.rbac.authorization.k8s.io "ghost" not found]',
     );
     // With escalate and bind she may.
     await bind(cluster, 'default', 'escalator', [{ apiGroups: ['rbac.authorization.k8s.io'], resources: ['roles'], verbs: ['escalate', 'bind'] }], jane);

@@ -196,9 +196,13 @@ describe('kubefake serve --auth', () => {
   it('serves HTTPS with RBAC: the kubeconfig is the administrator, a request without a token is anonymous', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'kubefake-cli-'));
     const kubeconfig = join(dir, 'config');
-    const run = serve(['serve', '--auth', '--kubeconfig', kubeconfig]);
+    const run = serve(['serve', '--auth', '--host', '0.0.0.0', '--kubeconfig', kubeconfig]);
     await run.ready;
     try {
+      // The warning for a wide address says what guards it with --auth: RBAC, not the token alone.
+      expect(run.output().stderr).toBe(
+        `kubefake: WARNING: serving on 0.0.0.0, reachable from other machines. Requests are authorized with RBAC; ${kubeconfig} holds the administrator's token (system:masters): keep that file private.\n`,
+      );
       expect(run.output().stdout).toMatch(/serving Kubernetes v1\.36 at https:\/\/127\.0\.0\.1:\d+/);
       const kc = new k8s.KubeConfig();
       kc.loadFromString(readFileSync(kubeconfig, 'utf8'));

@@ -50,6 +50,12 @@ describe('exec through cluster.kubeConfig, without listen()', () => {
     });
     // The upgrade went through the handler like any request.
     expect(cluster.requests.all({ resource: 'pods', subresource: 'exec' }).map((r) => r.name)).toEqual(['shell', 'shell']);
+    // Output past 125 and 65,535 bytes goes in frames with the 16-bit and 64-bit length forms.
+    const medium = 'm'.repeat(300);
+    const large = 'l'.repeat(70_000);
+    cluster.kubelet.on({ name: 'shell' }, { exec: (command) => ({ stdout: command[0] === 'medium' ? medium : large }) });
+    expect((await exec(cluster.kubeConfig, 'shell', ['medium'])).stdout).toBe(medium);
+    expect((await exec(cluster.kubeConfig, 'shell', ['large'])).stdout).toBe(large);
   });
 
   it('is refused as the kubelet refuses it: a container not running, a pod on no node, a pod that is not there', async () => {

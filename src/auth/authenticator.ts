@@ -12,15 +12,31 @@ export type Identity = { user: string; groups?: string[]; uid?: string; extra?: 
 export const ANONYMOUS: UserInfo = { username: 'system:anonymous', groups: ['system:unauthenticated'] };
 export const ADMIN_IDENTITY: Identity = { user: 'kubefake-admin', groups: ['system:masters'] };
 
+const ALL_AUTHENTICATED = 'system:authenticated';
+
+/**
+ * serviceaccount.UserInfo: a service account's user name (MakeUsername) and groups
+ * (MakeGroupNames), before authentication's group adder puts system:authenticated after them.
+ */
+export function serviceAccountUser(namespace: string, name: string, uid?: string): UserInfo {
+  return { username: `system:serviceaccount:${namespace}:${name}`, ...(uid ? { uid } : {}), groups: ['system:serviceaccounts', `system:serviceaccounts:${namespace}`] };
+}
+
+/** A service account's user as a token authenticates it: in system:authenticated too. */
+export function authenticatedServiceAccount(namespace: string, name: string, uid?: string): UserInfo {
+  const user = serviceAccountUser(namespace, name, uid);
+  return { ...user, groups: [...user.groups!, ALL_AUTHENTICATED] };
+}
+
 /** The user an identity authenticates as (groups as the real authenticators add them). */
 export function userOf(identity: Identity): UserInfo {
   if ('serviceAccount' in identity) {
     const [namespace, name, ...rest] = identity.serviceAccount.split('/');
     if (!namespace || !name || rest.length) throw new TypeError(`kubefake: a service account identity is "namespace/name", got ${JSON.stringify(identity.serviceAccount)}`);
-    return { username: `system:serviceaccount:${namespace}:${name}`, groups: ['system:serviceaccounts', `system:serviceaccounts:${namespace}`, 'system:authenticated'] };
+    return authenticatedServiceAccount(namespace, name);
   }
   const groups = [...(identity.groups ?? [])];
-  if (!groups.includes('system:authenticated')) groups.push('system:authenticated');
+  if (!groups.includes(ALL_AUTHENTICATED)) groups.push(ALL_AUTHENTICATED);
   return { username: identity.user, groups, ...(identity.uid ? { uid: identity.uid } : {}), ...(identity.extra ? { extra: identity.extra } : {}) };
 }
 

@@ -7,7 +7,8 @@ import type { UserInfo } from '../apis/options.ts';
 import { deepEqual } from '../util/deep-equal.ts';
 import { forbidden } from '../errors/status-error.ts';
 import type { AdmissionPlugin } from '../registry/admission.ts';
-import { SYSTEM_MASTERS, type PolicyRule, type RbacAuthorizer } from './rbac-authorizer.ts';
+import { SYSTEM_MASTERS, type MissingRole, type PolicyRule, type RbacAuthorizer } from './rbac-authorizer.ts';
+import { aggregateMessages } from '../errors/field-error.ts';
 
 const RBAC = 'rbac.authorization.k8s.io';
 
@@ -38,12 +39,15 @@ export function escalationPlugin(authorizer: RbacAuthorizer): AdmissionPlugin {
         const roleResource = ref.kind === 'Role' ? 'roles' : 'clusterroles';
         if (allowed(authorizer, user, 'bind', roleResource, namespace, ref.name ?? '')) return;
         const role = ref.kind === 'Role' ? authorizer.existingRoleRules(namespace, ref.name) : authorizer.existingClusterRoleRules(ref.name);
-        if (!role) throw forbidden(gr, name, `${ref.kind === 'Role' ? 'roles' : 'clusterroles'}.${RBAC} ${JSON.stringify(ref.name ?? '')} not found`);
+        if (!role) throw forbidden(gr, name, registryNotFound({ kind: ref.kind === 'Role' ? 'Role' : 'ClusterRole', name: ref.name ?? '' }));
         confirmNoEscalation(authorizer, user, namespace, role, gr, name);
       }
     },
   };
 }
+
+/** The registry's NotFound of a role (`clusterroles.rbac.authorization.k8s.io "view" not found`). */
+const registryNotFound = (m: MissingRole) => `${m.kind === 'Role' ? 'roles' : 'clusterroles'}.${RBAC} ${JSON.stringify(m.name)} not found`;
 
 function rulesOf(obj: KubeObject): PolicyRule[] {
   return ((obj as { rules?: PolicyRule[] | null }).rules ?? []) as PolicyRule[];
@@ -55,15 +59,19 @@ function allowed(authorizer: RbacAuthorizer, user: UserInfo, verb: string, resou
 
 /** ConfirmNoEscalation: the rules the user holds (cluster-wide, and in `namespace`) cover every rule granted. */
 function confirmNoEscalation(authorizer: RbacAuthorizer, user: UserInfo, namespace: string, rules: PolicyRule[], gr: { group: string; resource: string }, name: string): void {
-  const owner = authorizer.rulesFor(user, namespace);
+  const { rules: owner, missing: unresolved } = authorizer.resolveRules(user, namespace);
   const missing = rules.flatMap(breakdownRule).filter((sub) => !owner.some((o) => ruleCovers(o, sub)));
   if (!missing.length) return;
   const descriptions = [...new Set(compactRules(missing).map(compactString))].sort();
-  throw forbidden(gr, name, `user ${JSON.stringify(user.username)} (groups=${goQuoteList(user.groups ?? [])}) is attempting to grant RBAC permissions not currently held:\n${descriptions.join('\n')}`);
+  let message = `user ${JSON.stringify(user.username)} (groups=${goQuoteList(user.groups ?? [])}) is attempting to grant RBAC permissions not currently held:\n${descriptions.join('\n')}`;
+  // %v of a []error holding RulesFor's aggregate; the rule resolver here reads the registry, whose
+  // NotFound names the resource in the plural.
+  if (unresolved.length) message += `; resolution errors: [${aggregateMessages(unresolved.map(registryNotFound))}]`;
+  throw forbidden(gr, name, message);
 }
 
 /** BreakdownRule: one rule per group, resource, verb (and resource name); per URL and verb. */
-export function breakdownRule(rule: PolicyRule): PolicyRule[] {
+function breakdownRule(rule: PolicyRule): PolicyRule[] {
   const out: PolicyRule[] = [];
   for (const group of rule.apiGroups ?? []) {
     for (const resource of rule.resources ?? []) {
@@ -81,7 +89,7 @@ const has = (values: string[] | undefined, value: string) => (values ?? []).incl
 const hasAll = (values: string[] | undefined, wanted: string[] | undefined) => (wanted ?? []).every((w) => has(values, w));
 
 /** ruleCovers (rbac/validation/policy_comparator.go). */
-export function ruleCovers(owner: PolicyRule, sub: PolicyRule): boolean {
+function ruleCovers(owner: PolicyRule, sub: PolicyRule): boolean {
   const verbs = has(owner.verbs, '*') || hasAll(owner.verbs, sub.verbs);
   const groups = has(owner.apiGroups, '*') || hasAll(owner.apiGroups, sub.apiGroups);
   const resources = resourceCoversAll(owner.resources ?? [], sub.resources ?? []);

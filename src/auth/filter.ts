@@ -7,8 +7,9 @@ import { badRequest, forbidden, unauthorized } from '../errors/status-error.ts';
 import { requestAttributes } from '../http/request-attributes.ts';
 import { errorResponse } from '../http/responses.ts';
 import { clientCertificateUser, rememberRequestUser } from '../http/request-user.ts';
+import { isDNS1123Label, isDNS1123Subdomain } from '../validation/names.ts';
 import { forbiddenMessage, type AuthorizationAttributes } from './attributes.ts';
-import { ANONYMOUS, type TokenAuthenticator } from './authenticator.ts';
+import { ANONYMOUS, serviceAccountUser, type TokenAuthenticator } from './authenticator.ts';
 import type { PermissionLog } from './permissions.ts';
 import type { RbacAuthorizer } from './rbac-authorizer.ts';
 
@@ -42,7 +43,7 @@ export function withAuthorization(handle: (request: Request) => Promise<Response
 }
 
 /** authorizer.Attributes of a request, from the request info the HTTP layer derives. */
-export function authorizationAttributes(request: Request, user: UserInfo): AuthorizationAttributes {
+function authorizationAttributes(request: Request, user: UserInfo): AuthorizationAttributes {
   const info = requestAttributes(request);
   const path = new URL(request.url).pathname;
   const resource = info.resource ?? '';
@@ -89,37 +90,58 @@ function impersonate(request: Request, actor: UserInfo, parts: AuthParts): UserI
   const uid = headers.get('impersonate-uid') ?? '';
   const extra: Record<string, string[]> = {};
   headers.forEach((value, key) => {
-    if (key.startsWith('impersonate-extra-')) extra[decodeURIComponent(key.slice('impersonate-extra-'.length))] = headerLines(value);
+    if (key.startsWith('impersonate-extra-')) extra[unescapeExtraKey(key.slice('impersonate-extra-'.length))] = headerLines(value);
   });
   const asked = username || groups.length || uid || Object.keys(extra).length;
   if (!asked) return actor;
   if (!username) return errorResponse(badRequest(`requested ${impersonationRequestList(groups, extra, uid)} without impersonating a user`));
   const checks: Omit<AuthorizationAttributes, 'user' | 'verb' | 'isResourceRequest' | 'path' | 'apiVersion'>[] = [];
-  if (username.startsWith(SERVICE_ACCOUNT_PREFIX)) {
-    const [namespace = '', name = ''] = username.slice(SERVICE_ACCOUNT_PREFIX.length).split(':');
-    checks.push({ apiGroup: '', resource: 'serviceaccounts', subresource: '', namespace, name });
+  const serviceAccount = splitServiceAccountUsername(username);
+  if (serviceAccount) {
+    checks.push({ apiGroup: '', resource: 'serviceaccounts', subresource: '', ...serviceAccount });
   } else {
     checks.push({ apiGroup: '', resource: 'users', subresource: '', namespace: '', name: username });
   }
   for (const group of groups) checks.push({ apiGroup: '', resource: 'groups', subresource: '', namespace: '', name: group });
-  if (uid) checks.push({ apiGroup: 'authentication.k8s.io', resource: 'uids', subresource: '', namespace: '', name: uid });
+  // buildImpersonationRequests' order: user, groups, extras, uid (the first refused is the 403).
   for (const [key, values] of Object.entries(extra)) for (const value of values) checks.push({ apiGroup: 'authentication.k8s.io', resource: 'userextras', subresource: key, namespace: '', name: value });
+  if (uid) checks.push({ apiGroup: 'authentication.k8s.io', resource: 'uids', subresource: '', namespace: '', name: uid });
   for (const check of checks) {
     const attrs: AuthorizationAttributes = { ...check, user: actor, verb: 'impersonate', isResourceRequest: true, path: '', apiVersion: '' };
     const decision = parts.authorizer.authorize(attrs);
     if (!decision.allowed) return forbiddenResponse(attrs, decision.reason);
   }
   const impersonatedGroups = [...groups];
-  if (username.startsWith(SERVICE_ACCOUNT_PREFIX) && !groups.length) {
-    const namespace = username.slice(SERVICE_ACCOUNT_PREFIX.length).split(':')[0]!;
-    impersonatedGroups.push('system:serviceaccounts', `system:serviceaccounts:${namespace}`);
-  }
+  if (serviceAccount && !groups.length) impersonatedGroups.push(...serviceAccountUser(serviceAccount.namespace, serviceAccount.name).groups!);
   // Impersonate-Group headers are the authority, system:authenticated and system:unauthenticated
   // included: the one missing is added unless either is there (impersonation.go).
   if (username !== ANONYMOUS_USER) {
     if (!impersonatedGroups.includes(ALL_AUTHENTICATED) && !impersonatedGroups.includes(ALL_UNAUTHENTICATED)) impersonatedGroups.push(ALL_AUTHENTICATED);
   } else if (!impersonatedGroups.includes(ALL_UNAUTHENTICATED)) impersonatedGroups.push(ALL_UNAUTHENTICATED);
   return { username, groups: impersonatedGroups, ...(uid ? { uid } : {}), ...(Object.keys(extra).length ? { extra } : {}) };
+}
+
+/**
+ * serviceaccount.SplitUsername: the namespace and name of `system:serviceaccount:<ns>:<name>` with
+ * exactly those two parts, a valid namespace and a valid service account name; anything else
+ * impersonates a User of that name (impersonation.go buildImpersonationRequests).
+ */
+function splitServiceAccountUsername(username: string): { namespace: string; name: string } | undefined {
+  if (!username.startsWith(SERVICE_ACCOUNT_PREFIX)) return undefined;
+  const parts = username.slice(SERVICE_ACCOUNT_PREFIX.length).split(':');
+  if (parts.length !== 2) return undefined;
+  const [namespace, name] = parts as [string, string];
+  if (isDNS1123Label(namespace).length > 0 || isDNS1123Subdomain(name).length > 0) return undefined;
+  return { namespace, name };
+}
+
+/** unescapeExtraKey: the %-escaped key of an Impersonate-Extra- header; a malformed escape is kept as sent. */
+function unescapeExtraKey(encoded: string): string {
+  try {
+    return decodeURIComponent(encoded);
+  } catch {
+    return encoded;
+  }
 }
 
 /**

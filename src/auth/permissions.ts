@@ -52,7 +52,7 @@ export class PermissionLog {
 }
 
 /** The rules that allow exactly `used` (resource names kept where every request named one). */
-export function minimalRules(used: UsedPermission[]): PolicyRule[] {
+function minimalRules(used: UsedPermission[]): PolicyRule[] {
   // verb per (group, resource): the names asked for, or undefined when some request named none.
   const byResource = new Map<string, { group: string; resource: string; verbs: Map<string, Set<string> | undefined> }>();
   const nonResource = new Map<string, Set<string>>();

@@ -7,6 +7,7 @@ import type { VersionedStore } from '../storage/versioned-store.ts';
 import { formatLabelSelector } from '../selectors/format-label-selector.ts';
 import { parseLabelSelector } from '../selectors/label-selector.ts';
 import type { AuthorizationAttributes, Decision } from './attributes.ts';
+import { aggregateMessages } from '../errors/field-error.ts';
 
 const RBAC = 'rbac.authorization.k8s.io';
 const BUCKETS = {
@@ -48,48 +49,56 @@ export class RbacAuthorizer {
 
   authorize(attrs: AuthorizationAttributes): Decision {
     if (attrs.user.groups?.includes(SYSTEM_MASTERS)) return { allowed: true, reason: '' };
-    // VisitRulesFor: cluster role bindings first, then the role bindings of the request's namespace.
-    for (const { object: binding } of this.store.list(BUCKETS.clusterRoleBindings, '')) {
-      const b = binding as Binding;
-      if (!appliesTo(b.subjects, attrs.user, '')) continue;
-      const rules = this.clusterRoleRules(b.roleRef?.name);
-      if (rules.some((rule) => ruleAllows(attrs, rule))) {
-        return { allowed: true, reason: `RBAC: allowed by ClusterRoleBinding ${JSON.stringify(b.metadata?.name)} of ClusterRole ${JSON.stringify(b.roleRef?.name)} to ${describeSubjects(b.subjects, attrs.user, '')}` };
-      }
+    const missing: string[] = [];
+    for (const visited of this.visitBindings(attrs.user, attrs.namespace)) {
+      if ('missing' in visited) missing.push(listerNotFound(visited.missing));
+      else if (visited.rules.some((rule) => ruleAllows(attrs, rule))) return { allowed: true, reason: `RBAC: allowed by ${visited.source()}` };
     }
-    if (attrs.namespace) {
-      for (const { object: binding } of this.store.list(BUCKETS.roleBindings, `${attrs.namespace}/`)) {
-        const b = binding as Binding;
-        if (!appliesTo(b.subjects, attrs.user, attrs.namespace)) continue;
-        const rules = b.roleRef?.kind === 'ClusterRole' ? this.clusterRoleRules(b.roleRef.name) : this.roleRules(attrs.namespace, b.roleRef?.name);
-        if (rules.some((rule) => ruleAllows(attrs, rule))) {
-          return {
-            allowed: true,
-            reason: `RBAC: allowed by RoleBinding ${JSON.stringify(`${b.metadata?.name}/${attrs.namespace}`)} of ${b.roleRef?.kind} ${JSON.stringify(b.roleRef?.name)} to ${describeSubjects(b.subjects, attrs.user, attrs.namespace)}`,
-          };
-        }
-      }
-    }
-    // rbac.go answers DecisionNoOpinion with an empty reason; the union then denies.
-    return { allowed: false, reason: '' };
+    // rbac.go answers DecisionNoOpinion, with "RBAC: " and the resolution errors as the reason
+    // when there were any; the union then denies.
+    return { allowed: false, reason: missing.length ? `RBAC: ${aggregateMessages(missing)}` : '' };
   }
 
   /** Every rule that applies to `user` in `namespace` ('' = cluster-wide only): RulesFor, for SelfSubjectRulesReview. */
   rulesFor(user: UserInfo, namespace: string): PolicyRule[] {
-    if (user.groups?.includes(SYSTEM_MASTERS)) return [{ verbs: ['*'], apiGroups: ['*'], resources: ['*'] }, { verbs: ['*'], nonResourceURLs: ['*'] }];
+    return this.resolveRules(user, namespace).rules;
+  }
+
+  /** RulesFor with the bound roles that do not exist (its resolution errors). */
+  resolveRules(user: UserInfo, namespace: string): { rules: PolicyRule[]; missing: MissingRole[] } {
+    if (user.groups?.includes(SYSTEM_MASTERS)) return { rules: [{ verbs: ['*'], apiGroups: ['*'], resources: ['*'] }, { verbs: ['*'], nonResourceURLs: ['*'] }], missing: [] };
     const rules: PolicyRule[] = [];
+    const missing: MissingRole[] = [];
+    for (const visited of this.visitBindings(user, namespace)) {
+      if ('missing' in visited) missing.push(visited.missing);
+      else rules.push(...visited.rules);
+    }
+    return { rules, missing };
+  }
+
+  /**
+   * VisitRulesFor (rbac/validation/rule.go): the rules of each binding that applies to `user`,
+   * cluster role bindings first, then the role bindings of `namespace`; a binding whose role is
+   * missing gives that instead (the resolution error). `source` describes the binding as an allowing
+   * reason names it.
+   */
+  private *visitBindings(user: UserInfo, namespace: string): Generator<{ rules: PolicyRule[]; source: () => string } | { missing: MissingRole }> {
     for (const { object } of this.store.list(BUCKETS.clusterRoleBindings, '')) {
       const b = object as Binding;
-      if (appliesTo(b.subjects, user, '')) rules.push(...this.clusterRoleRules(b.roleRef?.name));
+      if (!appliesTo(b.subjects, user, '')) continue;
+      const rules = this.existingClusterRoleRules(b.roleRef?.name);
+      if (!rules) yield { missing: { kind: 'ClusterRole', name: b.roleRef?.name ?? '' } };
+      else yield { rules, source: () => `ClusterRoleBinding ${JSON.stringify(b.metadata?.name)} of ClusterRole ${JSON.stringify(b.roleRef?.name)} to ${describeSubjects(b.subjects, user, '')}` };
     }
-    if (namespace) {
-      for (const { object } of this.store.list(BUCKETS.roleBindings, `${namespace}/`)) {
-        const b = object as Binding;
-        if (!appliesTo(b.subjects, user, namespace)) continue;
-        rules.push(...(b.roleRef?.kind === 'ClusterRole' ? this.clusterRoleRules(b.roleRef.name) : this.roleRules(namespace, b.roleRef?.name)));
-      }
+    if (!namespace) return;
+    for (const { object } of this.store.list(BUCKETS.roleBindings, `${namespace}/`)) {
+      const b = object as Binding;
+      if (!appliesTo(b.subjects, user, namespace)) continue;
+      const toClusterRole = b.roleRef?.kind === 'ClusterRole';
+      const rules = toClusterRole ? this.existingClusterRoleRules(b.roleRef?.name) : this.existingRoleRules(namespace, b.roleRef?.name);
+      if (!rules) yield { missing: { kind: toClusterRole ? 'ClusterRole' : 'Role', name: b.roleRef?.name ?? '' } };
+      else yield { rules, source: () => `RoleBinding ${JSON.stringify(`${b.metadata?.name}/${namespace}`)} of ${b.roleRef?.kind} ${JSON.stringify(b.roleRef?.name)} to ${describeSubjects(b.subjects, user, namespace)}` };
     }
-    return rules;
   }
 
   /**
@@ -129,6 +138,18 @@ export class RbacAuthorizer {
 }
 
 /** appliesTo / appliesToUser: a subject names the user, one of its groups, or its service account. */
+/** A role a binding names that does not exist. */
+export interface MissingRole {
+  kind: 'Role' | 'ClusterRole';
+  name: string;
+}
+
+/**
+ * The authorizer's resolution error for a missing role: the NotFound of the informer listers,
+ * which name the resource in the singular (`clusterrole.rbac.authorization.k8s.io "view" not found`).
+ */
+const listerNotFound = (m: MissingRole) => `${m.kind.toLowerCase()}.${RBAC} ${JSON.stringify(m.name)} not found`;
+
 function appliesTo(subjects: Subject[] | undefined, user: UserInfo, bindingNamespace: string): boolean {
   return (subjects ?? []).some((s) => subjectMatches(s, user, bindingNamespace));
 }

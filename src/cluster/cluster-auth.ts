@@ -5,7 +5,7 @@
 import type { ApiCatalog } from '../apis/catalog.ts';
 import type { KubeObject } from '../apis/object.ts';
 import type { ResourceType } from '../apis/resource-type.ts';
-import { ADMIN_IDENTITY, TokenAuthenticator, usernameOf, type Identity } from '../auth/authenticator.ts';
+import { ADMIN_IDENTITY, authenticatedServiceAccount, TokenAuthenticator, usernameOf, type Identity } from '../auth/authenticator.ts';
 import type { AuthParts } from '../auth/filter.ts';
 import { minimalRoleYaml, notAllowedBy, PermissionLog, type UsedPermission } from '../auth/permissions.ts';
 import { RbacAuthorizer } from '../auth/rbac-authorizer.ts';
@@ -38,7 +38,7 @@ const ADMIN_TOKEN = 'kubefake';
 export function clusterAuth(store: VersionedStore, serviceAccounts: () => GenericRegistry, clock: Clock): AuthParts {
   const authenticator = new TokenAuthenticator((token) => {
     const sa = serviceAccountOfToken(serviceAccounts(), token, clock.now());
-    return sa ? { username: `system:serviceaccount:${sa.namespace}:${sa.name}`, uid: sa.uid, groups: ['system:serviceaccounts', `system:serviceaccounts:${sa.namespace}`, 'system:authenticated'] } : undefined;
+    return sa ? authenticatedServiceAccount(sa.namespace, sa.name, sa.uid) : undefined;
   });
   authenticator.register(ADMIN_TOKEN, ADMIN_IDENTITY);
   return { authenticator, authorizer: new RbacAuthorizer(store), permissions: new PermissionLog() };

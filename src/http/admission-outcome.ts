@@ -4,19 +4,28 @@
 // error response reads the warnings (the real server's warning recorder sends them whatever the
 // answer: endpoints/filters/warning.go), the request log the audit annotations (keyed as the
 // audit event has them).
-import type { AdmissionObserver } from '../apis/options.ts';
+import type { AdmissionObserver, UserInfo } from '../apis/options.ts';
+import { userOfRequest } from './request-user.ts';
 
 type Outcome = Parameters<AdmissionObserver>[0];
 
 const outcomes = new WeakMap<Request, Outcome[]>();
 
 /** The observer to put in the write options of `request`. */
-export function admissionObserverFor(request: Request): AdmissionObserver {
+function admissionObserverFor(request: Request): AdmissionObserver {
   return (outcome) => {
     let list = outcomes.get(request);
     if (!list) outcomes.set(request, (list = []));
     list.push(outcome);
   };
+}
+
+/**
+ * What admission reads of `request` and tells it back, for the options of any write it serves:
+ * the authenticated user (admission's userInfo) and the observer of its outcome.
+ */
+export function admissionContextOf(request: Request): { user: UserInfo | undefined; observeAdmission: AdmissionObserver } {
+  return { user: userOfRequest(request), observeAdmission: admissionObserverFor(request) };
 }
 
 /** Every warning admission added while serving `request`, in order (the response drops repeats). */

@@ -19,8 +19,7 @@ import { bodyTarget, decodeObjectBody, readBody, readWriteRequest } from './body
 import { contentTypeEssence, SERVED_MEDIA_TYPES, type OutputFormat } from './media-types.ts';
 import { loadBuiltinPrinters, negotiateView, renderView, type ObjectView } from './table/index.ts';
 import type { KubeList } from '../apis/object.ts';
-import { userOfRequest } from './request-user.ts';
-import { admissionObserverFor, admissionWarningsOf } from './admission-outcome.ts';
+import { admissionContextOf, admissionWarningsOf } from './admission-outcome.ts';
 import { deleteOptionsFrom, getOptionsFrom, isWatchRequest, listOptionsFrom, patchOptionsFrom, watchOptionsFrom } from './query-options.ts';
 import { patchContentTypeOf, patcherFor } from './patch-request.ts';
 import { watchResponse, type WatchStreamTuning } from './watch-stream.ts';
@@ -200,7 +199,7 @@ export class ApiHandler {
           return respond(result.object, 201, result.warnings);
         }
         case 'DELETE': {
-          const options = { ...deleteOptionsFrom(query, await this.optionalBody(request, 'DeleteOptions')), user: userOfRequest(request), observeAdmission: admissionObserverFor(request) };
+          const options = { ...deleteOptionsFrom(query, await this.optionalBody(request, 'DeleteOptions')), ...admissionContextOf(request) };
           return respond(this.listBody(type, await registry.deleteCollection(namespace, listOptionsFrom(query), options)));
         }
       }
@@ -219,13 +218,13 @@ export class ApiHandler {
       case 'PATCH': {
         const contentType = patchContentTypeOf(request, type);
         const bytes = await readBody(request);
-        const options = { ...patchOptionsFrom(query, request.headers.get('user-agent')), user: userOfRequest(request), observeAdmission: admissionObserverFor(request) };
+        const options = { ...patchOptionsFrom(query, request.headers.get('user-agent')), ...admissionContextOf(request) };
         const { patch, strictErrors, decoding } = await patcherFor(contentType, bytes, type, options);
         const result = await registry.patch(namespace, name, patch, { ...options, strictDecodeErrors: strictErrors, patchDecoding: decoding });
         return respond(result.object, result.created ? 201 : 200, result.warnings);
       }
       case 'DELETE': {
-        const options = { ...deleteOptionsFrom(query, await this.optionalBody(request, 'DeleteOptions')), user: userOfRequest(request), observeAdmission: admissionObserverFor(request) };
+        const options = { ...deleteOptionsFrom(query, await this.optionalBody(request, 'DeleteOptions')), ...admissionContextOf(request) };
         const result = await registry.delete(namespace, name, options);
         if (isStatus(result.body)) return statusResponse(result.body, format, typeWarnings);
         return respond(result.body, result.code);

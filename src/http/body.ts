@@ -1,7 +1,6 @@
 // Reading and decoding request bodies: the 3 MiB limit, JSON or YAML, and the 400 texts of
 // transformDecodeError (apiserver/pkg/endpoints/handlers/rest.go).
-import { userOfRequest } from './request-user.ts';
-import { admissionObserverFor } from './admission-outcome.ts';
+import { admissionContextOf } from './admission-outcome.ts';
 import { apiVersionOf } from '../apis/object.ts';
 import type { ResourceType } from '../apis/resource-type.ts';
 import { badRequest, nestedTooDeep, requestEntityTooLarge, unsupportedMediaType } from '../errors/status-error.ts';
@@ -108,7 +107,7 @@ export function decodeWriteBody(
  */
 export async function readWriteRequest(request: Request, query: URLSearchParams, target: BodyTarget): Promise<{ body: Record<string, unknown>; options: WriteOptions }> {
   const { object, strictErrors, json } = decodeWriteBody(await readBody(request), contentTypeEssence(request.headers.get('content-type')), target);
-  return { body: object, options: { ...writeOptionsFrom(query), strictDecodeErrors: strictErrors, bodyJson: json, userAgent: request.headers.get('user-agent') ?? undefined, user: userOfRequest(request), observeAdmission: admissionObserverFor(request) } };
+  return { body: object, options: { ...writeOptionsFrom(query), strictDecodeErrors: strictErrors, bodyJson: json, userAgent: request.headers.get('user-agent') ?? undefined, ...admissionContextOf(request) } };
 }
 
 function decodeBody(

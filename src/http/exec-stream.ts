@@ -28,13 +28,20 @@ export function upgradeAnswerOf(response: Response): UpgradeAnswer | undefined {
   return upgradeAnswers.get(response);
 }
 
-const message = (channel: number, text: string): Uint8Array => {
-  const bytes = Buffer.from(text);
-  const out = new Uint8Array(bytes.length + 1);
+const STDOUT = 1;
+const STDERR = 2;
+const ERROR = 3;
+
+/** One channel message: the channel's byte, then the data. */
+const message = (channel: number, data: string | Uint8Array): Uint8Array => {
+  const bytes = typeof data === 'string' ? Buffer.from(data) : data;
+  const out = new Uint8Array(bytes.byteLength + 1);
   out[0] = channel;
   out.set(bytes, 1);
   return out;
 };
+
+const SUCCESS = encodeGoJson({ metadata: {}, status: 'Success' });
 
 /**
  * The error channel's Status (remotecommand's v4 writeStatus): Success, or NonZeroExitCode with the
@@ -42,7 +49,7 @@ const message = (channel: number, text: string): Uint8Array => {
  */
 function exitStatus(result: ExecResult, command: string[]): string {
   const code = result.exitCode ?? 0;
-  if (code === 0) return encodeGoJson({ metadata: {}, status: 'Success' });
+  if (code === 0) return SUCCESS;
   return encodeGoJson({
     metadata: {},
     status: 'Failure',
@@ -78,9 +85,9 @@ export function execUpgradeResponse(request: Request, query: URLSearchParams, re
   if (!protocol) return undefined;
   const command = query.getAll('command');
   const messages: Uint8Array[] = [];
-  if (wants(query, 'stdout') && result.stdout) messages.push(message(1, result.stdout));
-  if (wants(query, 'stderr') && result.stderr) messages.push(message(2, result.stderr));
-  messages.push(message(3, exitStatus(result, command)));
+  if (wants(query, 'stdout') && result.stdout) messages.push(message(STDOUT, result.stdout));
+  if (wants(query, 'stderr') && result.stderr) messages.push(message(STDERR, result.stderr));
+  messages.push(message(ERROR, exitStatus(result, command)));
   return upgradeResponse(
     protocol,
     new ReadableStream<Uint8Array>({
@@ -107,14 +114,10 @@ export function attachUpgradeResponse(request: Request, query: URLSearchParams, 
   const framed = output.pipeThrough(
     new TransformStream<Uint8Array, Uint8Array>({
       transform(chunk, controller) {
-        if (!toStdout) return;
-        const out = new Uint8Array(chunk.byteLength + 1);
-        out[0] = 1;
-        out.set(chunk, 1);
-        controller.enqueue(out);
+        if (toStdout) controller.enqueue(message(STDOUT, chunk));
       },
       flush(controller) {
-        controller.enqueue(message(3, encodeGoJson({ metadata: {}, status: 'Success' })));
+        controller.enqueue(message(ERROR, SUCCESS));
       },
     }),
   );

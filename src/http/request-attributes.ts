@@ -4,6 +4,8 @@
 import { isWatchRequest } from './query-options.ts';
 import { parseRequestPath } from './request-info.ts';
 import { rawRequestTarget, requestTargetOf } from './request-target.ts';
+import { parseFieldSelector, selectorMetadataName } from '../selectors/field-selector.ts';
+import { isPathSegmentName } from '../validation/names.ts';
 
 /** A Kubernetes verb as RBAC and audit logs name it. */
 export type RequestVerb = 'get' | 'list' | 'watch' | 'create' | 'update' | 'patch' | 'delete' | 'deletecollection';
@@ -29,7 +31,10 @@ export interface RequestAttributes {
    * undefined for other cluster-scoped resources and requests across all namespaces.
    */
   namespace?: string;
-  /** Object name in the path; undefined for collections (list, watch, create, deletecollection). */
+  /**
+   * Object name in the path; for a list or watch, the name its fieldSelector pins
+   * (`metadata.name=web`), as RequestInfoFactory reads it; otherwise undefined for collections.
+   */
   name?: string;
   /** `status`, `scale`… when the path names one. */
   subresource?: string;
@@ -48,7 +53,24 @@ export function requestAttributes(request: Request): RequestAttributes {
   // requestinfo.go (RequestInfoFactory.NewRequestInfo): `/api/v1/namespaces/<name>` is a request
   // in namespace <name> on the namespaces resource, so a Role in that namespace can grant it.
   const namespace = info.namespace ?? (resource === 'namespaces' && name !== undefined ? name : undefined);
-  return { ...base, verb: resourceVerb(method, name !== undefined, info.watchPrefix, target.query), isResourceRequest: true, group, version, resource, namespace, name, subresource };
+  const verb = resourceVerb(method, name !== undefined, info.watchPrefix, target.query);
+  // A list or watch (without the watch prefix) whose fieldSelector pins metadata.name is a request
+  // for that name (requestinfo.go), so RBAC's resourceNames can allow `kubectl get pod web -w`.
+  const named = name ?? ((verb === 'list' || verb === 'watch') && !info.watchPrefix ? selectedName(target.query) : undefined);
+  return { ...base, verb, isResourceRequest: true, group, version, resource, namespace, name: named, subresource };
+}
+
+/** fieldSelector's RequiresExactMatch("metadata.name"), when a valid path segment; a selector that does not parse names nothing. */
+function selectedName(query: URLSearchParams): string | undefined {
+  const text = query.get('fieldSelector');
+  if (!text) return undefined;
+  let name: string | undefined;
+  try {
+    name = selectorMetadataName(parseFieldSelector(text));
+  } catch {
+    return undefined;
+  }
+  return name !== undefined && isPathSegmentName(name).length === 0 ? name : undefined;
 }
 
 /** RequestInfoFactory's verb: GET of a collection is list or watch, DELETE of one is deletecollection. */

@@ -20,7 +20,7 @@ import type { OutputFormat } from './media-types.ts';
 import { deleteOptionsFrom, getOptionsFrom, patchOptionsFrom, podLogOptionsFrom } from './query-options.ts';
 import { markStreamed, sentResponse } from './sent-bodies.ts';
 import { attachUpgradeResponse, execUpgradeResponse } from './exec-stream.ts';
-import { admissionObserverFor } from './admission-outcome.ts';
+import { admissionContextOf } from './admission-outcome.ts';
 import { patchContentTypeOf, patchEngines, patcherFor } from './patch-request.ts';
 import { APPLY_PATCH_CONTENT_TYPE, decodeApplyPatch } from '../apply/apply-patch.ts';
 import type { ResourceRequest } from './request-info.ts';
@@ -221,7 +221,7 @@ async function serveObjectSubresource(r: SubresourceRequest, verb: string, subTy
     default: {
       const contentType = patchContentTypeOf(r.request, type);
       const bytes = await readBody(r.request);
-      const options = { ...patchOptionsFrom(query, r.request.headers.get('user-agent')), observeAdmission: admissionObserverFor(r.request) };
+      const options = { ...patchOptionsFrom(query, r.request.headers.get('user-agent')), ...admissionContextOf(r.request) };
       const { patch, strictErrors, decoding } = await patcherFor(contentType, bytes, type, options);
       const result = await registry.patch(info.namespace, info.name, patch, { ...options, strictDecodeErrors: strictErrors, patchDecoding: decoding });
       return respond(r, result.object, result.warnings);
@@ -251,7 +251,7 @@ async function serveScale(r: SubresourceRequest, verb: string): Promise<Response
     default: {
       const contentType = patchContentTypeOf(r.request, type);
       const bytes = await readBody(r.request);
-      const options = { ...patchOptionsFrom(query, r.request.headers.get('user-agent')), observeAdmission: admissionObserverFor(r.request) };
+      const options = { ...patchOptionsFrom(query, r.request.headers.get('user-agent')), ...admissionContextOf(r.request) };
       const fieldValidation = fieldValidationMode(options.fieldValidation);
       if (contentType === APPLY_PATCH_CONTENT_TYPE) {
         const result = await scale.apply(info.namespace, info.name, decodeApplyPatch(bytes, { force: options.force, fieldValidation }), options);

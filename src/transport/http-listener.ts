@@ -73,7 +73,6 @@ const isWildcardHost = (host: string): boolean => host === '0.0.0.0' || host ===
 /** `host` as it appears in a URL or a Host header: IPv6 in brackets. */
 const urlHost = (host: string): string => (host.includes(':') ? `[${host}]` : host);
 
-/** The names a TLS client may dial this listener by, for the serving certificate. */
 /**
  * A TLS listener's CA and serving certificate. The X.509 machinery (pkijs, asn1js and theirs,
  * ~850 KB of modules) loads with the first TLS listener, not with kubefake: most processes serve
@@ -86,6 +85,7 @@ async function servingCertificates(hosts: readonly string[]): Promise<ServingCer
   return createServingCertificates(hosts);
 }
 
+/** The names a TLS client may dial this listener by, for the serving certificate. */
 function certificateHosts(host: string): string[] {
   const hosts = ['127.0.0.1', '::1', 'localhost'];
   if (!isWildcardHost(host)) return [...hosts, host];

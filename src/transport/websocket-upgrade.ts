@@ -14,15 +14,16 @@ import type { RequestHandlerFn } from './in-process-dispatcher.ts';
 
 const WEBSOCKET_GUID = '258EAFA5-E914-47DA-95CA-C5AB0DC85B11';
 
+/** One final (FIN) frame of `opcode`: the 7-bit, 16-bit or 64-bit length form RFC 6455 5.2 asks for. */
 function frame(opcode: number, payload: Uint8Array): Buffer {
   const length = payload.byteLength;
-  const head = length < 126 ? Buffer.from([0x80 | opcode, length]) : length < 65536 ? Buffer.alloc(4) : Buffer.alloc(10);
-  if (length >= 126 && length < 65536) {
-    head[0] = 0x80 | opcode;
+  const head = Buffer.alloc(length < 126 ? 2 : length < 65536 ? 4 : 10);
+  head[0] = 0x80 | opcode;
+  if (length < 126) head[1] = length;
+  else if (length < 65536) {
     head[1] = 126;
     head.writeUInt16BE(length, 2);
-  } else if (length >= 65536) {
-    head[0] = 0x80 | opcode;
+  } else {
     head[1] = 127;
     head.writeBigUInt64BE(BigInt(length), 2);
   }
@@ -33,7 +34,7 @@ function frame(opcode: number, payload: Uint8Array): Buffer {
  * Completes the handshake for `key` (Sec-WebSocket-Key), sends the messages as they come and
  * closes after the last; a client that goes away cancels the rest.
  */
-export function answerWebSocket(socket: Duplex, key: string, protocol: string, messages: ReadableStream<Uint8Array>): void {
+function answerWebSocket(socket: Duplex, key: string, protocol: string, messages: ReadableStream<Uint8Array>): void {
   const accept = createHash('sha1').update(key + WEBSOCKET_GUID).digest('base64');
   socket.on('data', () => undefined);
   socket.on('error', () => undefined);

@@ -32,7 +32,7 @@ const requirementString = (r: Record<string, unknown>): string =>
   `LabelSelectorRequirement{Key:${str(r.key)},Operator:${str(r.operator)},Values:[${arr(r.values).map(str).join(' ')}],}`;
 
 /** metav1.LabelSelector's generated String() (gogo-protobuf): sorted match labels, then the expressions. */
-export function labelSelectorGoString(selector: unknown): string {
+function labelSelectorGoString(selector: unknown): string {
   const s = obj(selector);
   const labels = Object.entries(obj(s.matchLabels)).sort(([a], [b]) => byteCompare(a, b));
   const matchLabels = `map[string]string{${labels.map(([k, v]) => `${k}: ${str(v)},`).join('')}}`;
