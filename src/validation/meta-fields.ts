@@ -30,7 +30,16 @@ export interface ManagedFieldsEntryValue {
  */
 export function invalidWithJson(field: string, value: unknown, json: string, detail: string): FieldError {
   if (renderValue(value) === json) return fieldError.invalid(field, value, detail);
-  return { type: 'FieldValueInvalid', field, value: OMIT_VALUE, detail: `${json}: ${detail}` };
+  return invalidStruct(field, json, detail);
+}
+
+/**
+ * field.Invalid whose bad value Go prints with encoding/json in a form renderValue does not give (an
+ * internal struct: Go field names, declaration order): the text `rendered` carries it in the
+ * detail, the value omitted; the message reads the same.
+ */
+export function invalidStruct(field: string, rendered: string, detail: string): FieldError {
+  return { type: 'FieldValueInvalid', field, value: OMIT_VALUE, detail: detail ? `${rendered}: ${detail}` : rendered };
 }
 
 /** v1validation.ValidateLabels: errors sit on the map path itself, valued by key or value. */

@@ -11,7 +11,8 @@
 // SELinuxChangePolicy on and SELinuxMount off (beta, off by default in v1.36), only Recursive is
 // allowed (pkg/api/pod/util.go useOnlyRecursiveSELinuxChangePolicy). Not ported: the relaxation to
 // every policy for an update whose old spec already set one, and hostProcess pods.
-import { fieldError, OMIT_VALUE, type FieldError } from '../../errors/field-error.ts';
+import { fieldError, type FieldError } from '../../errors/field-error.ts';
+import { invalidStruct } from '../../validation/meta-fields.ts';
 import { isDNS1123Subdomain } from '../../validation/names.ts';
 import { isPlainObject } from '../object.ts';
 import { typedInternalJson } from './go-struct-diff.ts';
@@ -61,7 +62,7 @@ function seccompProfile(value: unknown, path: string): FieldError[] {
     else errs.push(...localDescendingPath(profile.localhostProfile, `${path}.localhostProfile`));
   } else if (set(profile.localhostProfile)) {
     const json = typedInternalJson('core.v1.SeccompProfile', profile);
-    errs.push({ type: 'FieldValueInvalid', field: `${path}.localhostProfile`, value: OMIT_VALUE, detail: `${json}: can only be set when seccomp type is Localhost` });
+    errs.push(invalidStruct(`${path}.localhostProfile`, json, 'can only be set when seccomp type is Localhost'));
   }
   return errs;
 }
@@ -208,7 +209,7 @@ export function validateContainerSecurityContext(container: Json, hostUsers: boo
   errs.push(...seccompProfile(sc.seccompProfile, `${p}.seccompProfile`));
   if (sc.allowPrivilegeEscalation === false) {
     const json = typedInternalJson('core.v1.SecurityContext', sc);
-    const invalid = (detail: string): FieldError => ({ type: 'FieldValueInvalid', field: p, value: OMIT_VALUE, detail: `${json}: ${detail}` });
+    const invalid = (detail: string): FieldError => invalidStruct(p, json, detail);
     if (sc.privileged === true) errs.push(invalid('cannot set `allowPrivilegeEscalation` to false and `privileged` to true'));
     const add = Array.isArray(obj(sc.capabilities)?.add) ? (obj(sc.capabilities)!.add as unknown[]) : [];
     for (const cap of add) if (cap === 'CAP_SYS_ADMIN') errs.push(invalid('cannot set `allowPrivilegeEscalation` to false and `capabilities.Add` CAP_SYS_ADMIN'));

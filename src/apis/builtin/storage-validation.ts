@@ -8,8 +8,8 @@
 // source, volume mode and node affinity are; the Forbidden texts end with a go-cmp-style diff.
 // Not ported: dataSource/dataSourceRef checks; allowedTopologies.
 import { posix } from 'node:path';
-import { fieldError, OMIT_VALUE, type FieldError } from '../../errors/field-error.ts';
-import { FIELD_IMMUTABLE_ERROR_MSG } from '../../validation/meta-fields.ts';
+import { fieldError, type FieldError } from '../../errors/field-error.ts';
+import { FIELD_IMMUTABLE_ERROR_MSG, invalidStruct } from '../../validation/meta-fields.ts';
 import { isDNS1123Subdomain, isQualifiedName } from '../../validation/names.ts';
 import { deepEqual } from '../../util/deep-equal.ts';
 import { isPlainObject, type KubeObject } from '../object.ts';
@@ -264,7 +264,7 @@ export function validatePersistentVolumeUpdate(pv: KubeObject, old: KubeObject):
   if ((spec.volumeMode ?? null) !== (oldSpec.volumeMode ?? null)) errs.push(fieldError.invalid('volumeMode', spec.volumeMode ?? null, FIELD_IMMUTABLE_ERROR_MSG));
   if (oldSpec.nodeAffinity !== undefined && !semanticDeepEqual(spec.nodeAffinity, oldSpec.nodeAffinity)) {
     const shown = spec.nodeAffinity ?? null;
-    errs.push({ type: 'FieldValueInvalid', field: 'nodeAffinity', value: OMIT_VALUE, detail: `${internalJsonText(shown)}: ${FIELD_IMMUTABLE_ERROR_MSG}` });
+    errs.push(invalidStruct('nodeAffinity', internalJsonText(shown), FIELD_IMMUTABLE_ERROR_MSG));
   }
   if (oldSpec.volumeAttributesClassName !== undefined && spec.volumeAttributesClassName === undefined) {
     errs.push(fieldError.forbidden('spec.volumeAttributesClassName', 'update from non-nil value to nil is forbidden'));

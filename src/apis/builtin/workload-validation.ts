@@ -5,7 +5,7 @@
 // (the strategies' ValidateUpdate). Texts and paths as in Go.
 import { fieldError, OMIT_VALUE, type FieldError } from '../../errors/field-error.ts';
 import { goQuote } from '../../errors/go-format.ts';
-import { FIELD_IMMUTABLE_ERROR_MSG, invalidWithJson, validateAnnotations, validateLabels, validateNonnegativeField } from '../../validation/meta-fields.ts';
+import { FIELD_IMMUTABLE_ERROR_MSG, invalidStruct, invalidWithJson, validateAnnotations, validateLabels, validateNonnegativeField } from '../../validation/meta-fields.ts';
 import { tryLabelSelectorAsSelector } from '../../selectors/label-selector-as-selector.ts';
 import { deepEqual } from '../../util/deep-equal.ts';
 import { isPlainObject, type KubeObject } from '../object.ts';
@@ -100,9 +100,6 @@ function strategyJson(strategy: Json, rollingFields: readonly [string, (v: unkno
   return `{"Type":${JSON.stringify(typeof strategy.type === 'string' ? strategy.type : '')},"RollingUpdate":${rollingJson}}`;
 }
 
-/** field.Invalid on a value Go prints as `json` (an internal struct). */
-const invalidJson = (path: string, json: string, detail: string): FieldError => ({ type: 'FieldValueInvalid', field: path, value: OMIT_VALUE, detail: `${json}: ${detail}` });
-
 /** field.NotSupported on a value Go prints as `json` (an internal struct). */
 const notSupportedWithJson = (path: string, json: string, supported: readonly string[]): FieldError => ({
   type: 'FieldValueNotSupported',
@@ -176,7 +173,7 @@ function validateStatefulSetUpdateStrategy(value: unknown): FieldError[] {
     case '':
       return [fieldError.required(path)];
     case 'OnDelete':
-      return rolling ? [invalidJson(`${path}.rollingUpdate`, rollingJson(rolling), "only allowed for updateStrategy 'RollingUpdate'")] : [];
+      return rolling ? [invalidStruct(`${path}.rollingUpdate`, rollingJson(rolling), "only allowed for updateStrategy 'RollingUpdate'")] : [];
     case 'RollingUpdate': {
       if (!rolling) return [];
       const p = `${path}.rollingUpdate`;
@@ -189,7 +186,7 @@ function validateStatefulSetUpdateStrategy(value: unknown): FieldError[] {
       return errs;
     }
     default:
-      return [invalidJson(path, `{"Type":${JSON.stringify(String(strategy.type))},"RollingUpdate":${rolling ? rollingJson(rolling) : 'null'}}`, "must be 'RollingUpdate' or 'OnDelete'")];
+      return [invalidStruct(path, `{"Type":${JSON.stringify(String(strategy.type))},"RollingUpdate":${rolling ? rollingJson(rolling) : 'null'}}`, "must be 'RollingUpdate' or 'OnDelete'")];
   }
 }
 
