@@ -7,7 +7,7 @@
 // Values are printed as Go's internal structs (no json tags, so Go field names) are marshalled.
 import { fieldError, type FieldError } from '../../errors/field-error.ts';
 import { isPlainObject } from '../object.ts';
-import { semanticDeepEqual } from './go-struct-diff.ts';
+import { semanticEqual } from './shared.ts';
 
 type Json = Record<string, unknown>;
 const obj = (v: unknown): Json | undefined => (isPlainObject(v) ? v : undefined);
@@ -32,7 +32,7 @@ function termHasOnlyAdditions(term: Json, oldTerm: Json): boolean {
   return (['matchExpressions', 'matchFields'] as const).every((key) => {
     const reqs = list(term[key]);
     const oldReqs = list(oldTerm[key]);
-    return oldReqs.length <= reqs.length && oldReqs.every((o) => reqs.some((r) => semanticDeepEqual(o, r)));
+    return oldReqs.length <= reqs.length && oldReqs.every((o) => reqs.some((r) => semanticEqual(o, r)));
   });
 }
 
@@ -55,7 +55,7 @@ function validateNodeAffinityMutation(affinity: Json | undefined, oldAffinity: J
 export function validateGatedPodUpdate(munged: Json, oldSpec: Json): FieldError[] {
   if (list(oldSpec.schedulingGates).length === 0) return [];
   const errs: FieldError[] = [];
-  if (!semanticDeepEqual(munged.nodeSelector, oldSpec.nodeSelector)) {
+  if (!semanticEqual(munged.nodeSelector, oldSpec.nodeSelector)) {
     errs.push(...validateNodeSelectorMutation(munged.nodeSelector, oldSpec.nodeSelector));
     if (oldSpec.nodeSelector === undefined) delete munged.nodeSelector;
     else munged.nodeSelector = oldSpec.nodeSelector;
@@ -64,7 +64,7 @@ export function validateGatedPodUpdate(munged: Json, oldSpec: Json): FieldError[
   const affinity = obj(munged.affinity);
   const oldNodeAffinity = obj(oldAffinity?.nodeAffinity);
   const nodeAffinity = obj(affinity?.nodeAffinity);
-  if (!semanticDeepEqual(oldNodeAffinity, nodeAffinity)) {
+  if (!semanticEqual(oldNodeAffinity, nodeAffinity)) {
     errs.push(...validateNodeAffinityMutation(nodeAffinity, oldNodeAffinity));
     if (!affinity) {
       if (oldNodeAffinity) munged.affinity = { nodeAffinity: oldNodeAffinity };

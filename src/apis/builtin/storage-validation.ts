@@ -15,7 +15,8 @@ import { deepEqual } from '../../util/deep-equal.ts';
 import { isPlainObject, type KubeObject } from '../object.ts';
 import { Quantity } from './quantity.ts';
 import { validateLabelSelector } from './label-selector-validation.ts';
-import { goStructDiff, internalJsonText, semanticDeepEqual } from './go-struct-diff.ts';
+import { goStructDiff, internalJsonText } from './go-struct-diff.ts';
+import { semanticEqual } from './shared.ts';
 
 type Json = Record<string, unknown>;
 const RECLAIM_POLICIES = ['Delete', 'Retain'];
@@ -221,7 +222,7 @@ export function validatePersistentVolumeClaimUpdate(pvc: KubeObject, old: KubeOb
     if (oldClone.volumeAttributesClassName === undefined) delete newClone.volumeAttributesClassName;
     else newClone.volumeAttributesClassName = oldClone.volumeAttributesClassName;
   }
-  if (!semanticDeepEqual(newClone, oldClone)) {
+  if (!semanticEqual(newClone, oldClone)) {
     const diff = goStructDiff('core.PersistentVolumeClaimSpec', 'core.v1.PersistentVolumeClaimSpec', oldClone, newClone);
     errs.push(fieldError.forbidden('spec', `spec is immutable after creation except resources.requests and volumeAttributesClassName for bound claims\n${diff}`));
   }
@@ -257,12 +258,12 @@ export function validatePersistentVolumeUpdate(pv: KubeObject, old: KubeObject):
     compared = { ...spec, csi: rest };
   }
   const sources = (s: Json) => Object.fromEntries(PV_SOURCES.filter((k) => s[k] !== undefined).map((k) => [k, s[k]]));
-  if (!semanticDeepEqual(sources(compared), sources(oldSpec))) {
+  if (!semanticEqual(sources(compared), sources(oldSpec))) {
     const diff = goStructDiff('core.PersistentVolumeSource', 'core.v1.PersistentVolumeSpec', oldSpec, compared, PV_SOURCES);
     errs.push(fieldError.forbidden('spec.persistentvolumesource', `spec.persistentvolumesource is immutable after creation\n${diff}`));
   }
   if ((spec.volumeMode ?? null) !== (oldSpec.volumeMode ?? null)) errs.push(fieldError.invalid('volumeMode', spec.volumeMode ?? null, FIELD_IMMUTABLE_ERROR_MSG));
-  if (oldSpec.nodeAffinity !== undefined && !semanticDeepEqual(spec.nodeAffinity, oldSpec.nodeAffinity)) {
+  if (oldSpec.nodeAffinity !== undefined && !semanticEqual(spec.nodeAffinity, oldSpec.nodeAffinity)) {
     const shown = spec.nodeAffinity ?? null;
     errs.push(invalidStruct('nodeAffinity', internalJsonText(shown), FIELD_IMMUTABLE_ERROR_MSG));
   }

@@ -13,7 +13,8 @@ import { validatePodTemplateSpec } from './pod-validation.ts';
 import { validateJobRetryAndEnd, validateRestartPolicyForFailurePolicy } from './job-policy-validation.ts';
 import { isDNS1123Label } from '../../validation/names.ts';
 import { labelSelectorJson, validateLabelSelector } from './label-selector-validation.ts';
-import { internalJsonText, semanticDeepEqual, typedInternalJson } from './go-struct-diff.ts';
+import { internalJsonText, typedInternalJson } from './go-struct-diff.ts';
+import { semanticEqual } from './shared.ts';
 import { intOrPercentValue, isNotMoreThan100Percent, validatePositiveIntOrPercent } from './int-or-percent.ts';
 
 type Json = Record<string, unknown>;
@@ -260,7 +261,7 @@ export function validateJob(job: KubeObject): FieldError[] {
 
 /** ValidateImmutableField on a value Go prints with `render` (an internal struct, a selector). */
 function immutable(path: string, value: unknown, oldValue: unknown, render?: (v: unknown) => string): FieldError[] {
-  if (semanticDeepEqual(value, oldValue)) return [];
+  if (semanticEqual(value, oldValue)) return [];
   const shown = value === undefined ? null : value;
   return [render ? invalidWithJson(path, shown, render(shown), FIELD_IMMUTABLE_ERROR_MSG) : fieldError.invalid(path, shown, FIELD_IMMUTABLE_ERROR_MSG)];
 }
@@ -278,7 +279,7 @@ export function validateJobUpdate(job: KubeObject, old: KubeObject): FieldError[
   const errs = validateJob(job);
   // validateCompletions: immutable, but for an Indexed Job changed together with parallelism.
   if (spec.completionMode === 'Indexed') {
-    if (!semanticDeepEqual(spec.completions, oldSpec.completions) && typeof spec.completions === 'number' && spec.completions !== spec.parallelism) {
+    if (!semanticEqual(spec.completions, oldSpec.completions) && typeof spec.completions === 'number' && spec.completions !== spec.parallelism) {
       errs.push(fieldError.invalid('spec.completions', spec.completions, 'can only be modified in tandem with spec.parallelism'));
     }
   } else errs.push(...immutable('spec.completions', spec.completions, oldSpec.completions));
