@@ -41,9 +41,10 @@ const stringList = (v: unknown): string[] => (Array.isArray(v) ? v.map((x) => (t
 const isHeadless = (ips: string[]) => ips.length === 1 && ips[0] === 'None';
 const specOf = (service: KubeObject): Json => (isPlainObject(service.spec) ? (service.spec as Json) : {});
 /** apiservice.ExternallyAccessible */
-const externallyAccessible = (spec: Json) =>
+/** apiservice.ExternallyAccessible (also the defaulting of externalTrafficPolicy, service.ts). */
+export const externallyAccessible = (spec: Json) =>
   spec.type === 'LoadBalancer' || spec.type === 'NodePort' || (spec.type === 'ClusterIP' && stringList(spec.externalIPs).length > 0);
-/** apiservice.NeedsHealthCheck */
+/** apiservice.NeedsHealthCheck (also the allocation of healthCheckNodePort, service.ts). */
 export const needsHealthCheck = (spec: Json) => spec.type === 'LoadBalancer' && spec.externalTrafficPolicy === 'Local';
 const validateQualifiedName = (value: string, path: string) => isQualifiedName(value).map((m) => fieldError.invalid(path, value, m));
 /** netutils.IsIPv6String: an address that is not IPv4 (an IPv4-mapped one counts as IPv4). */
