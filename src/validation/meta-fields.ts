@@ -52,10 +52,13 @@ export function validateLabels(labels: Record<string, string>, path: string): Fi
   return errs;
 }
 
-/** v1validation.ValidateLabelName. */
-export function validateLabelName(name: string, path: string): FieldError[] {
+/** apivalidation.ValidateQualifiedName: a qualified name, or Invalid errors at `path`. */
+export function validateQualifiedName(name: string, path: string): FieldError[] {
   return isQualifiedName(name).map((msg) => fieldError.invalid(path, name, msg));
 }
+
+/** v1validation.ValidateLabelName: the same check as ValidateQualifiedName. */
+export const validateLabelName = validateQualifiedName;
 
 /** ValidateAnnotations: keys are qualified names compared case-insensitively; total size capped. */
 export function validateAnnotations(annotations: Record<string, string>, path: string): FieldError[] {

@@ -5,8 +5,9 @@
 // Not ported: the StoredExpressions environment of updates (kubefake's base environment has no
 // version-gated libraries, so both environments are the same).
 import { fieldError, type FieldError } from '../../errors/field-error.ts';
+import { validateQualifiedName } from '../../validation/meta-fields.ts';
 import { loadedAdmissionPolicyCel } from '../../cel/lazy.ts';
-import { isDNS1035Label, isDNS1123Subdomain, isPathSegmentName, isQualifiedName } from '../../validation/names.ts';
+import { isDNS1035Label, isDNS1123Subdomain, isPathSegmentName } from '../../validation/names.ts';
 import { isPlainObject, type KubeObject } from '../object.ts';
 import { validateRuleWithOperations } from './admissionregistration-validation.ts';
 import { validateLabelSelector } from './label-selector-validation.ts';
@@ -49,11 +50,6 @@ export function defaultAdmissionPolicy(mutating: boolean): (o: KubeObject) => vo
 
 export function defaultAdmissionPolicyBinding(o: KubeObject): void {
   defaultMatchResources(obj(obj(o.spec)?.matchResources));
-}
-
-/** apivalidation.ValidateQualifiedName. */
-function qualifiedName(value: string, path: string): FieldError[] {
-  return isQualifiedName(value).map((m) => fieldError.invalid(path, value, m));
 }
 
 function validateParamKind(pk: Json, path: string): FieldError[] {
@@ -136,7 +132,7 @@ function validateMatchConditions(conditions: Json[], hasParams: boolean, path: s
     else errs.push(...celError(`${p}.expression`, expression, compiler.compile(expression, ['bool'], { hasParams, hasAuthorizer: true }).error));
     const name = str(c.name);
     if (name === '') errs.push(fieldError.required(`${p}.name`));
-    else errs.push(...qualifiedName(name, `${p}.name`));
+    else errs.push(...validateQualifiedName(name, `${p}.name`));
     if (name !== '') {
       if (names.has(name)) errs.push(fieldError.duplicate(`${p}.name`, name));
       else names.add(name);
@@ -163,7 +159,7 @@ function validateValidation(compiler: Compiler, v: Json, hasParams: boolean, pat
 function validateAuditAnnotation(compiler: Compiler, policyName: string, an: Json, hasParams: boolean, path: string): FieldError[] {
   const errs: FieldError[] = [];
   const key = str(an.key);
-  if (policyName !== '') errs.push(...qualifiedName(`${policyName}/${key}`, `${path}.key`));
+  if (policyName !== '') errs.push(...validateQualifiedName(`${policyName}/${key}`, `${path}.key`));
   else errs.push(fieldError.invalid(`${path}.key`, key, 'requires metadata.name be non-empty'));
   const valueExpression = str(an.valueExpression);
   const trimmed = valueExpression.trim();

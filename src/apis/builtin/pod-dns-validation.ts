@@ -4,8 +4,9 @@
 // hold '_' and end in '.' or be '.' alone with RelaxedDNSSearchValidation, GA; named options),
 // validateReadinessGates and ValidateHostAliases.
 import { fieldError, type FieldError } from '../../errors/field-error.ts';
+import { validateQualifiedName } from '../../validation/meta-fields.ts';
 import { isValidIP } from '../../validation/ip.ts';
-import { isDNS1123Subdomain, isDNS1123SubdomainWithUnderscore, isQualifiedName } from '../../validation/names.ts';
+import { isDNS1123Subdomain, isDNS1123SubdomainWithUnderscore } from '../../validation/names.ts';
 import { isPlainObject } from '../object.ts';
 
 type Json = Record<string, unknown>;
@@ -50,7 +51,7 @@ export function validatePodDNSConfig(dnsConfig: unknown, dnsPolicy: unknown, pat
 export function validateReadinessGates(gates: unknown, path: string): FieldError[] {
   return list(gates).flatMap((gate, i) => {
     const conditionType = str(gate.conditionType);
-    return isQualifiedName(conditionType).map((m) => fieldError.invalid(`${path}[${i}].conditionType`, conditionType, m));
+    return validateQualifiedName(conditionType, `${path}[${i}].conditionType`);
   });
 }
 

@@ -10,6 +10,7 @@
 // validatePodResourceConsistency (a pod request at least the containers' aggregate request of that
 // resource, a pod hugepages limit at least theirs, no container limit above the pod's).
 import { fieldError, type FieldError } from '../../errors/field-error.ts';
+import { validateQualifiedName } from '../../validation/meta-fields.ts';
 import { isQualifiedName } from '../../validation/names.ts';
 import { isPlainObject } from '../object.ts';
 import { validateResourceClaimNames } from './pod-claims-validation.ts';
@@ -40,7 +41,7 @@ const isIntegerResource = (name: string): boolean => INTEGER_RESOURCES.has(name)
 
 /** validateResourceName: a qualified name, standard unless it has a domain. */
 function validateResourceName(name: string, path: string): FieldError[] {
-  const qualified = isQualifiedName(name).map((m) => fieldError.invalid(path, name, m));
+  const qualified = validateQualifiedName(name, path);
   if (qualified.length) return qualified;
   return !name.includes('/') && !(STANDARD_RESOURCES.has(name) || isQuotaHugePages(name)) ? [fieldError.invalid(path, name, 'must be a standard resource type or fully qualified')] : [];
 }

@@ -6,8 +6,8 @@
 // Label values in a required node affinity and in selectors are checked strictly, as on create.
 // matchLabelKeys/mismatchLabelKeys are checked in pod-match-label-keys.ts.
 import { fieldError, type FieldError } from '../../errors/field-error.ts';
-import { validateLabelName } from '../../validation/meta-fields.ts';
-import { isDNS1123Label, isDNS1123Subdomain, isQualifiedName, isValidLabelValue } from '../../validation/names.ts';
+import { validateLabelName, validateQualifiedName } from '../../validation/meta-fields.ts';
+import { isDNS1123Label, isDNS1123Subdomain, isValidLabelValue } from '../../validation/names.ts';
 import { isPlainObject } from '../object.ts';
 import { validateLabelSelector } from './label-selector-validation.ts';
 import { validateMatchLabelKeys } from './pod-match-label-keys.ts';
@@ -132,7 +132,7 @@ export function validateSchedulingGates(value: unknown, path: string): FieldErro
   const seen = new Set<string>();
   list(value).forEach((gate, i) => {
     const name = str(gate.name);
-    errs.push(...isQualifiedName(name).map((m) => fieldError.invalid(`${path}[${i}]`, name, m)));
+    errs.push(...validateQualifiedName(name, `${path}[${i}]`));
     if (seen.has(name)) errs.push(fieldError.duplicate(`${path}[${i}]`, name));
     seen.add(name);
   });

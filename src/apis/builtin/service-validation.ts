@@ -12,8 +12,8 @@ import { fieldError, fieldPath, OMIT_VALUE, type FieldError } from '../../errors
 import { goJson } from '../../errors/go-format.ts';
 import { type Addr } from '../../go/netip.ts';
 import { parseCIDRSloppy, parseIPSloppy } from '../../go/net-sloppy.ts';
-import { validateLabels } from '../../validation/meta-fields.ts';
-import { isDNS1123Label, isDNS1123Subdomain, isQualifiedName } from '../../validation/names.ts';
+import { validateLabels, validateQualifiedName } from '../../validation/meta-fields.ts';
+import { isDNS1123Label, isDNS1123Subdomain } from '../../validation/names.ts';
 import { isPlainObject, type KubeObject } from '../object.ts';
 import { isValidPortName, isValidPortNum, SUPPORTED_PORT_PROTOCOLS } from '../../validation/ports.ts';
 
@@ -46,7 +46,6 @@ export const externallyAccessible = (spec: Json) =>
   spec.type === 'LoadBalancer' || spec.type === 'NodePort' || (spec.type === 'ClusterIP' && stringList(spec.externalIPs).length > 0);
 /** apiservice.NeedsHealthCheck (also the allocation of healthCheckNodePort, service.ts). */
 export const needsHealthCheck = (spec: Json) => spec.type === 'LoadBalancer' && spec.externalTrafficPolicy === 'Local';
-const validateQualifiedName = (value: string, path: string) => isQualifiedName(value).map((m) => fieldError.invalid(path, value, m));
 /** netutils.IsIPv6String: an address that is not IPv4 (an IPv4-mapped one counts as IPv4). */
 const isIPv6 = (ip: Addr | undefined) => ip !== undefined && !ip.unmap().is4;
 

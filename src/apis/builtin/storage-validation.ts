@@ -9,8 +9,8 @@
 // Not ported: dataSource/dataSourceRef checks; allowedTopologies.
 import { posix } from 'node:path';
 import { fieldError, type FieldError } from '../../errors/field-error.ts';
-import { FIELD_IMMUTABLE_ERROR_MSG, invalidStruct } from '../../validation/meta-fields.ts';
-import { isDNS1123Subdomain, isQualifiedName } from '../../validation/names.ts';
+import { FIELD_IMMUTABLE_ERROR_MSG, invalidStruct, validateQualifiedName } from '../../validation/meta-fields.ts';
+import { isDNS1123Subdomain } from '../../validation/names.ts';
 import { deepEqual } from '../../util/deep-equal.ts';
 import { isPlainObject, type KubeObject } from '../object.ts';
 import { Quantity } from './quantity.ts';
@@ -38,7 +38,7 @@ export function validateStorageClass(sc: KubeObject): FieldError[] {
   const errs: FieldError[] = [];
   const provisioner = typeof o.provisioner === 'string' ? o.provisioner : '';
   if (provisioner === '') errs.push(fieldError.required('provisioner', provisioner));
-  else errs.push(...isQualifiedName(provisioner.toLowerCase()).map((m) => fieldError.invalid('provisioner', provisioner.toLowerCase(), m)));
+  else errs.push(...validateQualifiedName(provisioner.toLowerCase(), 'provisioner'));
   const params = isPlainObject(o.parameters) ? (o.parameters as Record<string, string>) : {};
   if (Object.keys(params).length > MAX_PARAMETERS) errs.push(fieldError.tooLong('parameters', MAX_PARAMETERS));
   else {
