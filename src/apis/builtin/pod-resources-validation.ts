@@ -10,7 +10,7 @@
 // validatePodResourceConsistency (a pod request at least the containers' aggregate request of that
 // resource, a pod hugepages limit at least theirs, no container limit above the pod's).
 import { fieldError, type FieldError } from '../../errors/field-error.ts';
-import { validateQualifiedName } from '../../validation/meta-fields.ts';
+import { IS_NEGATIVE_ERROR_MSG, validateQualifiedName } from '../../validation/meta-fields.ts';
 import { isPlainObject } from '../object.ts';
 import { validateResourceClaimNames } from './pod-claims-validation.ts';
 import { isExtendedResourceName, isHugePageResourceName, isNativeResource, isSupportedPodLevelResource } from './resource-names.ts';
@@ -73,7 +73,7 @@ function scaledUp(q: Rational, factor: bigint): bigint {
 /** ValidateResourceQuantityValue: non-negative, whole for integer resources. */
 function validateQuantityValue(name: string, q: Rational, text: string, path: string): FieldError[] {
   const errs: FieldError[] = [];
-  if (q.num < 0n) errs.push(fieldError.invalid(path, text, 'must be greater than or equal to 0'));
+  if (q.num < 0n) errs.push(fieldError.invalid(path, text, IS_NEGATIVE_ERROR_MSG));
   if (isIntegerResource(name) && scaledUp(q, 1000n) % 1000n !== 0n) errs.push(fieldError.invalid(path, text, 'must be an integer'));
   return errs;
 }
