@@ -8,10 +8,10 @@ import { fieldError, type FieldError } from '../../errors/field-error.ts';
 import { isDNS1123Label, isPathSegmentName } from '../../validation/names.ts';
 import { isPlainObject, type KubeObject } from '../object.ts';
 import { Quantity } from './quantity.ts';
+import { goString } from './shared.ts';
 
 type Json = Record<string, unknown>;
 const obj = (v: unknown): Json | undefined => (isPlainObject(v) ? v : undefined);
-const str = (v: unknown): string => (typeof v === 'string' ? v : '');
 const int = (v: unknown): number => (typeof v === 'number' ? v : 0);
 const METRIC_SOURCE_TYPES = ['ContainerResource', 'External', 'Object', 'Pods', 'Resource'];
 const SOURCE_FIELDS: Record<string, string> = { Object: 'object', Pods: 'pods', Resource: 'resource', External: 'external', ContainerResource: 'containerResource' };
@@ -52,7 +52,7 @@ function validateSpec(spec: Json, minReplicasLowerBound: number): FieldError[] {
 function validateCrossVersionObjectReference(ref: Json, path: string): FieldError[] {
   const errs: FieldError[] = [];
   for (const key of ['kind', 'name'] as const) {
-    const value = str(ref[key]);
+    const value = goString(ref[key]);
     if (value === '') errs.push(fieldError.required(`${path}.${key}`));
     else errs.push(...isPathSegmentName(value).map((m) => fieldError.invalid(`${path}.${key}`, value, m)));
   }
@@ -73,7 +73,7 @@ function validateMetrics(metrics: unknown[], minReplicas: number | undefined): F
 
 function validateMetricSpec(metric: Json, path: string): FieldError[] {
   const errs: FieldError[] = [];
-  const type = str(metric.type);
+  const type = goString(metric.type);
   if (type === '') errs.push(fieldError.required(`${path}.type`, 'must specify a metric source type'));
   if (!METRIC_SOURCE_TYPES.includes(type)) errs.push(fieldError.notSupported(`${path}.type`, type, METRIC_SOURCE_TYPES));
   // Only the first source present (in Go's order) is validated; the others are reported below.
@@ -115,10 +115,10 @@ function validateSource(kind: string, src: Json, path: string): FieldError[] {
       break;
     default: {
       // resource and containerResource
-      const name = str(src.name);
+      const name = goString(src.name);
       if (name === '') errs.push(fieldError.required(`${path}.name`, 'must specify a resource name'));
       if (kind === 'containerResource') {
-        const container = str(src.container);
+        const container = goString(src.container);
         if (container === '') errs.push(fieldError.required(`${path}.container`, 'must specify a container'));
         else errs.push(...isDNS1123Label(container).map((m) => fieldError.invalid(`${path}.container`, container, m)));
       }
@@ -132,7 +132,7 @@ function validateSource(kind: string, src: Json, path: string): FieldError[] {
 
 function validateMetricTarget(target: Json, path: string): FieldError[] {
   const errs: FieldError[] = [];
-  const type = str(target.type);
+  const type = goString(target.type);
   if (type === '') errs.push(fieldError.required(`${path}.type`, 'must specify a metric target type'));
   if (type !== 'Utilization' && type !== 'Value' && type !== 'AverageValue') errs.push(fieldError.invalid(`${path}.type`, type, 'must be either Utilization, Value, or AverageValue'));
   for (const key of ['value', 'averageValue'] as const) {
@@ -146,7 +146,7 @@ function validateMetricTarget(target: Json, path: string): FieldError[] {
 }
 
 function validateMetricIdentifier(id: Json, path: string): FieldError[] {
-  const name = str(id.name);
+  const name = goString(id.name);
   if (name === '') return [fieldError.required(`${path}.name`, 'must specify a metric name')];
   return isPathSegmentName(name).map((m) => fieldError.invalid(`${path}.name`, name, m));
 }
@@ -164,7 +164,7 @@ function validateScalingRules(rules: Json, path: string): FieldError[] {
   policies.forEach((p, i) => {
     const policy = obj(p) ?? {};
     const at = `${path}.policies[${i}]`;
-    if (policy.type !== 'Pods' && policy.type !== 'Percent') errs.push(fieldError.notSupported(`${at}.type`, str(policy.type), POLICY_TYPES));
+    if (policy.type !== 'Pods' && policy.type !== 'Percent') errs.push(fieldError.notSupported(`${at}.type`, goString(policy.type), POLICY_TYPES));
     if (int(policy.value) <= 0) errs.push(fieldError.invalid(`${at}.value`, int(policy.value), 'must be greater than zero'));
     if (int(policy.periodSeconds) <= 0) errs.push(fieldError.invalid(`${at}.periodSeconds`, int(policy.periodSeconds), 'must be greater than zero'));
     if (int(policy.periodSeconds) > MAX_PERIOD_SECONDS) errs.push(fieldError.invalid(`${at}.periodSeconds`, int(policy.periodSeconds), `must be less than or equal to ${MAX_PERIOD_SECONDS}`));

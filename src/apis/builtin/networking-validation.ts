@@ -10,10 +10,10 @@ import { isDNS1035Label, isDNS1123Subdomain, isPathSegmentName, isWildcardDNS112
 import { isPlainObject, type KubeObject } from '../object.ts';
 import { isValidPortName, isValidPortNum } from '../../validation/ports.ts';
 import { validateLabelSelector } from './label-selector-validation.ts';
+import { goString } from './shared.ts';
 
 type Json = Record<string, unknown>;
 const obj = (v: unknown): Json | undefined => (isPlainObject(v) ? v : undefined);
-const str = (v: unknown): string => (typeof v === 'string' ? v : '');
 const list = (v: unknown): unknown[] => (Array.isArray(v) ? v : []);
 const PATH_TYPES = ['Exact', 'ImplementationSpecific', 'Prefix'];
 const INVALID_PATH_SEQUENCES = ['//', '/./', '/../', '%2f', '%2F'];
@@ -35,8 +35,8 @@ export function validateIngressCreate(ingress: KubeObject): FieldError[] {
 /** On update, invalid data the stored object already holds (old secret names, wildcard rules) is tolerated. */
 export function validateIngressUpdate(ingress: KubeObject, old: KubeObject): FieldError[] {
   const oldSpec = obj(old.spec) ?? {};
-  const allowInvalidSecretName = list(oldSpec.tls).some((t) => tlsSecretNameErrors(str(obj(t)?.secretName)).length > 0);
-  const allowInvalidWildcardHostRule = list(oldSpec.rules).some((r) => str(obj(r)?.host).includes('*') && validateIngressRuleValue(obj(r) ?? {}, '').length > 0);
+  const allowInvalidSecretName = list(oldSpec.tls).some((t) => tlsSecretNameErrors(goString(obj(t)?.secretName)).length > 0);
+  const allowInvalidWildcardHostRule = list(oldSpec.rules).some((r) => goString(obj(r)?.host).includes('*') && validateIngressRuleValue(obj(r) ?? {}, '').length > 0);
   return validateIngressSpec(obj(ingress.spec) ?? {}, { allowInvalidSecretName, allowInvalidWildcardHostRule });
 }
 
@@ -54,7 +54,7 @@ function validateIngressSpec(spec: Json, opts: IngressOptions): FieldError[] {
   rules.forEach((r, i) => {
     const rule = obj(r) ?? {};
     const path = `spec.rules[${i}]`;
-    const host = str(rule.host);
+    const host = goString(rule.host);
     let wildcard = false;
     if (host !== '') {
       if (parseIPSloppy(host)) errs.push(fieldError.invalid(`${path}.host`, host, 'must be a DNS name, not an IP address'));
@@ -68,12 +68,12 @@ function validateIngressSpec(spec: Json, opts: IngressOptions): FieldError[] {
   list(spec.tls).forEach((t, i) => {
     const tls = obj(t) ?? {};
     list(tls.hosts).forEach((h, j) => {
-      const host = str(h);
+      const host = goString(h);
       const messages = host.includes('*') ? isWildcardDNS1123Subdomain(host) : isDNS1123Subdomain(host);
       errs.push(...messages.map((m) => fieldError.invalid(`spec.tls[${i}].hosts[${j}]`, host, m)));
     });
     if (!opts.allowInvalidSecretName) {
-      const secretName = str(tls.secretName);
+      const secretName = goString(tls.secretName);
       errs.push(...tlsSecretNameErrors(secretName).map((m) => fieldError.invalid(`spec.tls[${i}].secretName`, secretName, m)));
     }
   });
@@ -98,7 +98,7 @@ function validateIngressRuleValue(rule: Json, path: string): FieldError[] {
 function validateHTTPIngressPath(p: Json, path: string): FieldError[] {
   if (typeof p.pathType !== 'string') return [fieldError.required(`${path}.pathType`, 'pathType must be specified')];
   const errs: FieldError[] = [];
-  const value = str(p.path);
+  const value = goString(p.path);
   switch (p.pathType) {
     case 'Exact':
     case 'Prefix':
@@ -125,11 +125,11 @@ function validateIngressBackend(backend: Json, path: string): FieldError[] {
   if (resource) return validateTypedLocalObjectReference(resource, `${path}.resource`);
   if (!service) return [fieldError.invalid(path, '', 'resource or service backend is required')];
   const errs: FieldError[] = [];
-  const name = str(service.name);
+  const name = goString(service.name);
   if (name === '') errs.push(fieldError.required(`${path}.service.name`));
   else errs.push(...isDNS1035Label(name).map((m) => fieldError.invalid(`${path}.service.name`, name, m)));
   const port = obj(service.port) ?? {};
-  const portName = str(port.name);
+  const portName = goString(port.name);
   const portNumber = typeof port.number === 'number' ? port.number : 0;
   if (portName !== '' && portNumber !== 0) errs.push(fieldError.invalid(path, '', 'cannot set both port name & port number'));
   else if (portName !== '') errs.push(...isValidPortName(portName).map((m) => fieldError.invalid(`${path}.service.port.name`, portName, m)));
@@ -142,7 +142,7 @@ function validateTypedLocalObjectReference(ref: Json, path: string): FieldError[
   const errs: FieldError[] = [];
   if (typeof ref.apiGroup === 'string') errs.push(...isDNS1123Subdomain(ref.apiGroup).map((m) => fieldError.invalid(`${path}.apiGroup`, ref.apiGroup, m)));
   for (const key of ['kind', 'name'] as const) {
-    const value = str(ref[key]);
+    const value = goString(ref[key]);
     if (value === '') errs.push(fieldError.required(`${path}.${key}`, `${key} is required`));
     else errs.push(...isPathSegmentName(value).map((m) => fieldError.invalid(`${path}.${key}`, value, m)));
   }
@@ -172,7 +172,7 @@ export function validateNetworkPolicy(np: KubeObject): FieldError[] {
     return errs;
   }
   policyTypes.forEach((t, i) => {
-    if (!POLICY_TYPES.includes(str(t))) errs.push(fieldError.notSupported(`spec.policyTypes[${i}]`, str(t), POLICY_TYPES));
+    if (!POLICY_TYPES.includes(goString(t))) errs.push(fieldError.notSupported(`spec.policyTypes[${i}]`, goString(t), POLICY_TYPES));
   });
   return errs;
 }
@@ -219,13 +219,13 @@ function validateNetworkPolicyPeer(peer: Json, path: string): FieldError[] {
 const CIDR_MSG = 'must be a valid CIDR value, (e.g. 10.9.8.0/24 or 2001:db8::/64)';
 
 function validateIPBlock(ipBlock: Json, path: string): FieldError[] {
-  const cidrText = str(ipBlock.cidr);
+  const cidrText = goString(ipBlock.cidr);
   if (cidrText === '') return [fieldError.required(`${path}.cidr`)];
   const cidr = parseCIDRSloppy(cidrText);
   if (!cidr) return [fieldError.invalid(`${path}.cidr`, cidrText, CIDR_MSG)];
   const errs: FieldError[] = [];
   list(ipBlock.except).forEach((e, i) => {
-    const exceptText = str(e);
+    const exceptText = goString(e);
     const except = parseCIDRSloppy(exceptText);
     if (!except) errs.push(fieldError.invalid(`${path}.except[${i}]`, exceptText, CIDR_MSG));
     else if (!cidr.contains(except.addr) || cidr.bits >= except.bits) errs.push(fieldError.invalid(`${path}.except[${i}]`, exceptText, 'must be a strict subset of `cidr`'));
