@@ -8,14 +8,13 @@ import { fieldError, type FieldError } from '../../errors/field-error.ts';
 import { validateQualifiedName } from '../../validation/meta-fields.ts';
 import { loadedAdmissionPolicyCel } from '../../cel/lazy.ts';
 import { isDNS1035Label, isDNS1123Subdomain, isPathSegmentName } from '../../validation/names.ts';
-import { isPlainObject, type KubeObject } from '../object.ts';
+import type { KubeObject } from '../object.ts';
 import { validateRuleWithOperations } from './admissionregistration-validation.ts';
 import { validateLabelSelector } from './label-selector-validation.ts';
-import { goString } from './shared.ts';
+import { asObject, goString } from './shared.ts';
 
 type Json = Record<string, unknown>;
-const obj = (v: unknown): Json | undefined => (isPlainObject(v) ? v : undefined);
-const arr = (v: unknown): Json[] => (Array.isArray(v) ? v.map((x) => obj(x) ?? {}) : []);
+const arr = (v: unknown): Json[] => (Array.isArray(v) ? v.map((x) => asObject(x) ?? {}) : []);
 
 const FAILURE_POLICIES = ['Fail', 'Ignore'];
 const MATCH_POLICIES = ['Equivalent', 'Exact'];
@@ -34,22 +33,22 @@ function defaultMatchResources(m: Json | undefined): void {
   m.matchPolicy ??= 'Equivalent';
   m.namespaceSelector ??= {};
   m.objectSelector ??= {};
-  for (const key of ['resourceRules', 'excludeResourceRules']) for (const r of Array.isArray(m[key]) ? m[key] : []) if (obj(r)) (r as Json).scope ??= '*';
+  for (const key of ['resourceRules', 'excludeResourceRules']) for (const r of Array.isArray(m[key]) ? m[key] : []) if (asObject(r)) (r as Json).scope ??= '*';
 }
 
 /** SetDefaults_ValidatingAdmissionPolicySpec (and the MutatingAdmissionPolicy's, with reinvocationPolicy). */
 export function defaultAdmissionPolicy(mutating: boolean): (o: KubeObject) => void {
   return (o) => {
-    const spec = obj(o.spec);
+    const spec = asObject(o.spec);
     if (!spec) return;
     spec.failurePolicy ??= 'Fail';
     if (mutating) spec.reinvocationPolicy ??= 'Never';
-    defaultMatchResources(obj(spec.matchConstraints));
+    defaultMatchResources(asObject(spec.matchConstraints));
   };
 }
 
 export function defaultAdmissionPolicyBinding(o: KubeObject): void {
-  defaultMatchResources(obj(obj(o.spec)?.matchResources));
+  defaultMatchResources(asObject(asObject(o.spec)?.matchResources));
 }
 
 function validateParamKind(pk: Json, path: string): FieldError[] {
@@ -177,10 +176,10 @@ function validatePolicyCommon(spec: Json, path: string, mutating: boolean): { er
   const errs: FieldError[] = [];
   if (spec.failurePolicy === undefined) errs.push(fieldError.required(`${path}.failurePolicy`));
   else if (!FAILURE_POLICIES.includes(goString(spec.failurePolicy))) errs.push(fieldError.notSupported(`${path}.failurePolicy`, spec.failurePolicy, FAILURE_POLICIES));
-  const paramKind = obj(spec.paramKind);
+  const paramKind = asObject(spec.paramKind);
   const hasParams = paramKind !== undefined;
   if (paramKind) errs.push(...validateParamKind(paramKind, `${path}.paramKind`));
-  const mc = obj(spec.matchConstraints);
+  const mc = asObject(spec.matchConstraints);
   if (!mc) errs.push(fieldError.required(`${path}.matchConstraints`));
   else {
     errs.push(...validateMatchResources(mc, `${path}.matchConstraints`));
@@ -205,7 +204,7 @@ function validatePolicyCommon(spec: Json, path: string, mutating: boolean): { er
 
 /** validateValidatingAdmissionPolicySpec. */
 export function validateValidatingAdmissionPolicy(o: KubeObject): FieldError[] {
-  const spec = obj(o.spec) ?? {};
+  const spec = asObject(o.spec) ?? {};
   const path = 'spec';
   const { errs, compiler, hasParams } = validatePolicyCommon(spec, path, false);
   const validations = arr(spec.validations);
@@ -233,7 +232,7 @@ export function validateValidatingAdmissionPolicy(o: KubeObject): FieldError[] {
  * validateMutation; kubefake could not read the v1.36 source of this function itself.
  */
 export function validateMutatingAdmissionPolicy(o: KubeObject): FieldError[] {
-  const spec = obj(o.spec) ?? {};
+  const spec = asObject(o.spec) ?? {};
   const path = 'spec';
   const { errs, compiler, hasParams } = validatePolicyCommon(spec, path, true);
   const mutations = arr(spec.mutations);
@@ -246,18 +245,18 @@ export function validateMutatingAdmissionPolicy(o: KubeObject): FieldError[] {
       errs.push(fieldError.required(`${p}.patchType`));
       return;
     }
-    const expressionOf = (k: string) => goString(obj(m[k])?.expression).trim();
+    const expressionOf = (k: string) => goString(asObject(m[k])?.expression).trim();
     const compileAt = (k: string, returnType: string) => {
       const expression = expressionOf(k);
       if (expression === '') errs.push(fieldError.required(`${p}.${k}.expression`));
       else errs.push(...celError(`${p}.${k}.expression`, expression, compiler.compile(expression, [returnType], decls).error));
     };
     if (patchType === 'JSONPatch') {
-      if (!obj(m.jsonPatch)) errs.push(fieldError.required(`${p}.jsonPatch`, 'must be specified when patchType is JSONPatch'));
+      if (!asObject(m.jsonPatch)) errs.push(fieldError.required(`${p}.jsonPatch`, 'must be specified when patchType is JSONPatch'));
       else compileAt('jsonPatch', 'list<JSONPatch>');
       if (m.applyConfiguration !== undefined && m.applyConfiguration !== null) errs.push(fieldError.invalid(`${p}.applyConfiguration`, '{applyConfiguration}', 'must not be specified when patchType is JSONPatch'));
     } else if (patchType === 'ApplyConfiguration') {
-      if (!obj(m.applyConfiguration)) errs.push(fieldError.required(`${p}.applyConfiguration`, 'must be specified when patchType is ApplyConfiguration'));
+      if (!asObject(m.applyConfiguration)) errs.push(fieldError.required(`${p}.applyConfiguration`, 'must be specified when patchType is ApplyConfiguration'));
       else compileAt('applyConfiguration', 'Object');
       if (m.jsonPatch !== undefined && m.jsonPatch !== null) errs.push(fieldError.invalid(`${p}.jsonPatch`, '{jsonPatch}', 'must not be specified when patchType is ApplyConfiguration'));
     } else errs.push(fieldError.notSupported(`${p}.patchType`, patchType, PATCH_TYPES));
@@ -294,9 +293,9 @@ function validateParamRef(pr: Json | undefined, path: string): FieldError[] {
  * right here, unlike the validating binding's path), whose rules may not name DELETE.
  */
 export function validateMutatingAdmissionPolicyBinding(o: KubeObject): FieldError[] {
-  const spec = obj(o.spec) ?? {};
+  const spec = asObject(o.spec) ?? {};
   const errs = validateBindingSpec(spec, 'spec.matchResources');
-  const matchResources = obj(spec.matchResources);
+  const matchResources = asObject(spec.matchResources);
   if (matchResources) errs.push(...validateMutatingOperations(matchResources, 'spec.matchResources'));
   return errs;
 }
@@ -317,14 +316,14 @@ function validateBindingSpec(spec: Record<string, unknown>, matchResourcesPath: 
   const policyName = goString(spec.policyName);
   if (policyName === '') errs.push(fieldError.required('spec.policyName'));
   else for (const m of isDNS1123Subdomain(policyName)) errs.push(fieldError.invalid('spec.policyName', policyName, m));
-  errs.push(...validateParamRef(obj(spec.paramRef), 'spec.paramRef'));
-  errs.push(...validateMatchResources(obj(spec.matchResources), matchResourcesPath));
+  errs.push(...validateParamRef(asObject(spec.paramRef), 'spec.paramRef'));
+  errs.push(...validateMatchResources(asObject(spec.matchResources), matchResourcesPath));
   return errs;
 }
 
 /** validateValidatingAdmissionPolicyBindingSpec (its `matchResouces` path is upstream's spelling). */
 export function validateValidatingAdmissionPolicyBinding(o: KubeObject): FieldError[] {
-  const spec = obj(o.spec) ?? {};
+  const spec = asObject(o.spec) ?? {};
   const errs = validateBindingSpec(spec, 'spec.matchResouces');
   const actions = Array.isArray(spec.validationActions) ? spec.validationActions.map(goString) : [];
   const seen = new Set<string>();

@@ -6,12 +6,11 @@
 // Not ported: the HPAConfigurableTolerance `tolerance` checks.
 import { fieldError, type FieldError } from '../../errors/field-error.ts';
 import { isDNS1123Label, isPathSegmentName } from '../../validation/names.ts';
-import { isPlainObject, type KubeObject } from '../object.ts';
+import type { KubeObject } from '../object.ts';
 import { Quantity } from './quantity.ts';
-import { goString } from './shared.ts';
+import { asObject, goString } from './shared.ts';
 
 type Json = Record<string, unknown>;
-const obj = (v: unknown): Json | undefined => (isPlainObject(v) ? v : undefined);
 const int = (v: unknown): number => (typeof v === 'number' ? v : 0);
 const METRIC_SOURCE_TYPES = ['ContainerResource', 'External', 'Object', 'Pods', 'Resource'];
 const SOURCE_FIELDS: Record<string, string> = { Object: 'object', Pods: 'pods', Resource: 'resource', External: 'external', ContainerResource: 'containerResource' };
@@ -21,11 +20,11 @@ const MAX_PERIOD_SECONDS = 1800;
 const MAX_STABILIZATION_WINDOW_SECONDS = 3600;
 
 export function validateHorizontalPodAutoscaler(hpa: KubeObject): FieldError[] {
-  return validateSpec(obj(hpa.spec) ?? {}, 1);
+  return validateSpec(asObject(hpa.spec) ?? {}, 1);
 }
 
 export function validateHorizontalPodAutoscalerUpdate(hpa: KubeObject, old: KubeObject): FieldError[] {
-  return validateSpec(obj(hpa.spec) ?? {}, obj(old.spec)?.minReplicas === 0 ? 0 : 1);
+  return validateSpec(asObject(hpa.spec) ?? {}, asObject(old.spec)?.minReplicas === 0 ? 0 : 1);
 }
 
 function validateSpec(spec: Json, minReplicasLowerBound: number): FieldError[] {
@@ -37,12 +36,12 @@ function validateSpec(spec: Json, minReplicasLowerBound: number): FieldError[] {
   }
   if (maxReplicas < 1) errs.push(fieldError.invalid('spec.maxReplicas', maxReplicas, 'must be greater than 0'));
   if (minReplicas !== undefined && maxReplicas < minReplicas) errs.push(fieldError.invalid('spec.maxReplicas', maxReplicas, 'must be greater than or equal to `minReplicas`'));
-  errs.push(...validateCrossVersionObjectReference(obj(spec.scaleTargetRef) ?? {}, 'spec.scaleTargetRef'));
+  errs.push(...validateCrossVersionObjectReference(asObject(spec.scaleTargetRef) ?? {}, 'spec.scaleTargetRef'));
   errs.push(...validateMetrics(Array.isArray(spec.metrics) ? spec.metrics : [], minReplicas));
-  const behavior = obj(spec.behavior);
+  const behavior = asObject(spec.behavior);
   if (behavior) {
     for (const key of ['scaleUp', 'scaleDown'] as const) {
-      const rules = obj(behavior[key]);
+      const rules = asObject(behavior[key]);
       if (rules) errs.push(...validateScalingRules(rules, `spec.behavior.${key}`));
     }
   }
@@ -63,7 +62,7 @@ function validateMetrics(metrics: unknown[], minReplicas: number | undefined): F
   const errs: FieldError[] = [];
   let objectOrExternal = false;
   metrics.forEach((m, i) => {
-    const metric = obj(m) ?? {};
+    const metric = asObject(m) ?? {};
     errs.push(...validateMetricSpec(metric, `spec.metrics[${i}]`));
     if (metric.type === 'Object' || metric.type === 'External') objectOrExternal = true;
   });
@@ -77,12 +76,12 @@ function validateMetricSpec(metric: Json, path: string): FieldError[] {
   if (type === '') errs.push(fieldError.required(`${path}.type`, 'must specify a metric source type'));
   if (!METRIC_SOURCE_TYPES.includes(type)) errs.push(fieldError.notSupported(`${path}.type`, type, METRIC_SOURCE_TYPES));
   // Only the first source present (in Go's order) is validated; the others are reported below.
-  const present = ['object', 'external', 'pods', 'resource', 'containerResource'].filter((k) => obj(metric[k]));
+  const present = ['object', 'external', 'pods', 'resource', 'containerResource'].filter((k) => asObject(metric[k]));
   const first = present[0];
-  if (first) errs.push(...validateSource(first, obj(metric[first])!, `${path}.${first}`));
+  if (first) errs.push(...validateSource(first, asObject(metric[first])!, `${path}.${first}`));
   const expected = SOURCE_FIELDS[type];
   if (expected) {
-    if (!obj(metric[expected])) errs.push(fieldError.required(`${path}.${expected}`, 'must populate information for the given metric source'));
+    if (!asObject(metric[expected])) errs.push(fieldError.required(`${path}.${expected}`, 'must populate information for the given metric source'));
   } else errs.push(fieldError.notSupported(`${path}.type`, type, METRIC_SOURCE_TYPES));
   if (present.length !== 1) {
     // Go ranges over a set (map order); sorted here.
@@ -93,23 +92,23 @@ function validateMetricSpec(metric: Json, path: string): FieldError[] {
 
 function validateSource(kind: string, src: Json, path: string): FieldError[] {
   const errs: FieldError[] = [];
-  const target = obj(src.target) ?? {};
+  const target = asObject(src.target) ?? {};
   const has = (k: string) => target[k] !== undefined && target[k] !== null;
   switch (kind) {
     case 'object':
-      errs.push(...validateCrossVersionObjectReference(obj(src.describedObject) ?? {}, `${path}.describedObject`));
-      errs.push(...validateMetricIdentifier(obj(src.metric) ?? {}, `${path}.metric`));
+      errs.push(...validateCrossVersionObjectReference(asObject(src.describedObject) ?? {}, `${path}.describedObject`));
+      errs.push(...validateMetricIdentifier(asObject(src.metric) ?? {}, `${path}.metric`));
       errs.push(...validateMetricTarget(target, `${path}.target`));
       if (!has('value') && !has('averageValue')) errs.push(fieldError.required(`${path}.target.averageValue`, 'must set either a target value or averageValue'));
       break;
     case 'external':
-      errs.push(...validateMetricIdentifier(obj(src.metric) ?? {}, `${path}.metric`));
+      errs.push(...validateMetricIdentifier(asObject(src.metric) ?? {}, `${path}.metric`));
       errs.push(...validateMetricTarget(target, `${path}.target`));
       if (!has('value') && !has('averageValue')) errs.push(fieldError.required(`${path}.target.averageValue`, 'must set either a target value for metric or a per-pod target'));
       if (has('value') && has('averageValue')) errs.push(fieldError.forbidden(`${path}.target.value`, 'may not set both a target value for metric and a per-pod target'));
       break;
     case 'pods':
-      errs.push(...validateMetricIdentifier(obj(src.metric) ?? {}, `${path}.metric`));
+      errs.push(...validateMetricIdentifier(asObject(src.metric) ?? {}, `${path}.metric`));
       errs.push(...validateMetricTarget(target, `${path}.target`));
       if (!has('averageValue')) errs.push(fieldError.required(`${path}.target.averageValue`, 'must specify a positive target averageValue'));
       break;
@@ -162,7 +161,7 @@ function validateScalingRules(rules: Json, path: string): FieldError[] {
   const policies = Array.isArray(rules.policies) ? rules.policies : [];
   if (policies.length === 0) errs.push(fieldError.required(`${path}.policies`, 'must specify at least one Policy'));
   policies.forEach((p, i) => {
-    const policy = obj(p) ?? {};
+    const policy = asObject(p) ?? {};
     const at = `${path}.policies[${i}]`;
     if (policy.type !== 'Pods' && policy.type !== 'Percent') errs.push(fieldError.notSupported(`${at}.type`, goString(policy.type), POLICY_TYPES));
     if (int(policy.value) <= 0) errs.push(fieldError.invalid(`${at}.value`, int(policy.value), 'must be greater than zero'));

@@ -46,7 +46,6 @@ export function goFieldName(jsonName: string): string {
   return GO_FIELD_NAMES[jsonName] ?? jsonName.charAt(0).toUpperCase() + jsonName.slice(1);
 }
 
-
 // Go's zero values of the scalar kinds, as go-cmp prints an unset non-pointer field.
 const SCALAR_ZERO: Record<string, string> = { string: '""', bool: 'false' };
 

@@ -7,13 +7,12 @@
 import { fieldError, type FieldError } from '../../errors/field-error.ts';
 import { parseCIDRSloppy, parseIPSloppy } from '../../go/net-sloppy.ts';
 import { isDNS1035Label, isDNS1123Subdomain, isPathSegmentName, isWildcardDNS1123Subdomain } from '../../validation/names.ts';
-import { isPlainObject, type KubeObject } from '../object.ts';
+import type { KubeObject } from '../object.ts';
 import { isValidPortName, isValidPortNum } from '../../validation/ports.ts';
 import { validateLabelSelector } from './label-selector-validation.ts';
-import { goString } from './shared.ts';
+import { asObject, goString } from './shared.ts';
 
 type Json = Record<string, unknown>;
-const obj = (v: unknown): Json | undefined => (isPlainObject(v) ? v : undefined);
 const list = (v: unknown): unknown[] => (Array.isArray(v) ? v : []);
 const PATH_TYPES = ['Exact', 'ImplementationSpecific', 'Prefix'];
 const INVALID_PATH_SEQUENCES = ['//', '/./', '/../', '%2f', '%2F'];
@@ -23,7 +22,7 @@ const INGRESS_CLASS_ANNOTATION = 'kubernetes.io/ingress.class';
 // ---- Ingress ----
 
 export function validateIngressCreate(ingress: KubeObject): FieldError[] {
-  const spec = obj(ingress.spec) ?? {};
+  const spec = asObject(ingress.spec) ?? {};
   const errs = validateIngressSpec(spec, { allowInvalidSecretName: false, allowInvalidWildcardHostRule: false });
   const annotations = ingress.metadata?.annotations ?? {};
   if (INGRESS_CLASS_ANNOTATION in annotations && spec.ingressClassName !== undefined && spec.ingressClassName !== null) {
@@ -34,10 +33,10 @@ export function validateIngressCreate(ingress: KubeObject): FieldError[] {
 
 /** On update, invalid data the stored object already holds (old secret names, wildcard rules) is tolerated. */
 export function validateIngressUpdate(ingress: KubeObject, old: KubeObject): FieldError[] {
-  const oldSpec = obj(old.spec) ?? {};
-  const allowInvalidSecretName = list(oldSpec.tls).some((t) => tlsSecretNameErrors(goString(obj(t)?.secretName)).length > 0);
-  const allowInvalidWildcardHostRule = list(oldSpec.rules).some((r) => goString(obj(r)?.host).includes('*') && validateIngressRuleValue(obj(r) ?? {}, '').length > 0);
-  return validateIngressSpec(obj(ingress.spec) ?? {}, { allowInvalidSecretName, allowInvalidWildcardHostRule });
+  const oldSpec = asObject(old.spec) ?? {};
+  const allowInvalidSecretName = list(oldSpec.tls).some((t) => tlsSecretNameErrors(goString(asObject(t)?.secretName)).length > 0);
+  const allowInvalidWildcardHostRule = list(oldSpec.rules).some((r) => goString(asObject(r)?.host).includes('*') && validateIngressRuleValue(asObject(r) ?? {}, '').length > 0);
+  return validateIngressSpec(asObject(ingress.spec) ?? {}, { allowInvalidSecretName, allowInvalidWildcardHostRule });
 }
 
 interface IngressOptions {
@@ -48,11 +47,11 @@ interface IngressOptions {
 function validateIngressSpec(spec: Json, opts: IngressOptions): FieldError[] {
   const errs: FieldError[] = [];
   const rules = list(spec.rules);
-  const defaultBackend = obj(spec.defaultBackend);
+  const defaultBackend = asObject(spec.defaultBackend);
   if (rules.length === 0 && !defaultBackend) errs.push(fieldError.invalid('spec', Array.isArray(spec.rules) ? spec.rules : null, 'either `defaultBackend` or `rules` must be specified'));
   if (defaultBackend) errs.push(...validateIngressBackend(defaultBackend, 'spec.defaultBackend'));
   rules.forEach((r, i) => {
-    const rule = obj(r) ?? {};
+    const rule = asObject(r) ?? {};
     const path = `spec.rules[${i}]`;
     const host = goString(rule.host);
     let wildcard = false;
@@ -66,7 +65,7 @@ function validateIngressSpec(spec: Json, opts: IngressOptions): FieldError[] {
     if (!wildcard || !opts.allowInvalidWildcardHostRule) errs.push(...validateIngressRuleValue(rule, path));
   });
   list(spec.tls).forEach((t, i) => {
-    const tls = obj(t) ?? {};
+    const tls = asObject(t) ?? {};
     list(tls.hosts).forEach((h, j) => {
       const host = goString(h);
       const messages = host.includes('*') ? isWildcardDNS1123Subdomain(host) : isDNS1123Subdomain(host);
@@ -86,12 +85,12 @@ function validateIngressSpec(spec: Json, opts: IngressOptions): FieldError[] {
 const tlsSecretNameErrors = (name: string): string[] => (name === '' ? [] : isDNS1123Subdomain(name));
 
 function validateIngressRuleValue(rule: Json, path: string): FieldError[] {
-  const http = obj(rule.http);
+  const http = asObject(rule.http);
   if (!http) return [];
   const errs: FieldError[] = [];
   const paths = list(http.paths);
   if (paths.length === 0) errs.push(fieldError.required(`${path}.http.paths`));
-  paths.forEach((p, i) => errs.push(...validateHTTPIngressPath(obj(p) ?? {}, `${path}.http.paths[${i}]`)));
+  paths.forEach((p, i) => errs.push(...validateHTTPIngressPath(asObject(p) ?? {}, `${path}.http.paths[${i}]`)));
   return errs;
 }
 
@@ -114,13 +113,13 @@ function validateHTTPIngressPath(p: Json, path: string): FieldError[] {
     default:
       errs.push(fieldError.notSupported(`${path}.pathType`, p.pathType, PATH_TYPES));
   }
-  errs.push(...validateIngressBackend(obj(p.backend) ?? {}, `${path}.backend`));
+  errs.push(...validateIngressBackend(asObject(p.backend) ?? {}, `${path}.backend`));
   return errs;
 }
 
 function validateIngressBackend(backend: Json, path: string): FieldError[] {
-  const resource = obj(backend.resource);
-  const service = obj(backend.service);
+  const resource = asObject(backend.resource);
+  const service = asObject(backend.service);
   if (resource && service) return [fieldError.invalid(path, '', 'cannot set both resource and service backends')];
   if (resource) return validateTypedLocalObjectReference(resource, `${path}.resource`);
   if (!service) return [fieldError.invalid(path, '', 'resource or service backend is required')];
@@ -128,7 +127,7 @@ function validateIngressBackend(backend: Json, path: string): FieldError[] {
   const name = goString(service.name);
   if (name === '') errs.push(fieldError.required(`${path}.service.name`));
   else errs.push(...isDNS1035Label(name).map((m) => fieldError.invalid(`${path}.service.name`, name, m)));
-  const port = obj(service.port) ?? {};
+  const port = asObject(service.port) ?? {};
   const portName = goString(port.name);
   const portNumber = typeof port.number === 'number' ? port.number : 0;
   if (portName !== '' && portNumber !== 0) errs.push(fieldError.invalid(path, '', 'cannot set both port name & port number'));
@@ -156,14 +155,14 @@ const PROTOCOLS = ['TCP', 'UDP', 'SCTP'];
 const POLICY_TYPES = ['Ingress', 'Egress'];
 
 export function validateNetworkPolicy(np: KubeObject): FieldError[] {
-  const spec = obj(np.spec) ?? {};
+  const spec = asObject(np.spec) ?? {};
   const errs: FieldError[] = validateLabelSelector(spec.podSelector ?? {}, 'spec.podSelector');
   for (const [direction, peersKey] of [['ingress', 'from'], ['egress', 'to']] as const) {
     list(spec[direction]).forEach((r, i) => {
-      const rule = obj(r) ?? {};
+      const rule = asObject(r) ?? {};
       const path = `spec.${direction}[${i}]`;
-      list(rule.ports).forEach((p, j) => errs.push(...validateNetworkPolicyPort(obj(p) ?? {}, `${path}.ports[${j}]`)));
-      list(rule[peersKey]).forEach((p, j) => errs.push(...validateNetworkPolicyPeer(obj(p) ?? {}, `${path}.${peersKey}[${j}]`)));
+      list(rule.ports).forEach((p, j) => errs.push(...validateNetworkPolicyPort(asObject(p) ?? {}, `${path}.ports[${j}]`)));
+      list(rule[peersKey]).forEach((p, j) => errs.push(...validateNetworkPolicyPeer(asObject(p) ?? {}, `${path}.${peersKey}[${j}]`)));
     });
   }
   const policyTypes = list(spec.policyTypes);
@@ -201,12 +200,12 @@ function validateNetworkPolicyPeer(peer: Json, path: string): FieldError[] {
   const errs: FieldError[] = [];
   let peers = 0;
   for (const key of ['podSelector', 'namespaceSelector'] as const) {
-    if (obj(peer[key])) {
+    if (asObject(peer[key])) {
       peers++;
       errs.push(...validateLabelSelector(peer[key], `${path}.${key}`));
     }
   }
-  const ipBlock = obj(peer.ipBlock);
+  const ipBlock = asObject(peer.ipBlock);
   if (ipBlock) {
     peers++;
     errs.push(...validateIPBlock(ipBlock, `${path}.ipBlock`));

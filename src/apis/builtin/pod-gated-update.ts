@@ -7,10 +7,9 @@
 // Values are printed as Go's internal structs (no json tags, so Go field names) are marshalled.
 import { fieldError, type FieldError } from '../../errors/field-error.ts';
 import { isPlainObject } from '../object.ts';
-import { semanticEqual } from './shared.ts';
+import { asObject, semanticEqual } from './shared.ts';
 
 type Json = Record<string, unknown>;
-const obj = (v: unknown): Json | undefined => (isPlainObject(v) ? v : undefined);
 const list = (v: unknown): Json[] => (Array.isArray(v) ? v.filter(isPlainObject) : []);
 const TERMS_PATH = 'spec.affinity.nodeAffinity.requiredDuringSchedulingIgnoredDuringExecution.nodeSelectorTerms';
 
@@ -20,8 +19,8 @@ const internalRequirements = (v: unknown) => (Array.isArray(v) && v.length ? lis
 const internalTerm = (t: Json) => ({ MatchExpressions: internalRequirements(t.matchExpressions), MatchFields: internalRequirements(t.matchFields) });
 
 function validateNodeSelectorMutation(selector: unknown, oldSelector: unknown): FieldError[] {
-  const next = obj(selector) ?? {};
-  for (const [k, v] of Object.entries(obj(oldSelector) ?? {})) {
+  const next = asObject(selector) ?? {};
+  for (const [k, v] of Object.entries(asObject(oldSelector) ?? {})) {
     if (next[k] !== v) return [fieldError.invalid('spec.nodeSelector', next, 'only additions to spec.nodeSelector are allowed (no mutations or deletions)')];
   }
   return [];
@@ -37,10 +36,10 @@ function termHasOnlyAdditions(term: Json, oldTerm: Json): boolean {
 }
 
 function validateNodeAffinityMutation(affinity: Json | undefined, oldAffinity: Json | undefined): FieldError[] {
-  const oldRequired = obj(oldAffinity?.requiredDuringSchedulingIgnoredDuringExecution);
+  const oldRequired = asObject(oldAffinity?.requiredDuringSchedulingIgnoredDuringExecution);
   if (!oldRequired) return [];
   const oldTerms = list(oldRequired.nodeSelectorTerms);
-  const terms = list(obj(affinity?.requiredDuringSchedulingIgnoredDuringExecution)?.nodeSelectorTerms);
+  const terms = list(asObject(affinity?.requiredDuringSchedulingIgnoredDuringExecution)?.nodeSelectorTerms);
   if (oldTerms.length > 0 && oldTerms.length !== terms.length) {
     return [fieldError.invalid(TERMS_PATH, terms.length ? terms.map(internalTerm) : null, 'no additions/deletions to non-empty NodeSelectorTerms list are allowed')];
   }
@@ -60,10 +59,10 @@ export function validateGatedPodUpdate(munged: Json, oldSpec: Json): FieldError[
     if (oldSpec.nodeSelector === undefined) delete munged.nodeSelector;
     else munged.nodeSelector = oldSpec.nodeSelector;
   }
-  const oldAffinity = obj(oldSpec.affinity);
-  const affinity = obj(munged.affinity);
-  const oldNodeAffinity = obj(oldAffinity?.nodeAffinity);
-  const nodeAffinity = obj(affinity?.nodeAffinity);
+  const oldAffinity = asObject(oldSpec.affinity);
+  const affinity = asObject(munged.affinity);
+  const oldNodeAffinity = asObject(oldAffinity?.nodeAffinity);
+  const nodeAffinity = asObject(affinity?.nodeAffinity);
   if (!semanticEqual(oldNodeAffinity, nodeAffinity)) {
     errs.push(...validateNodeAffinityMutation(nodeAffinity, oldNodeAffinity));
     if (!affinity) {

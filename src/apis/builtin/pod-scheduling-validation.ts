@@ -11,10 +11,9 @@ import { isDNS1123Label, isDNS1123Subdomain, isValidLabelValue } from '../../val
 import { isPlainObject } from '../object.ts';
 import { validateLabelSelector } from './label-selector-validation.ts';
 import { validateMatchLabelKeys } from './pod-match-label-keys.ts';
-import { goString } from './shared.ts';
+import { asObject, goString } from './shared.ts';
 
 type Json = Record<string, unknown>;
-const obj = (v: unknown): Json | undefined => (isPlainObject(v) ? v : undefined);
 const list = (v: unknown): Json[] => (Array.isArray(v) ? v.filter(isPlainObject) : []);
 const strings = (v: unknown): string[] => (Array.isArray(v) ? v.map((e) => (typeof e === 'string' ? e : String(e))) : []);
 
@@ -98,30 +97,30 @@ function podAffinity(affinity: Json, path: string): FieldError[] {
   list(affinity.preferredDuringSchedulingIgnoredDuringExecution).forEach((weighted, j) => {
     const p = `${path}.preferredDuringSchedulingIgnoredDuringExecution[${j}]`;
     errs.push(...weightErrors(weighted.weight, `${p}.weight`));
-    errs.push(...podAffinityTerm(obj(weighted.podAffinityTerm) ?? {}, `${p}.podAffinityTerm`));
+    errs.push(...podAffinityTerm(asObject(weighted.podAffinityTerm) ?? {}, `${p}.podAffinityTerm`));
   });
   return errs;
 }
 
 /** validateAffinity, `path` being `spec.affinity`. */
 export function validateAffinity(value: unknown, path: string): FieldError[] {
-  const affinity = obj(value);
+  const affinity = asObject(value);
   if (!affinity) return [];
   const errs: FieldError[] = [];
-  const node = obj(affinity.nodeAffinity);
+  const node = asObject(affinity.nodeAffinity);
   if (node) {
-    const required = obj(node.requiredDuringSchedulingIgnoredDuringExecution);
+    const required = asObject(node.requiredDuringSchedulingIgnoredDuringExecution);
     if (required) errs.push(...validateNodeSelector(required, `${path}.nodeAffinity.requiredDuringSchedulingIgnoredDuringExecution`));
     list(node.preferredDuringSchedulingIgnoredDuringExecution).forEach((term, i) => {
       const p = `${path}.nodeAffinity.preferredDuringSchedulingIgnoredDuringExecution[${i}]`;
       errs.push(...weightErrors(term.weight, `${p}.weight`));
       // Invalid label values are always allowed in preferred terms.
-      errs.push(...nodeSelectorTerm(obj(term.preference) ?? {}, false, `${p}.preference`));
+      errs.push(...nodeSelectorTerm(asObject(term.preference) ?? {}, false, `${p}.preference`));
     });
   }
-  const podAff = obj(affinity.podAffinity);
+  const podAff = asObject(affinity.podAffinity);
   if (podAff) errs.push(...podAffinity(podAff, `${path}.podAffinity`));
-  const antiAff = obj(affinity.podAntiAffinity);
+  const antiAff = asObject(affinity.podAntiAffinity);
   if (antiAff) errs.push(...podAffinity(antiAff, `${path}.podAntiAffinity`));
   return errs;
 }

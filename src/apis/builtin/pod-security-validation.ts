@@ -16,9 +16,9 @@ import { invalidStruct } from '../../validation/meta-fields.ts';
 import { isDNS1123Subdomain } from '../../validation/names.ts';
 import { isPlainObject } from '../object.ts';
 import { typedInternalJson } from './go-struct-diff.ts';
+import { asObject } from './shared.ts';
 
 type Json = Record<string, unknown>;
-const obj = (v: unknown): Json | undefined => (isPlainObject(v) ? v : undefined);
 const set = (v: unknown): boolean => v !== undefined && v !== null;
 
 const MAX_ID = 2147483647;
@@ -51,7 +51,7 @@ function localDescendingPath(target: string, path: string): FieldError[] {
 
 /** validateSeccompProfileField. */
 function seccompProfile(value: unknown, path: string): FieldError[] {
-  const profile = obj(value);
+  const profile = asObject(value);
   if (!profile) return [];
   const errs: FieldError[] = [];
   const type = typeof profile.type === 'string' ? profile.type : '';
@@ -69,7 +69,7 @@ function seccompProfile(value: unknown, path: string): FieldError[] {
 
 /** ValidateAppArmorProfileField. */
 function appArmorProfile(value: unknown, path: string): FieldError[] {
-  const profile = obj(value);
+  const profile = asObject(value);
   if (!profile) return [];
   const type = typeof profile.type === 'string' ? profile.type : '';
   const local = profile.localhostProfile;
@@ -103,7 +103,7 @@ const ONLY_DOTS_SPACES = /^[. ]+$/;
 
 /** validateWindowsSecurityContextOptions. */
 function windowsOptions(value: unknown, path: string): FieldError[] {
-  const options = obj(value);
+  const options = asObject(value);
   if (!options) return [];
   const errs: FieldError[] = [];
   if (typeof options.gmsaCredentialSpecName === 'string') {
@@ -166,7 +166,7 @@ function sysctls(list: Json[], spec: Json, path: string): FieldError[] {
 
 /** validatePodSpecSecurityContext, `path` being `spec` (or `spec.template.spec`). */
 export function validatePodSecurityContext(spec: Json, path: string): FieldError[] {
-  const sc = obj(spec.securityContext);
+  const sc = asObject(spec.securityContext);
   if (!sc) return [];
   const p = `${path}.securityContext`;
   const errs: FieldError[] = [];
@@ -196,7 +196,7 @@ export function validatePodSecurityContext(spec: Json, path: string): FieldError
 
 /** ValidateSecurityContext of one container at `path` (…containers[i]); hostUsers is the pod's. */
 export function validateContainerSecurityContext(container: Json, hostUsers: boolean, path: string): FieldError[] {
-  const sc = obj(container.securityContext);
+  const sc = asObject(container.securityContext);
   if (!sc) return [];
   const p = `${path}.securityContext`;
   const errs: FieldError[] = [];
@@ -211,7 +211,7 @@ export function validateContainerSecurityContext(container: Json, hostUsers: boo
     const json = typedInternalJson('core.v1.SecurityContext', sc);
     const invalid = (detail: string): FieldError => invalidStruct(p, json, detail);
     if (sc.privileged === true) errs.push(invalid('cannot set `allowPrivilegeEscalation` to false and `privileged` to true'));
-    const add = Array.isArray(obj(sc.capabilities)?.add) ? (obj(sc.capabilities)!.add as unknown[]) : [];
+    const add = Array.isArray(asObject(sc.capabilities)?.add) ? (asObject(sc.capabilities)!.add as unknown[]) : [];
     for (const cap of add) if (cap === 'CAP_SYS_ADMIN') errs.push(invalid('cannot set `allowPrivilegeEscalation` to false and `capabilities.Add` CAP_SYS_ADMIN'));
   }
   errs.push(...windowsOptions(sc.windowsOptions, `${p}.windowsOptions`));
@@ -248,17 +248,17 @@ const WINDOWS_CONTAINER_FIELDS = ['appArmorProfile', 'seLinuxOptions', 'seccompP
 
 /** validateOS, then validateLinux or validateWindows for the OS the spec names. */
 export function validatePodOS(spec: Json, path: string): FieldError[] {
-  const os = obj(spec.os);
+  const os = asObject(spec.os);
   if (!os) return [];
   const name = typeof os.name === 'string' ? os.name : '';
   if (name === '') return [fieldError.required(`${path}.os.name`, 'cannot be empty')];
   if (name !== 'linux' && name !== 'windows') return [fieldError.notSupported(`${path}.os`, name, ['linux', 'windows'])];
   const errs: FieldError[] = [];
-  const sc = obj(spec.securityContext);
+  const sc = asObject(spec.securityContext);
   if (name === 'linux') {
     if (sc && set(sc.windowsOptions)) errs.push(fieldError.forbidden(`${path}.securityContext.windowsOptions`, 'windows options cannot be set for a linux pod'));
     for (const [c, p] of containersWithPath(spec, path)) {
-      if (set(obj(c.securityContext)?.windowsOptions)) errs.push(fieldError.forbidden(`${p}.securityContext.windowsOptions`, 'windows options cannot be set for a linux pod'));
+      if (set(asObject(c.securityContext)?.windowsOptions)) errs.push(fieldError.forbidden(`${p}.securityContext.windowsOptions`, 'windows options cannot be set for a linux pod'));
     }
     return errs;
   }
@@ -278,7 +278,7 @@ export function validatePodOS(spec: Json, path: string): FieldError[] {
     }
   }
   for (const [c, p] of containersWithPath(spec, path)) {
-    const csc = obj(c.securityContext);
+    const csc = asObject(c.securityContext);
     if (!csc) continue;
     for (const field of WINDOWS_CONTAINER_FIELDS) if (set(csc[field])) errs.push(fieldError.forbidden(`${p}.securityContext.${field}`, WINDOWS_FORBIDDEN));
   }

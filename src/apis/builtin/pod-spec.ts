@@ -61,7 +61,6 @@ export function defaultPodOnly(pod: KubeObject): void {
   }
 }
 
-
 /**
  * defaultHugePagePodLimits: once pod-level resources are partly set, a hugepages limit the
  * containers have and the pod has neither as limit nor as request becomes the containers' total.

@@ -19,10 +19,9 @@ import { podClaimNames, validatePodResourceClaims } from './pod-claims-validatio
 import { validateContainerResources, validatePodLevelResources } from './pod-resources-validation.ts';
 import { validateInitContainerHooks, validateRegularContainerHooks } from './pod-probe-validation.ts';
 import { validateAffinity, validateSchedulingGates, validateTopologySpreadConstraints } from './pod-scheduling-validation.ts';
-import { goString } from './shared.ts';
+import { asObject, goString } from './shared.ts';
 
 type Json = Record<string, unknown>;
-const obj = (v: unknown): Json | undefined => (isPlainObject(v) ? v : undefined);
 const list = (v: unknown): Json[] => (Array.isArray(v) ? v.filter(isPlainObject) : []);
 
 const RESTART_POLICIES = ['Always', 'OnFailure', 'Never'];
@@ -99,7 +98,7 @@ function validateEnv(env: Json[], path: string): FieldError[] {
     const name = goString(e.name);
     if (name === '') errs.push(fieldError.required(`${idx}.name`));
     else if (!/^[ -<>-~]+$/.test(name)) errs.push(fieldError.invalid(`${idx}.name`, name, "a valid environment variable name must consist only of printable ASCII characters other than '='"));
-    const from = obj(e.valueFrom);
+    const from = asObject(e.valueFrom);
     if (from) {
       const sources = ['fieldRef', 'resourceFieldRef', 'configMapKeyRef', 'secretKeyRef', 'fileKeyRef'].filter((k) => from[k] !== undefined && from[k] !== null);
       if (sources.length === 0) errs.push(fieldError.invalid(`${idx}.valueFrom`, '', 'must specify one of: `fieldRef`, `resourceFieldRef`, `configMapKeyRef` or `secretKeyRef`'));
@@ -238,7 +237,7 @@ function validateEphemeralContainers(spec: Json, volumes: Set<string>, claims: S
 
 /** ValidatePodSpec (the part ported): `path` is `spec` or `spec.template.spec`. */
 export function validatePodSpec(spec: unknown, path: string): FieldError[] {
-  const s = obj(spec) ?? {};
+  const s = asObject(spec) ?? {};
   const errs: FieldError[] = [];
   const { names: volumes, errors: volumeErrors } = validateVolumes(list(s.volumes), `${path}.volumes`);
   errs.push(...volumeErrors);
@@ -260,7 +259,7 @@ export function validatePodSpec(spec: unknown, path: string): FieldError[] {
   errs.push(...validatePodHostNetworkDeps(s, path));
   errs.push(...supported(goString(s.restartPolicy), `${path}.restartPolicy`, RESTART_POLICIES));
   errs.push(...supported(goString(s.dnsPolicy), `${path}.dnsPolicy`, DNS_POLICIES));
-  const nodeSelector = obj(s.nodeSelector);
+  const nodeSelector = asObject(s.nodeSelector);
   if (nodeSelector) errs.push(...validateLabels(nodeSelector as Record<string, string>, `${path}.nodeSelector`));
   errs.push(...validatePodSecurityContext(s, path));
   errs.push(...validateAffinity(s.affinity, `${path}.affinity`));
@@ -320,7 +319,7 @@ export function validateTolerations(tolerations: Json[], path: string): FieldErr
  * leading or trailing whitespace in a Pod (templates keep the older, laxer rule).
  */
 export function validateContainersOnlyForPod(spec: unknown): FieldError[] {
-  const s = obj(spec) ?? {};
+  const s = asObject(spec) ?? {};
   const errs: FieldError[] = [];
   for (const key of ['containers', 'initContainers'] as const) {
     list(s[key]).forEach((c, i) => {
@@ -336,12 +335,12 @@ export function validateContainersOnlyForPod(spec: unknown): FieldError[] {
  * template's, without name rules) and its spec. `path` is `spec.template`.
  */
 export function validatePodTemplateSpec(template: unknown, path: string): FieldError[] {
-  const t = obj(template) ?? {};
-  const meta = obj(t.metadata) ?? {};
+  const t = asObject(template) ?? {};
+  const meta = asObject(t.metadata) ?? {};
   const errs: FieldError[] = [];
-  const labels = obj(meta.labels);
+  const labels = asObject(meta.labels);
   if (labels) errs.push(...validateLabels(labels as Record<string, string>, `${path}.labels`));
-  const annotations = obj(meta.annotations);
+  const annotations = asObject(meta.annotations);
   if (annotations) errs.push(...validateAnnotations(annotations as Record<string, string>, `${path}.annotations`));
   errs.push(...validatePodSpec(t.spec, `${path}.spec`));
   return errs;

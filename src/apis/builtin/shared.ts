@@ -9,7 +9,6 @@ import { BUILTIN_RESOURCES, type BuiltinResourceFacts } from '../../generated/bu
 
 export type JsonObject = Record<string, unknown>;
 
-
 /** The child object at `key`, created when missing or not an object. */
 export function child(obj: JsonObject, key: string): JsonObject {
   const v = obj[key];
@@ -42,6 +41,9 @@ export function getIn(obj: unknown, path: readonly string[]): unknown {
   }
   return cur;
 }
+
+/** A JSON object, or undefined for anything else (a struct pointer as Go decodes it: absent or null is nil). */
+export const asObject = (v: unknown): JsonObject | undefined => (isPlainObject(v) ? v : undefined);
 
 /** A string field as Go holds it after decoding: missing or non-string is the zero value "". */
 export function goString(v: unknown): string {

@@ -28,7 +28,6 @@ export interface PodSpecJson {
 export const podSpec = (pod: KubeObject): PodSpecJson => (pod.spec ?? {}) as PodSpecJson;
 const list = (c: ContainerJson, which: 'requests' | 'limits'): ResourceList => resourceList(c.resources?.[which]);
 
-
 /** AggregateContainerRequests / AggregateContainerLimits: the containers' own, without pod-level resources. */
 export function aggregate(spec: PodSpecJson, which: 'requests' | 'limits'): ResourceList {
   const out: ResourceList = new Map();
