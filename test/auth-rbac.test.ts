@@ -155,6 +155,18 @@ describe('auth: true', () => {
     expect(after.status).toBe(401);
   });
 
+  it('accepts a service account token for a minute past its expiry (jwt.DefaultLeeway), not after', async () => {
+    await using cluster = await createFakeCluster({ auth: true, clock: new Date('2026-01-01T00:00:00Z') });
+    const core = cluster.kubeConfig.makeApiClient(k8s.CoreV1Api);
+    await core.createNamespacedServiceAccount({ namespace: 'default', body: { metadata: { name: 'bot' } } });
+    const { status } = await core.createNamespacedServiceAccountToken({ name: 'bot', namespace: 'default', body: { spec: { audiences: [], expirationSeconds: 600 } } });
+    const listPods = async () => (await cluster.handle(new Request(`${cluster.url}/api/v1/namespaces/default/pods`, { headers: { authorization: `Bearer ${status!.token}` } }))).status;
+    cluster.clock.advance(600_000 + 60_000);
+    expect(await listPods()).not.toBe(401);
+    cluster.clock.advance(1_000);
+    expect(await listPods()).toBe(401);
+  });
+
   it('lets discovery and /version through for every user, and forbids other paths with the path text', async () => {
     await using cluster = await createFakeCluster({ auth: true });
     const jane = cluster.kubeConfigFor({ user: 'jane' });

@@ -10,6 +10,7 @@ import { badRequest, conflict, internalError, invalid, plainServerError, StatusE
 import { fieldError, type FieldError } from '../errors/field-error.ts';
 import { formatLabelSelector } from '../selectors/format-label-selector.ts';
 import { goDynamicTypeName, goSprintV, toGoValue } from '../patch/go-value.ts';
+import { validateNonnegativeField } from '../validation/meta-fields.ts';
 import { validateObjectMeta } from '../validation/object-meta.ts';
 import { isPlainObject, type KubeObject } from './object.ts';
 import { replicasPathOf, type ReplicasPathMappings } from '../apply/scale-handler.ts';
@@ -117,7 +118,7 @@ export function builtinScale(group: string, plural: string, knownVersions: reado
 function validateScale(scale: KubeObject): FieldError[] {
   const errors = validateObjectMeta(scale.metadata, { namespaced: true, nameRule: 'dns1123-subdomain' });
   const replicas = scaleSpecReplicas(scale);
-  if (replicas < 0) errors.push(fieldError.invalid('spec.replicas', replicas, 'must be greater than or equal to 0'));
+  errors.push(...validateNonnegativeField(replicas, 'spec.replicas'));
   return errors;
 }
 

@@ -90,6 +90,20 @@ const orderedWarnings = (admission: readonly string[], mutating: number, strateg
   ...admission.slice(mutating),
 ];
 
+/**
+ * One admission run's attributes: what is asked about, plus what the request's options say (dry
+ * run, user) and the empty warnings and audit annotations the plugins fill; handed to the
+ * request's observer as the run starts (options.ts AdmissionObserver).
+ */
+function requestAttributes(
+  what: Omit<AdmissionAttributes, 'options' | 'dryRun' | 'userInfo' | 'warnings' | 'auditAnnotations'>,
+  options: WriteOptions | DeleteOptions,
+): AdmissionAttributes {
+  const attributes: AdmissionAttributes = { ...what, options, dryRun: isDryRun(options.dryRun), userInfo: options.user, warnings: [], auditAnnotations: {} };
+  options.observeAdmission?.(attributes);
+  return attributes;
+}
+
 /** Decode warnings (unknown fields) come before the strategy's own. */
 const withWarnings = (result: WriteResult, first: string[]): WriteResult => (first.length ? { ...result, warnings: [...first, ...result.warnings] } : result);
 
@@ -671,25 +685,13 @@ export class GenericRegistry {
       if (!meta.namespace) meta.namespace = namespace;
       else if (meta.namespace !== namespace) throw badRequest('the namespace of the provided object does not match the namespace sent on the request');
     }
-    const attributes: AdmissionAttributes | undefined = this.ctx.admission && {
-      operation: 'CREATE',
-      type: subresourceType,
-      subresource: subresourceType.subresource ?? '',
-      kind,
-      namespace,
-      name,
-      object: body,
-      oldObject: undefined,
-      options,
-      dryRun: isDryRun(options.dryRun),
-      userInfo: options.user,
-      warnings: [],
-      auditAnnotations: {},
-    };
-    if (attributes) {
-      options.observeAdmission?.(attributes);
-      await this.ctx.admission!.admit(attributes);
-    }
+    const attributes =
+      this.ctx.admission &&
+      requestAttributes(
+        { operation: 'CREATE', type: subresourceType, subresource: subresourceType.subresource ?? '', kind, namespace, name, object: body, oldObject: undefined },
+        options,
+      );
+    if (attributes) await this.ctx.admission!.admit(attributes);
     await checks();
     if (attributes) await this.ctx.admission!.validate(attributes);
   }
@@ -705,23 +707,19 @@ export class GenericRegistry {
     const meta = (object ?? oldObject)?.metadata ?? {};
     // A derived type with a view of its own (the scale subresource) is admitted as that view.
     const view = this.type.admissionView;
-    const attributes: AdmissionAttributes = {
-      operation,
-      type: view?.type ?? this.type,
-      subresource: this.type.subresource ?? '',
-      ...(view ? { kind: view.kind } : {}),
-      namespace: this.type.namespaced ? meta.namespace : undefined,
-      name: meta.name ?? '',
-      object: view && object ? view.of(object) : object,
-      oldObject: view && oldObject ? view.of(oldObject) : oldObject,
+    return requestAttributes(
+      {
+        operation,
+        type: view?.type ?? this.type,
+        subresource: this.type.subresource ?? '',
+        ...(view ? { kind: view.kind } : {}),
+        namespace: this.type.namespaced ? meta.namespace : undefined,
+        name: meta.name ?? '',
+        object: view && object ? view.of(object) : object,
+        oldObject: view && oldObject ? view.of(oldObject) : oldObject,
+      },
       options,
-      dryRun: isDryRun(options.dryRun),
-      userInfo: options.user,
-      warnings: [],
-      auditAnnotations: {},
-    };
-    options.observeAdmission?.(attributes);
-    return attributes;
+    );
   }
 
   private metaRules() {

@@ -30,7 +30,16 @@ export interface ManagedFieldsEntryValue {
  */
 export function invalidWithJson(field: string, value: unknown, json: string, detail: string): FieldError {
   if (renderValue(value) === json) return fieldError.invalid(field, value, detail);
-  return { type: 'FieldValueInvalid', field, value: OMIT_VALUE, detail: `${json}: ${detail}` };
+  return invalidStruct(field, json, detail);
+}
+
+/**
+ * field.Invalid whose bad value Go prints with encoding/json in a form renderValue does not give (an
+ * internal struct: Go field names, declaration order): the text `rendered` carries it in the
+ * detail, the value omitted; the message reads the same.
+ */
+export function invalidStruct(field: string, rendered: string, detail: string): FieldError {
+  return { type: 'FieldValueInvalid', field, value: OMIT_VALUE, detail: detail ? `${rendered}: ${detail}` : rendered };
 }
 
 /** v1validation.ValidateLabels: errors sit on the map path itself, valued by key or value. */
@@ -43,10 +52,13 @@ export function validateLabels(labels: Record<string, string>, path: string): Fi
   return errs;
 }
 
-/** v1validation.ValidateLabelName. */
-export function validateLabelName(name: string, path: string): FieldError[] {
+/** apivalidation.ValidateQualifiedName: a qualified name, or Invalid errors at `path`. */
+export function validateQualifiedName(name: string, path: string): FieldError[] {
   return isQualifiedName(name).map((msg) => fieldError.invalid(path, name, msg));
 }
+
+/** v1validation.ValidateLabelName: the same check as ValidateQualifiedName. */
+export const validateLabelName = validateQualifiedName;
 
 /** ValidateAnnotations: keys are qualified names compared case-insensitively; total size capped. */
 export function validateAnnotations(annotations: Record<string, string>, path: string): FieldError[] {

@@ -13,7 +13,7 @@ export function isValidPortName(port: string): string[] {
 }
 
 /** validation.InclusiveRangeError(1, 65535), what IsValidPortNum answers. */
-export const PORT_RANGE_ERROR = 'must be between 1 and 65535, inclusive';
+const PORT_RANGE_ERROR = 'must be between 1 and 65535, inclusive';
 
 /** validation.IsValidPortNum. */
 export const isValidPortNum = (port: number): string[] => (port >= 1 && port <= 65535 ? [] : [PORT_RANGE_ERROR]);

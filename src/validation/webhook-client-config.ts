@@ -3,6 +3,7 @@
 import { X509Certificate } from 'node:crypto';
 import { fieldError, fieldPath, type FieldError } from '../errors/field-error.ts';
 import { isDNS1123Subdomain } from './names.ts';
+import { isValidPortNum } from './ports.ts';
 import { parseURL, UrlError } from '../go/net-url.ts';
 
 const FORM = '; desired format: https://host[/path]';
@@ -29,10 +30,8 @@ export function validateWebhookService(path: string, namespace: string, name: st
   const errs: FieldError[] = [];
   if (name.length === 0) errs.push(fieldError.required(fieldPath.child(path, 'name'), ''));
   if (namespace.length === 0) errs.push(fieldError.required(fieldPath.child(path, 'namespace'), ''));
-  // validation.IsValidPortNum
-  if (!(port >= 1 && port <= 65535)) {
-    errs.push(fieldError.invalid(fieldPath.child(path, 'port'), port, 'port is not valid: must be between 1 and 65535, inclusive'));
-  }
+  const portErrs = isValidPortNum(port);
+  if (portErrs.length) errs.push(fieldError.invalid(fieldPath.child(path, 'port'), port, `port is not valid: ${portErrs.join(', ')}`));
   if (urlPath === undefined || urlPath === '/' || urlPath.length === 0) return errs;
   const pathField = fieldPath.child(path, 'path');
   if (urlPath === '//') {

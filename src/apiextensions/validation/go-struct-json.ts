@@ -2,14 +2,10 @@
 // internal apiextensions structs, which carry no json tags: Go prints every field, under its Go
 // name, in declaration order, nil as null. renderValue (shared) sorts object keys, so such values
 // are pre-rendered here and carried in the detail with the value omitted; the text is identical.
-import { OMIT_VALUE, type FieldError } from '../../errors/field-error.ts';
+import type { FieldError } from '../../errors/field-error.ts';
+import { invalidStruct } from '../../validation/meta-fields.ts';
 import { goJson } from '../../errors/go-format.ts';
 import type { Column, Rule, Schema, SchemaOrArray, SchemaOrBool, SchemaOrStringArray, SelectableField, Subresources, Validation, Version } from './internal-types.ts';
-
-/** field.Invalid with a struct-valued bad value, rendered the way Go renders it. */
-export function invalidStruct(field: string, rendered: string, detail: string): FieldError {
-  return { type: 'FieldValueInvalid', field, value: OMIT_VALUE, detail: detail ? `${rendered}: ${detail}` : rendered };
-}
 
 /**
  * field.Invalid whose bad value is a *string or a named string type (ResourceScope, ...): Go's type
@@ -18,6 +14,9 @@ export function invalidStruct(field: string, rendered: string, detail: string): 
 export function invalidJsonString(field: string, value: string | undefined, detail: string): FieldError {
   return invalidStruct(field, goJson(value ?? null), detail);
 }
+
+/** field.Invalid with a struct-valued bad value (src/validation/meta-fields.ts), for the CRD validation. */
+export { invalidStruct };
 
 type Fields = [string, string][];
 const struct = (fields: Fields): string => `{${fields.map(([k, v]) => `${JSON.stringify(k)}:${v}`).join(',')}}`;

@@ -7,11 +7,11 @@
 import { fieldError, type FieldError } from '../../errors/field-error.ts';
 import { isDNS1035Label, isDNS1123Subdomain } from '../../validation/names.ts';
 import { validateWebhookService, validateWebhookURL } from '../../validation/webhook-client-config.ts';
-import { isPlainObject, type KubeObject } from '../object.ts';
+import type { KubeObject } from '../object.ts';
 import { validateLabelSelector } from './label-selector-validation.ts';
+import { asObject } from './shared.ts';
 
 type Json = Record<string, unknown>;
-const obj = (v: unknown): Json | undefined => (isPlainObject(v) ? v : undefined);
 const strings = (v: unknown): string[] => (Array.isArray(v) ? v.map((x) => (typeof x === 'string' ? x : '')) : []);
 const FAILURE_POLICIES = ['Fail', 'Ignore'];
 const MATCH_POLICIES = ['Equivalent', 'Exact'];
@@ -22,7 +22,7 @@ const SCOPES = ['*', 'Cluster', 'Namespaced'];
 const REINVOCATION_POLICIES = ['IfNeeded', 'Never'];
 const ACCEPTED_REVIEW_VERSIONS = ['v1', 'v1beta1'];
 
-const hooksOf = (o: KubeObject): Json[] => (Array.isArray(o.webhooks) ? o.webhooks : []).map((h) => obj(h) ?? {});
+const hooksOf = (o: KubeObject): Json[] => (Array.isArray(o.webhooks) ? o.webhooks : []).map((h) => asObject(h) ?? {});
 
 /** SetDefaults_ValidatingWebhook / SetDefaults_MutatingWebhook, SetDefaults_Rule, SetDefaults_ServiceReference. */
 export function defaultWebhooks(mutating: boolean): (o: KubeObject) => void {
@@ -34,8 +34,8 @@ export function defaultWebhooks(mutating: boolean): (o: KubeObject) => void {
       hook.objectSelector ??= {};
       hook.timeoutSeconds ??= 10;
       if (mutating) hook.reinvocationPolicy ??= 'Never';
-      for (const rule of Array.isArray(hook.rules) ? hook.rules : []) if (obj(rule)) (rule as Json).scope ??= '*';
-      const service = obj(obj(hook.clientConfig)?.service);
+      for (const rule of Array.isArray(hook.rules) ? hook.rules : []) if (asObject(rule)) (rule as Json).scope ??= '*';
+      const service = asObject(asObject(hook.clientConfig)?.service);
       if (service) service.port ??= 443;
     }
   };
@@ -93,7 +93,7 @@ function isFullyQualifiedName(path: string, name: string): FieldError[] {
 
 function validateWebhook(hook: Json, mutating: boolean, opts: Options, path: string): FieldError[] {
   const errs = isFullyQualifiedName(`${path}.name`, typeof hook.name === 'string' ? hook.name : '');
-  (Array.isArray(hook.rules) ? hook.rules : []).forEach((r, i) => errs.push(...validateRuleWithOperations(obj(r) ?? {}, `${path}.rules[${i}]`)));
+  (Array.isArray(hook.rules) ? hook.rules : []).forEach((r, i) => errs.push(...validateRuleWithOperations(asObject(r) ?? {}, `${path}.rules[${i}]`)));
   if (typeof hook.failurePolicy === 'string' && !FAILURE_POLICIES.includes(hook.failurePolicy)) errs.push(fieldError.notSupported(`${path}.failurePolicy`, hook.failurePolicy, FAILURE_POLICIES));
   if (typeof hook.matchPolicy === 'string' && !MATCH_POLICIES.includes(hook.matchPolicy)) errs.push(fieldError.notSupported(`${path}.matchPolicy`, hook.matchPolicy, MATCH_POLICIES));
   const allowed = opts.requireNoSideEffects ? NO_SIDE_EFFECTS : ALL_SIDE_EFFECTS;
@@ -102,13 +102,13 @@ function validateWebhook(hook: Json, mutating: boolean, opts: Options, path: str
   if (typeof hook.timeoutSeconds === 'number' && (hook.timeoutSeconds > 30 || hook.timeoutSeconds < 1)) {
     errs.push(fieldError.invalid(`${path}.timeoutSeconds`, hook.timeoutSeconds, 'the timeout value must be between 1 and 30 seconds'));
   }
-  for (const key of ['namespaceSelector', 'objectSelector'] as const) if (obj(hook[key])) errs.push(...validateLabelSelector(hook[key], `${path}.${key}`));
+  for (const key of ['namespaceSelector', 'objectSelector'] as const) if (asObject(hook[key])) errs.push(...validateLabelSelector(hook[key], `${path}.${key}`));
   if (mutating && typeof hook.reinvocationPolicy === 'string' && !REINVOCATION_POLICIES.includes(hook.reinvocationPolicy)) {
     errs.push(fieldError.notSupported(`${path}.reinvocationPolicy`, hook.reinvocationPolicy, REINVOCATION_POLICIES));
   }
-  const cc = obj(hook.clientConfig) ?? {};
+  const cc = asObject(hook.clientConfig) ?? {};
   const url = typeof cc.url === 'string' ? cc.url : undefined;
-  const service = obj(cc.service);
+  const service = asObject(cc.service);
   if ((url === undefined) === (service === undefined)) errs.push(fieldError.required(`${path}.clientConfig`, 'exactly one of url or service is required'));
   else if (url !== undefined) errs.push(...validateWebhookURL(`${path}.clientConfig.url`, url, true));
   else if (service) {

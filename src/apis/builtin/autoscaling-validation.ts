@@ -6,12 +6,11 @@
 // Not ported: the HPAConfigurableTolerance `tolerance` checks.
 import { fieldError, type FieldError } from '../../errors/field-error.ts';
 import { isDNS1123Label, isPathSegmentName } from '../../validation/names.ts';
-import { isPlainObject, type KubeObject } from '../object.ts';
+import type { KubeObject } from '../object.ts';
 import { Quantity } from './quantity.ts';
+import { asObject, goString } from './shared.ts';
 
 type Json = Record<string, unknown>;
-const obj = (v: unknown): Json | undefined => (isPlainObject(v) ? v : undefined);
-const str = (v: unknown): string => (typeof v === 'string' ? v : '');
 const int = (v: unknown): number => (typeof v === 'number' ? v : 0);
 const METRIC_SOURCE_TYPES = ['ContainerResource', 'External', 'Object', 'Pods', 'Resource'];
 const SOURCE_FIELDS: Record<string, string> = { Object: 'object', Pods: 'pods', Resource: 'resource', External: 'external', ContainerResource: 'containerResource' };
@@ -21,11 +20,11 @@ const MAX_PERIOD_SECONDS = 1800;
 const MAX_STABILIZATION_WINDOW_SECONDS = 3600;
 
 export function validateHorizontalPodAutoscaler(hpa: KubeObject): FieldError[] {
-  return validateSpec(obj(hpa.spec) ?? {}, 1);
+  return validateSpec(asObject(hpa.spec) ?? {}, 1);
 }
 
 export function validateHorizontalPodAutoscalerUpdate(hpa: KubeObject, old: KubeObject): FieldError[] {
-  return validateSpec(obj(hpa.spec) ?? {}, obj(old.spec)?.minReplicas === 0 ? 0 : 1);
+  return validateSpec(asObject(hpa.spec) ?? {}, asObject(old.spec)?.minReplicas === 0 ? 0 : 1);
 }
 
 function validateSpec(spec: Json, minReplicasLowerBound: number): FieldError[] {
@@ -37,12 +36,12 @@ function validateSpec(spec: Json, minReplicasLowerBound: number): FieldError[] {
   }
   if (maxReplicas < 1) errs.push(fieldError.invalid('spec.maxReplicas', maxReplicas, 'must be greater than 0'));
   if (minReplicas !== undefined && maxReplicas < minReplicas) errs.push(fieldError.invalid('spec.maxReplicas', maxReplicas, 'must be greater than or equal to `minReplicas`'));
-  errs.push(...validateCrossVersionObjectReference(obj(spec.scaleTargetRef) ?? {}, 'spec.scaleTargetRef'));
+  errs.push(...validateCrossVersionObjectReference(asObject(spec.scaleTargetRef) ?? {}, 'spec.scaleTargetRef'));
   errs.push(...validateMetrics(Array.isArray(spec.metrics) ? spec.metrics : [], minReplicas));
-  const behavior = obj(spec.behavior);
+  const behavior = asObject(spec.behavior);
   if (behavior) {
     for (const key of ['scaleUp', 'scaleDown'] as const) {
-      const rules = obj(behavior[key]);
+      const rules = asObject(behavior[key]);
       if (rules) errs.push(...validateScalingRules(rules, `spec.behavior.${key}`));
     }
   }
@@ -52,7 +51,7 @@ function validateSpec(spec: Json, minReplicasLowerBound: number): FieldError[] {
 function validateCrossVersionObjectReference(ref: Json, path: string): FieldError[] {
   const errs: FieldError[] = [];
   for (const key of ['kind', 'name'] as const) {
-    const value = str(ref[key]);
+    const value = goString(ref[key]);
     if (value === '') errs.push(fieldError.required(`${path}.${key}`));
     else errs.push(...isPathSegmentName(value).map((m) => fieldError.invalid(`${path}.${key}`, value, m)));
   }
@@ -63,7 +62,7 @@ function validateMetrics(metrics: unknown[], minReplicas: number | undefined): F
   const errs: FieldError[] = [];
   let objectOrExternal = false;
   metrics.forEach((m, i) => {
-    const metric = obj(m) ?? {};
+    const metric = asObject(m) ?? {};
     errs.push(...validateMetricSpec(metric, `spec.metrics[${i}]`));
     if (metric.type === 'Object' || metric.type === 'External') objectOrExternal = true;
   });
@@ -73,16 +72,16 @@ function validateMetrics(metrics: unknown[], minReplicas: number | undefined): F
 
 function validateMetricSpec(metric: Json, path: string): FieldError[] {
   const errs: FieldError[] = [];
-  const type = str(metric.type);
+  const type = goString(metric.type);
   if (type === '') errs.push(fieldError.required(`${path}.type`, 'must specify a metric source type'));
   if (!METRIC_SOURCE_TYPES.includes(type)) errs.push(fieldError.notSupported(`${path}.type`, type, METRIC_SOURCE_TYPES));
   // Only the first source present (in Go's order) is validated; the others are reported below.
-  const present = ['object', 'external', 'pods', 'resource', 'containerResource'].filter((k) => obj(metric[k]));
+  const present = ['object', 'external', 'pods', 'resource', 'containerResource'].filter((k) => asObject(metric[k]));
   const first = present[0];
-  if (first) errs.push(...validateSource(first, obj(metric[first])!, `${path}.${first}`));
+  if (first) errs.push(...validateSource(first, asObject(metric[first])!, `${path}.${first}`));
   const expected = SOURCE_FIELDS[type];
   if (expected) {
-    if (!obj(metric[expected])) errs.push(fieldError.required(`${path}.${expected}`, 'must populate information for the given metric source'));
+    if (!asObject(metric[expected])) errs.push(fieldError.required(`${path}.${expected}`, 'must populate information for the given metric source'));
   } else errs.push(fieldError.notSupported(`${path}.type`, type, METRIC_SOURCE_TYPES));
   if (present.length !== 1) {
     // Go ranges over a set (map order); sorted here.
@@ -93,32 +92,32 @@ function validateMetricSpec(metric: Json, path: string): FieldError[] {
 
 function validateSource(kind: string, src: Json, path: string): FieldError[] {
   const errs: FieldError[] = [];
-  const target = obj(src.target) ?? {};
+  const target = asObject(src.target) ?? {};
   const has = (k: string) => target[k] !== undefined && target[k] !== null;
   switch (kind) {
     case 'object':
-      errs.push(...validateCrossVersionObjectReference(obj(src.describedObject) ?? {}, `${path}.describedObject`));
-      errs.push(...validateMetricIdentifier(obj(src.metric) ?? {}, `${path}.metric`));
+      errs.push(...validateCrossVersionObjectReference(asObject(src.describedObject) ?? {}, `${path}.describedObject`));
+      errs.push(...validateMetricIdentifier(asObject(src.metric) ?? {}, `${path}.metric`));
       errs.push(...validateMetricTarget(target, `${path}.target`));
       if (!has('value') && !has('averageValue')) errs.push(fieldError.required(`${path}.target.averageValue`, 'must set either a target value or averageValue'));
       break;
     case 'external':
-      errs.push(...validateMetricIdentifier(obj(src.metric) ?? {}, `${path}.metric`));
+      errs.push(...validateMetricIdentifier(asObject(src.metric) ?? {}, `${path}.metric`));
       errs.push(...validateMetricTarget(target, `${path}.target`));
       if (!has('value') && !has('averageValue')) errs.push(fieldError.required(`${path}.target.averageValue`, 'must set either a target value for metric or a per-pod target'));
       if (has('value') && has('averageValue')) errs.push(fieldError.forbidden(`${path}.target.value`, 'may not set both a target value for metric and a per-pod target'));
       break;
     case 'pods':
-      errs.push(...validateMetricIdentifier(obj(src.metric) ?? {}, `${path}.metric`));
+      errs.push(...validateMetricIdentifier(asObject(src.metric) ?? {}, `${path}.metric`));
       errs.push(...validateMetricTarget(target, `${path}.target`));
       if (!has('averageValue')) errs.push(fieldError.required(`${path}.target.averageValue`, 'must specify a positive target averageValue'));
       break;
     default: {
       // resource and containerResource
-      const name = str(src.name);
+      const name = goString(src.name);
       if (name === '') errs.push(fieldError.required(`${path}.name`, 'must specify a resource name'));
       if (kind === 'containerResource') {
-        const container = str(src.container);
+        const container = goString(src.container);
         if (container === '') errs.push(fieldError.required(`${path}.container`, 'must specify a container'));
         else errs.push(...isDNS1123Label(container).map((m) => fieldError.invalid(`${path}.container`, container, m)));
       }
@@ -132,7 +131,7 @@ function validateSource(kind: string, src: Json, path: string): FieldError[] {
 
 function validateMetricTarget(target: Json, path: string): FieldError[] {
   const errs: FieldError[] = [];
-  const type = str(target.type);
+  const type = goString(target.type);
   if (type === '') errs.push(fieldError.required(`${path}.type`, 'must specify a metric target type'));
   if (type !== 'Utilization' && type !== 'Value' && type !== 'AverageValue') errs.push(fieldError.invalid(`${path}.type`, type, 'must be either Utilization, Value, or AverageValue'));
   for (const key of ['value', 'averageValue'] as const) {
@@ -146,7 +145,7 @@ function validateMetricTarget(target: Json, path: string): FieldError[] {
 }
 
 function validateMetricIdentifier(id: Json, path: string): FieldError[] {
-  const name = str(id.name);
+  const name = goString(id.name);
   if (name === '') return [fieldError.required(`${path}.name`, 'must specify a metric name')];
   return isPathSegmentName(name).map((m) => fieldError.invalid(`${path}.name`, name, m));
 }
@@ -162,9 +161,9 @@ function validateScalingRules(rules: Json, path: string): FieldError[] {
   const policies = Array.isArray(rules.policies) ? rules.policies : [];
   if (policies.length === 0) errs.push(fieldError.required(`${path}.policies`, 'must specify at least one Policy'));
   policies.forEach((p, i) => {
-    const policy = obj(p) ?? {};
+    const policy = asObject(p) ?? {};
     const at = `${path}.policies[${i}]`;
-    if (policy.type !== 'Pods' && policy.type !== 'Percent') errs.push(fieldError.notSupported(`${at}.type`, str(policy.type), POLICY_TYPES));
+    if (policy.type !== 'Pods' && policy.type !== 'Percent') errs.push(fieldError.notSupported(`${at}.type`, goString(policy.type), POLICY_TYPES));
     if (int(policy.value) <= 0) errs.push(fieldError.invalid(`${at}.value`, int(policy.value), 'must be greater than zero'));
     if (int(policy.periodSeconds) <= 0) errs.push(fieldError.invalid(`${at}.periodSeconds`, int(policy.periodSeconds), 'must be greater than zero'));
     if (int(policy.periodSeconds) > MAX_PERIOD_SECONDS) errs.push(fieldError.invalid(`${at}.periodSeconds`, int(policy.periodSeconds), `must be less than or equal to ${MAX_PERIOD_SECONDS}`));

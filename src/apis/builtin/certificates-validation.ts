@@ -7,7 +7,7 @@
 import { fieldError, type FieldError } from '../../errors/field-error.ts';
 import { goQuote } from '../../errors/go-format.ts';
 import { certificateRequestError } from '../../go/x509-csr.ts';
-import { isDNS1123Label, isDNS1123Subdomain } from '../../validation/names.ts';
+import { DNS1123_LABEL_MAX_LENGTH, DNS1123_SUBDOMAIN_MAX_LENGTH, isDNS1123Label, isDNS1123Subdomain } from '../../validation/names.ts';
 import { isPlainObject, type KubeObject } from '../object.ts';
 import { decodeGoBase64 } from '../../go/base64.ts';
 
@@ -20,8 +20,6 @@ const VALID_USAGES = [
   'netscape sgc', 'ocsp signing', 's/mime', 'server auth', 'signing', 'timestamping',
 ];
 const LEGACY_UNKNOWN_SIGNER = 'kubernetes.io/legacy-unknown';
-const DNS1123_SUBDOMAIN_MAX = 253;
-const DNS1123_LABEL_MAX = 63;
 
 /** ValidateSignerName. */
 export function validateSignerName(path: string, signerName: string): FieldError[] {
@@ -30,7 +28,7 @@ export function validateSignerName(path: string, signerName: string): FieldError
   if (segments.length !== 2) return [fieldError.invalid(path, signerName, "must be a fully qualified domain and path of the form 'example.com/signer-name'")];
   const [domain, rest] = segments as [string, string];
   const errs: FieldError[] = [];
-  if (domain.length > DNS1123_SUBDOMAIN_MAX) errs.push(fieldError.tooLong(path, DNS1123_SUBDOMAIN_MAX));
+  if (domain.length > DNS1123_SUBDOMAIN_MAX_LENGTH) errs.push(fieldError.tooLong(path, DNS1123_SUBDOMAIN_MAX_LENGTH));
   const domainLabels = domain.split('.');
   for (const label of domainLabels) {
     const msgs = isDNS1123Label(label);
@@ -47,7 +45,7 @@ export function validateSignerName(path: string, signerName: string): FieldError
       break;
     }
   }
-  const max = DNS1123_SUBDOMAIN_MAX + (DNS1123_SUBDOMAIN_MAX + DNS1123_LABEL_MAX + 1) + 1;
+  const max = DNS1123_SUBDOMAIN_MAX_LENGTH + (DNS1123_SUBDOMAIN_MAX_LENGTH + DNS1123_LABEL_MAX_LENGTH + 1) + 1;
   if (signerName.length > max) errs.push(fieldError.tooLong(path, max));
   return errs;
 }

@@ -5,6 +5,7 @@ import type { ResourceType } from '../resource-type.ts';
 import { type FieldError, fieldError } from '../../errors/field-error.ts';
 import type { KubeObject } from '../object.ts';
 import { builtin, objAt } from './shared.ts';
+import { validateNonnegativeField } from '../../validation/meta-fields.ts';
 
 export function coordinationV1ResourceTypes(): ResourceType[] {
   return [
@@ -29,9 +30,7 @@ function validateLeaseSpec(obj: KubeObject): FieldError[] {
   if (typeof spec.leaseDurationSeconds === 'number' && spec.leaseDurationSeconds <= 0) {
     errs.push(fieldError.invalid('spec.leaseDurationSeconds', spec.leaseDurationSeconds, 'must be greater than 0'));
   }
-  if (typeof spec.leaseTransitions === 'number' && spec.leaseTransitions < 0) {
-    errs.push(fieldError.invalid('spec.leaseTransitions', spec.leaseTransitions, 'must be greater than or equal to 0'));
-  }
+  if (typeof spec.leaseTransitions === 'number') errs.push(...validateNonnegativeField(spec.leaseTransitions, 'spec.leaseTransitions'));
   const strategy = typeof spec.strategy === 'string' ? spec.strategy : '';
   if (typeof spec.preferredHolder === 'string' && spec.preferredHolder !== '' && strategy === '') {
     errs.push(fieldError.forbidden('spec.preferredHolder', 'may only be specified if `strategy` is defined'));

@@ -10,8 +10,8 @@
 // as go-cmp elides them, and the Go field names of an internal struct's JSON.
 import { GO_NAMED, GO_STRUCTS } from '../../generated/go-types.generated.ts';
 import { goQuote } from '../../errors/go-format.ts';
-import { deepEqual } from '../../util/deep-equal.ts';
 import { isPlainObject } from '../object.ts';
+import { isEmptyJson, semanticEqual } from './shared.ts';
 
 type Json = Record<string, unknown>;
 
@@ -44,22 +44,6 @@ const GO_FIELD_NAMES: Record<string, string> = {
 /** The Go field name of a JSON field (the internal types use the v1 names, capitalised). */
 export function goFieldName(jsonName: string): string {
   return GO_FIELD_NAMES[jsonName] ?? jsonName.charAt(0).toUpperCase() + jsonName.slice(1);
-}
-
-/** Whether a JSON value is what Go's omitempty leaves out (equal to an absent field). */
-const isEmpty = (v: unknown): boolean =>
-  v === undefined || v === null || (Array.isArray(v) && v.length === 0) || (isPlainObject(v) && Object.keys(v).length === 0);
-
-/** apiequality.Semantic.DeepEqual on the JSON of two values: nil and empty slices and maps are equal. */
-export function semanticDeepEqual(a: unknown, b: unknown): boolean {
-  if (isEmpty(a) && isEmpty(b)) return true;
-  if (Array.isArray(a) && Array.isArray(b)) return a.length === b.length && a.every((v, i) => semanticDeepEqual(v, b[i]));
-  if (isPlainObject(a) && isPlainObject(b)) {
-    const keys = new Set([...Object.keys(a), ...Object.keys(b)]);
-    for (const k of keys) if (!semanticDeepEqual(a[k], b[k])) return false;
-    return true;
-  }
-  return deepEqual(a, b);
 }
 
 // Go's zero values of the scalar kinds, as go-cmp prints an unset non-pointer field.
@@ -95,7 +79,7 @@ function goLiteral(v: unknown, pointer: boolean, type = ''): string {
   if (Array.isArray(v)) return `{${v.map((e) => goLiteral(e, false)).join(', ')}}`;
   if (isPlainObject(v)) {
     return `${amp}{${Object.entries(v)
-      .filter(([, e]) => !isEmpty(e))
+      .filter(([, e]) => !isEmptyJson(e))
       .map(([k, e]) => `${goFieldName(k)}: ${MAP_FIELDS.has(k) && isPlainObject(e) ? goMapLiteral(e) : goLiteral(e, false)}`)
       .join(', ')}}`;
   }
@@ -121,7 +105,7 @@ export function goStructDiff(internalName: string, goType: string, oldValue: Jso
   for (const [name, type] of members) {
     const before = oldValue[name];
     const after = newValue[name];
-    if (semanticDeepEqual(before, after)) {
+    if (semanticEqual(before, after)) {
       identical++;
       continue;
     }
@@ -186,5 +170,4 @@ export function internalJsonText(value: unknown): string {
   return JSON.stringify(internalStructJson(value) ?? null);
 }
 
-export const isEmptyJson = isEmpty;
 export type { Json as GoJson };

@@ -3,6 +3,7 @@ import { createNodePortAllocator, createServiceIPAllocator } from './context.ts'
 import { decodeGoBase64 } from '../../go/base64.ts';
 import { computePodQOS, imageTag } from './pod-spec.ts';
 import { compareQuantities, parseQuantity } from './quantity.ts';
+import { semanticEqual } from './shared.ts';
 
 describe('decodeGoBase64', () => {
   it('matches encoding/base64 error positions', () => {
@@ -66,5 +67,16 @@ describe('allocators', () => {
     ports.release(30000);
     expect(ports.allocate(30000)).toBeUndefined();
     expect(ports.allocate(30000)).toBe('provided port is already allocated');
+  });
+});
+
+describe('semanticEqual (apiequality.Semantic.DeepEqual)', () => {
+  it('equates nil and empty slices and maps at any depth, and nothing else', () => {
+    expect(semanticEqual({ a: [], b: {} }, {})).toBe(true);
+    expect(semanticEqual({ spec: { volumes: [] } }, { spec: { volumes: null } })).toBe(true);
+    expect(semanticEqual([], undefined)).toBe(true);
+    expect(semanticEqual({ a: [1] }, { a: [] })).toBe(false);
+    expect(semanticEqual({ a: '' }, {})).toBe(false);
+    expect(semanticEqual({ a: 0 }, { a: 0 })).toBe(true);
   });
 });

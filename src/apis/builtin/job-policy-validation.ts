@@ -5,11 +5,10 @@ import { fieldError, OMIT_VALUE, type FieldError } from '../../errors/field-erro
 import { goQuote } from '../../errors/go-format.ts';
 import { invalidWithJson, validateDomainPrefixedPath, validateNonnegativeField } from '../../validation/meta-fields.ts';
 import { isQualifiedName } from '../../validation/names.ts';
-import { isPlainObject } from '../object.ts';
 import { typedInternalJson } from './go-struct-diff.ts';
+import { asObject } from './shared.ts';
 
 type Json = Record<string, unknown>;
-const obj = (v: unknown): Json | undefined => (isPlainObject(v) ? v : undefined);
 const int = (v: unknown): number | undefined => (typeof v === 'number' ? v : undefined);
 
 const MAX_PARALLELISM_FOR_INDEXED_JOB = 100_000;
@@ -77,9 +76,9 @@ export function validateJobRetryAndEnd(spec: Json, path: string): FieldError[] {
     if (perIndex !== undefined) errs.push(fieldError.invalid(`${path}.backoffLimitPerIndex`, perIndex, 'requires indexed completion mode'));
     if (maxFailed !== undefined) errs.push(fieldError.invalid(`${path}.maxFailedIndexes`, maxFailed, 'requires indexed completion mode'));
   }
-  const failurePolicy = obj(spec.podFailurePolicy);
+  const failurePolicy = asObject(spec.podFailurePolicy);
   if (failurePolicy) errs.push(...validatePodFailurePolicy(spec, failurePolicy, `${path}.podFailurePolicy`));
-  const successPolicy = obj(spec.successPolicy);
+  const successPolicy = asObject(spec.successPolicy);
   if (successPolicy) {
     if (!indexed) errs.push(invalidWithJson(`${path}.successPolicy`, successPolicy, typedInternalJson('batch.v1.SuccessPolicy', successPolicy), 'requires indexed completion mode'));
     else errs.push(...validateSuccessPolicy(successPolicy, completions ?? 0, `${path}.successPolicy`));
@@ -95,7 +94,7 @@ export function validateJobRetryAndEnd(spec: Json, path: string): FieldError[] {
 
 /** The restart policy check validateJobSpec adds once the policy is OnFailure or Never. */
 export function validateRestartPolicyForFailurePolicy(spec: Json, restartPolicy: unknown, path: string): FieldError[] {
-  if (!obj(spec.podFailurePolicy) || restartPolicy === 'Never') return [];
+  if (!asObject(spec.podFailurePolicy) || restartPolicy === 'Never') return [];
   return [fieldError.invalid(`${path}.template.spec.restartPolicy`, restartPolicy, 'only "Never" is supported when podFailurePolicy is specified')];
 }
 
@@ -103,11 +102,11 @@ function validatePodFailurePolicy(spec: Json, policy: Json, path: string): Field
   const errs: FieldError[] = [];
   const rules = Array.isArray(policy.rules) ? policy.rules : [];
   if (rules.length > MAX_POD_FAILURE_POLICY_RULES) errs.push(fieldError.tooMany(`${path}.rules`, rules.length, MAX_POD_FAILURE_POLICY_RULES));
-  const podSpec = obj(obj(spec.template)?.spec) ?? {};
+  const podSpec = asObject(asObject(spec.template)?.spec) ?? {};
   const containerNames = new Set(
-    [...(Array.isArray(podSpec.containers) ? podSpec.containers : []), ...(Array.isArray(podSpec.initContainers) ? podSpec.initContainers : [])].map((c) => obj(c)?.name),
+    [...(Array.isArray(podSpec.containers) ? podSpec.containers : []), ...(Array.isArray(podSpec.initContainers) ? podSpec.initContainers : [])].map((c) => asObject(c)?.name),
   );
-  rules.forEach((rule, i) => errs.push(...validatePodFailurePolicyRule(spec, obj(rule) ?? {}, `${path}.rules[${i}]`, containerNames)));
+  rules.forEach((rule, i) => errs.push(...validatePodFailurePolicyRule(spec, asObject(rule) ?? {}, `${path}.rules[${i}]`, containerNames)));
   return errs;
 }
 
@@ -118,7 +117,7 @@ function validatePodFailurePolicyRule(spec: Json, rule: Json, path: string, cont
   else if (action === 'FailIndex') {
     if (int(spec.backoffLimitPerIndex) === undefined) errs.push(fieldError.invalid(`${path}.action`, action, 'requires the backoffLimitPerIndex to be set'));
   } else if (!ACTIONS.includes(action)) errs.push(fieldError.notSupported(`${path}.action`, action, ACTIONS));
-  const onExitCodes = obj(rule.onExitCodes);
+  const onExitCodes = asObject(rule.onExitCodes);
   const onPodConditions = Array.isArray(rule.onPodConditions) ? rule.onPodConditions : [];
   if (onExitCodes) errs.push(...validateOnExitCodes(onExitCodes, `${path}.onExitCodes`, containerNames));
   if (onPodConditions.length > 0) errs.push(...validateOnPodConditions(onPodConditions, `${path}.onPodConditions`));
@@ -131,7 +130,7 @@ function validateOnPodConditions(patterns: unknown[], path: string): FieldError[
   const errs: FieldError[] = [];
   if (patterns.length > MAX_ON_POD_CONDITIONS_PATTERNS) errs.push(fieldError.tooMany(path, patterns.length, MAX_ON_POD_CONDITIONS_PATTERNS));
   patterns.forEach((p, j) => {
-    const pattern = obj(p) ?? {};
+    const pattern = asObject(p) ?? {};
     const type = typeof pattern.type === 'string' ? pattern.type : '';
     // ValidateQualifiedName.
     for (const msg of isQualifiedName(type)) errs.push(fieldError.invalid(`${path}[${j}].type`, type, msg));
@@ -171,7 +170,7 @@ function validateSuccessPolicy(policy: Json, completions: number, path: string):
   if (rules.length === 0) errs.push(fieldError.required(`${path}.rules`, 'at least one rules must be specified when the successPolicy is specified'));
   if (rules.length > MAX_SUCCESS_POLICY_RULES) errs.push(fieldError.tooMany(`${path}.rules`, rules.length, MAX_SUCCESS_POLICY_RULES));
   rules.forEach((r, i) => {
-    const rule = obj(r) ?? {};
+    const rule = asObject(r) ?? {};
     const rulePath = `${path}.rules[${i}]`;
     const indexes = typeof rule.succeededIndexes === 'string' ? rule.succeededIndexes : undefined;
     const count = int(rule.succeededCount);

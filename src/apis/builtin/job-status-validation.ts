@@ -8,7 +8,7 @@
 // already off does not block unrelated updates. The option switches follow the v1.35+ strategy
 // (the resuming-Job and suspended-with-zero-completions exceptions included).
 import { fieldError, OMIT_VALUE, type FieldError } from '../../errors/field-error.ts';
-import { invalidWithJson } from '../../validation/meta-fields.ts';
+import { invalidWithJson, validateNonnegativeField } from '../../validation/meta-fields.ts';
 import { isPlainObject, type KubeObject } from '../object.ts';
 import { typedInternalJson } from './go-struct-diff.ts';
 import { parseIndexInterval, validateIndexesFormat } from './job-policy-validation.ts';
@@ -135,7 +135,6 @@ function optionsFor(job: KubeObject, old: KubeObject): Options {
   };
 }
 
-const NEGATIVE = 'must be greater than or equal to 0';
 const conditionsError = (detail: string): FieldError => fieldError.invalid('status.conditions', OMIT_VALUE, detail);
 
 /** validateFailedIndexesNotOverlapCompleted: intervals that do not parse are skipped (the format check reports them). */
@@ -169,8 +168,8 @@ function validateJobStatus(job: KubeObject, opts: Options): FieldError[] {
   const errs: FieldError[] = [];
   const s = statusOf(job);
   const spec = specOf(job);
-  for (const f of ['active', 'succeeded', 'failed'] as const) if (num(s[f]) < 0) errs.push(fieldError.invalid(`status.${f}`, num(s[f]), NEGATIVE));
-  for (const f of ['ready', 'terminating'] as const) if (present(s[f]) && s[f] < 0) errs.push(fieldError.invalid(`status.${f}`, s[f], NEGATIVE));
+  for (const f of ['active', 'succeeded', 'failed'] as const) errs.push(...validateNonnegativeField(num(s[f]), `status.${f}`));
+  for (const f of ['ready', 'terminating'] as const) if (present(s[f])) errs.push(...validateNonnegativeField(s[f], `status.${f}`));
   if (present(s.uncountedTerminatedPods)) {
     const seen = new Set<string>();
     for (const which of ['succeeded', 'failed'] as const) {

@@ -4,22 +4,19 @@
 import { fieldError, type FieldError } from '../../errors/field-error.ts';
 import { validateLabelName, validateLabels } from '../../validation/meta-fields.ts';
 import { isValidLabelValue } from '../../validation/names.ts';
-import { isPlainObject } from '../object.ts';
-
-type Json = Record<string, unknown>;
-const obj = (v: unknown): Json | undefined => (isPlainObject(v) ? v : undefined);
+import { asObject } from './shared.ts';
 
 /** A metav1.LabelSelector as encoding/json writes the struct (field order, omitempty). */
 export function labelSelectorJson(selector: unknown): string {
-  const s = obj(selector);
+  const s = asObject(selector);
   if (!s) return 'null';
   const parts: string[] = [];
-  const labels = obj(s.matchLabels);
+  const labels = asObject(s.matchLabels);
   if (labels && Object.keys(labels).length) parts.push(`"matchLabels":${JSON.stringify(Object.fromEntries(Object.entries(labels).sort(([a], [b]) => (a < b ? -1 : 1))))}`);
   const exprs = Array.isArray(s.matchExpressions) ? s.matchExpressions : [];
   if (exprs.length) {
     const items = exprs.map((e) => {
-      const r = obj(e) ?? {};
+      const r = asObject(e) ?? {};
       const values = Array.isArray(r.values) && r.values.length ? `,"values":${JSON.stringify(r.values)}` : '';
       return `{"key":${JSON.stringify(r.key ?? '')},"operator":${JSON.stringify(r.operator ?? '')}${values}}`;
     });
@@ -30,14 +27,14 @@ export function labelSelectorJson(selector: unknown): string {
 
 /** unversionedvalidation.ValidateLabelSelector (label values must be valid). */
 export function validateLabelSelector(selector: unknown, path: string): FieldError[] {
-  const s = obj(selector);
+  const s = asObject(selector);
   if (!s) return [];
   const errs: FieldError[] = [];
-  const labels = obj(s.matchLabels);
+  const labels = asObject(s.matchLabels);
   if (labels) errs.push(...validateLabels(labels as Record<string, string>, `${path}.matchLabels`));
   const exprs = Array.isArray(s.matchExpressions) ? s.matchExpressions : [];
   exprs.forEach((e, i) => {
-    const r = obj(e) ?? {};
+    const r = asObject(e) ?? {};
     const idx = `${path}.matchExpressions[${i}]`;
     const values = Array.isArray(r.values) ? (r.values as unknown[]).map(String) : [];
     switch (r.operator) {

@@ -7,13 +7,12 @@
 import { fieldError, type FieldError } from '../../errors/field-error.ts';
 import { parseCIDRSloppy, parseIPSloppy } from '../../go/net-sloppy.ts';
 import { isDNS1035Label, isDNS1123Subdomain, isPathSegmentName, isWildcardDNS1123Subdomain } from '../../validation/names.ts';
-import { isPlainObject, type KubeObject } from '../object.ts';
+import type { KubeObject } from '../object.ts';
 import { isValidPortName, isValidPortNum } from '../../validation/ports.ts';
 import { validateLabelSelector } from './label-selector-validation.ts';
+import { asObject, goString } from './shared.ts';
 
 type Json = Record<string, unknown>;
-const obj = (v: unknown): Json | undefined => (isPlainObject(v) ? v : undefined);
-const str = (v: unknown): string => (typeof v === 'string' ? v : '');
 const list = (v: unknown): unknown[] => (Array.isArray(v) ? v : []);
 const PATH_TYPES = ['Exact', 'ImplementationSpecific', 'Prefix'];
 const INVALID_PATH_SEQUENCES = ['//', '/./', '/../', '%2f', '%2F'];
@@ -23,7 +22,7 @@ const INGRESS_CLASS_ANNOTATION = 'kubernetes.io/ingress.class';
 // ---- Ingress ----
 
 export function validateIngressCreate(ingress: KubeObject): FieldError[] {
-  const spec = obj(ingress.spec) ?? {};
+  const spec = asObject(ingress.spec) ?? {};
   const errs = validateIngressSpec(spec, { allowInvalidSecretName: false, allowInvalidWildcardHostRule: false });
   const annotations = ingress.metadata?.annotations ?? {};
   if (INGRESS_CLASS_ANNOTATION in annotations && spec.ingressClassName !== undefined && spec.ingressClassName !== null) {
@@ -34,10 +33,10 @@ export function validateIngressCreate(ingress: KubeObject): FieldError[] {
 
 /** On update, invalid data the stored object already holds (old secret names, wildcard rules) is tolerated. */
 export function validateIngressUpdate(ingress: KubeObject, old: KubeObject): FieldError[] {
-  const oldSpec = obj(old.spec) ?? {};
-  const allowInvalidSecretName = list(oldSpec.tls).some((t) => tlsSecretNameErrors(str(obj(t)?.secretName)).length > 0);
-  const allowInvalidWildcardHostRule = list(oldSpec.rules).some((r) => str(obj(r)?.host).includes('*') && validateIngressRuleValue(obj(r) ?? {}, '').length > 0);
-  return validateIngressSpec(obj(ingress.spec) ?? {}, { allowInvalidSecretName, allowInvalidWildcardHostRule });
+  const oldSpec = asObject(old.spec) ?? {};
+  const allowInvalidSecretName = list(oldSpec.tls).some((t) => tlsSecretNameErrors(goString(asObject(t)?.secretName)).length > 0);
+  const allowInvalidWildcardHostRule = list(oldSpec.rules).some((r) => goString(asObject(r)?.host).includes('*') && validateIngressRuleValue(asObject(r) ?? {}, '').length > 0);
+  return validateIngressSpec(asObject(ingress.spec) ?? {}, { allowInvalidSecretName, allowInvalidWildcardHostRule });
 }
 
 interface IngressOptions {
@@ -48,13 +47,13 @@ interface IngressOptions {
 function validateIngressSpec(spec: Json, opts: IngressOptions): FieldError[] {
   const errs: FieldError[] = [];
   const rules = list(spec.rules);
-  const defaultBackend = obj(spec.defaultBackend);
+  const defaultBackend = asObject(spec.defaultBackend);
   if (rules.length === 0 && !defaultBackend) errs.push(fieldError.invalid('spec', Array.isArray(spec.rules) ? spec.rules : null, 'either `defaultBackend` or `rules` must be specified'));
   if (defaultBackend) errs.push(...validateIngressBackend(defaultBackend, 'spec.defaultBackend'));
   rules.forEach((r, i) => {
-    const rule = obj(r) ?? {};
+    const rule = asObject(r) ?? {};
     const path = `spec.rules[${i}]`;
-    const host = str(rule.host);
+    const host = goString(rule.host);
     let wildcard = false;
     if (host !== '') {
       if (parseIPSloppy(host)) errs.push(fieldError.invalid(`${path}.host`, host, 'must be a DNS name, not an IP address'));
@@ -66,14 +65,14 @@ function validateIngressSpec(spec: Json, opts: IngressOptions): FieldError[] {
     if (!wildcard || !opts.allowInvalidWildcardHostRule) errs.push(...validateIngressRuleValue(rule, path));
   });
   list(spec.tls).forEach((t, i) => {
-    const tls = obj(t) ?? {};
+    const tls = asObject(t) ?? {};
     list(tls.hosts).forEach((h, j) => {
-      const host = str(h);
+      const host = goString(h);
       const messages = host.includes('*') ? isWildcardDNS1123Subdomain(host) : isDNS1123Subdomain(host);
       errs.push(...messages.map((m) => fieldError.invalid(`spec.tls[${i}].hosts[${j}]`, host, m)));
     });
     if (!opts.allowInvalidSecretName) {
-      const secretName = str(tls.secretName);
+      const secretName = goString(tls.secretName);
       errs.push(...tlsSecretNameErrors(secretName).map((m) => fieldError.invalid(`spec.tls[${i}].secretName`, secretName, m)));
     }
   });
@@ -86,19 +85,19 @@ function validateIngressSpec(spec: Json, opts: IngressOptions): FieldError[] {
 const tlsSecretNameErrors = (name: string): string[] => (name === '' ? [] : isDNS1123Subdomain(name));
 
 function validateIngressRuleValue(rule: Json, path: string): FieldError[] {
-  const http = obj(rule.http);
+  const http = asObject(rule.http);
   if (!http) return [];
   const errs: FieldError[] = [];
   const paths = list(http.paths);
   if (paths.length === 0) errs.push(fieldError.required(`${path}.http.paths`));
-  paths.forEach((p, i) => errs.push(...validateHTTPIngressPath(obj(p) ?? {}, `${path}.http.paths[${i}]`)));
+  paths.forEach((p, i) => errs.push(...validateHTTPIngressPath(asObject(p) ?? {}, `${path}.http.paths[${i}]`)));
   return errs;
 }
 
 function validateHTTPIngressPath(p: Json, path: string): FieldError[] {
   if (typeof p.pathType !== 'string') return [fieldError.required(`${path}.pathType`, 'pathType must be specified')];
   const errs: FieldError[] = [];
-  const value = str(p.path);
+  const value = goString(p.path);
   switch (p.pathType) {
     case 'Exact':
     case 'Prefix':
@@ -114,22 +113,22 @@ function validateHTTPIngressPath(p: Json, path: string): FieldError[] {
     default:
       errs.push(fieldError.notSupported(`${path}.pathType`, p.pathType, PATH_TYPES));
   }
-  errs.push(...validateIngressBackend(obj(p.backend) ?? {}, `${path}.backend`));
+  errs.push(...validateIngressBackend(asObject(p.backend) ?? {}, `${path}.backend`));
   return errs;
 }
 
 function validateIngressBackend(backend: Json, path: string): FieldError[] {
-  const resource = obj(backend.resource);
-  const service = obj(backend.service);
+  const resource = asObject(backend.resource);
+  const service = asObject(backend.service);
   if (resource && service) return [fieldError.invalid(path, '', 'cannot set both resource and service backends')];
   if (resource) return validateTypedLocalObjectReference(resource, `${path}.resource`);
   if (!service) return [fieldError.invalid(path, '', 'resource or service backend is required')];
   const errs: FieldError[] = [];
-  const name = str(service.name);
+  const name = goString(service.name);
   if (name === '') errs.push(fieldError.required(`${path}.service.name`));
   else errs.push(...isDNS1035Label(name).map((m) => fieldError.invalid(`${path}.service.name`, name, m)));
-  const port = obj(service.port) ?? {};
-  const portName = str(port.name);
+  const port = asObject(service.port) ?? {};
+  const portName = goString(port.name);
   const portNumber = typeof port.number === 'number' ? port.number : 0;
   if (portName !== '' && portNumber !== 0) errs.push(fieldError.invalid(path, '', 'cannot set both port name & port number'));
   else if (portName !== '') errs.push(...isValidPortName(portName).map((m) => fieldError.invalid(`${path}.service.port.name`, portName, m)));
@@ -142,7 +141,7 @@ function validateTypedLocalObjectReference(ref: Json, path: string): FieldError[
   const errs: FieldError[] = [];
   if (typeof ref.apiGroup === 'string') errs.push(...isDNS1123Subdomain(ref.apiGroup).map((m) => fieldError.invalid(`${path}.apiGroup`, ref.apiGroup, m)));
   for (const key of ['kind', 'name'] as const) {
-    const value = str(ref[key]);
+    const value = goString(ref[key]);
     if (value === '') errs.push(fieldError.required(`${path}.${key}`, `${key} is required`));
     else errs.push(...isPathSegmentName(value).map((m) => fieldError.invalid(`${path}.${key}`, value, m)));
   }
@@ -156,14 +155,14 @@ const PROTOCOLS = ['TCP', 'UDP', 'SCTP'];
 const POLICY_TYPES = ['Ingress', 'Egress'];
 
 export function validateNetworkPolicy(np: KubeObject): FieldError[] {
-  const spec = obj(np.spec) ?? {};
+  const spec = asObject(np.spec) ?? {};
   const errs: FieldError[] = validateLabelSelector(spec.podSelector ?? {}, 'spec.podSelector');
   for (const [direction, peersKey] of [['ingress', 'from'], ['egress', 'to']] as const) {
     list(spec[direction]).forEach((r, i) => {
-      const rule = obj(r) ?? {};
+      const rule = asObject(r) ?? {};
       const path = `spec.${direction}[${i}]`;
-      list(rule.ports).forEach((p, j) => errs.push(...validateNetworkPolicyPort(obj(p) ?? {}, `${path}.ports[${j}]`)));
-      list(rule[peersKey]).forEach((p, j) => errs.push(...validateNetworkPolicyPeer(obj(p) ?? {}, `${path}.${peersKey}[${j}]`)));
+      list(rule.ports).forEach((p, j) => errs.push(...validateNetworkPolicyPort(asObject(p) ?? {}, `${path}.ports[${j}]`)));
+      list(rule[peersKey]).forEach((p, j) => errs.push(...validateNetworkPolicyPeer(asObject(p) ?? {}, `${path}.${peersKey}[${j}]`)));
     });
   }
   const policyTypes = list(spec.policyTypes);
@@ -172,7 +171,7 @@ export function validateNetworkPolicy(np: KubeObject): FieldError[] {
     return errs;
   }
   policyTypes.forEach((t, i) => {
-    if (!POLICY_TYPES.includes(str(t))) errs.push(fieldError.notSupported(`spec.policyTypes[${i}]`, str(t), POLICY_TYPES));
+    if (!POLICY_TYPES.includes(goString(t))) errs.push(fieldError.notSupported(`spec.policyTypes[${i}]`, goString(t), POLICY_TYPES));
   });
   return errs;
 }
@@ -201,12 +200,12 @@ function validateNetworkPolicyPeer(peer: Json, path: string): FieldError[] {
   const errs: FieldError[] = [];
   let peers = 0;
   for (const key of ['podSelector', 'namespaceSelector'] as const) {
-    if (obj(peer[key])) {
+    if (asObject(peer[key])) {
       peers++;
       errs.push(...validateLabelSelector(peer[key], `${path}.${key}`));
     }
   }
-  const ipBlock = obj(peer.ipBlock);
+  const ipBlock = asObject(peer.ipBlock);
   if (ipBlock) {
     peers++;
     errs.push(...validateIPBlock(ipBlock, `${path}.ipBlock`));
@@ -219,13 +218,13 @@ function validateNetworkPolicyPeer(peer: Json, path: string): FieldError[] {
 const CIDR_MSG = 'must be a valid CIDR value, (e.g. 10.9.8.0/24 or 2001:db8::/64)';
 
 function validateIPBlock(ipBlock: Json, path: string): FieldError[] {
-  const cidrText = str(ipBlock.cidr);
+  const cidrText = goString(ipBlock.cidr);
   if (cidrText === '') return [fieldError.required(`${path}.cidr`)];
   const cidr = parseCIDRSloppy(cidrText);
   if (!cidr) return [fieldError.invalid(`${path}.cidr`, cidrText, CIDR_MSG)];
   const errs: FieldError[] = [];
   list(ipBlock.except).forEach((e, i) => {
-    const exceptText = str(e);
+    const exceptText = goString(e);
     const except = parseCIDRSloppy(exceptText);
     if (!except) errs.push(fieldError.invalid(`${path}.except[${i}]`, exceptText, CIDR_MSG));
     else if (!cidr.contains(except.addr) || cidr.bits >= except.bits) errs.push(fieldError.invalid(`${path}.except[${i}]`, exceptText, 'must be a strict subset of `cidr`'));

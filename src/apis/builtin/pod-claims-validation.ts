@@ -6,14 +6,14 @@
 import { fieldError, type FieldError } from '../../errors/field-error.ts';
 import { isDNS1123Label, isDNS1123Subdomain } from '../../validation/names.ts';
 import { isPlainObject } from '../object.ts';
+import { goString } from './shared.ts';
 
 type Json = Record<string, unknown>;
 const list = (v: unknown): Json[] => (Array.isArray(v) ? v.filter(isPlainObject) : []);
-const str = (v: unknown): string => (typeof v === 'string' ? v : '');
 const optional = (v: unknown): string | null => (typeof v === 'string' ? v : null);
 
 /** gatherPodResourceClaimNames: every non-empty claim name. */
-export const podClaimNames = (spec: Json): Set<string> => new Set(list(spec.resourceClaims).map((c) => str(c.name)).filter((n) => n !== ''));
+export const podClaimNames = (spec: Json): Set<string> => new Set(list(spec.resourceClaims).map((c) => goString(c.name)).filter((n) => n !== ''));
 
 /** validatePodResourceClaims; `path` is `spec.resourceClaims`. */
 export function validatePodResourceClaims(claims: unknown, path: string): FieldError[] {
@@ -21,7 +21,7 @@ export function validatePodResourceClaims(claims: unknown, path: string): FieldE
   const seen = new Set<string>();
   list(claims).forEach((claim, i) => {
     const idx = `${path}[${i}]`;
-    const name = str(claim.name);
+    const name = goString(claim.name);
     if (name === '') errs.push(fieldError.required(`${idx}.name`));
     else if (seen.has(name)) errs.push(fieldError.duplicate(`${idx}.name`, name));
     else {
@@ -45,14 +45,14 @@ export function validateResourceClaimNames(claims: unknown, podClaims: Set<strin
   const names = new Set<string>();
   list(claims).forEach((claim, i) => {
     const idx = `${path}[${i}]`;
-    const name = str(claim.name);
+    const name = goString(claim.name);
     if (name === '') {
       errs.push(fieldError.required(idx));
       return;
     }
     if (names.has(name)) errs.push(fieldError.duplicate(idx, name)); // every request of that claim is referenced already
     else {
-      const request = str(claim.request);
+      const request = goString(claim.request);
       let key = name;
       if (request !== '') {
         errs.push(...isDNS1123Label(request).map((m) => fieldError.invalid(`${idx}.request`, request, m)));

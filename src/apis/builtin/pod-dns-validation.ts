@@ -4,14 +4,15 @@
 // hold '_' and end in '.' or be '.' alone with RelaxedDNSSearchValidation, GA; named options),
 // validateReadinessGates and ValidateHostAliases.
 import { fieldError, type FieldError } from '../../errors/field-error.ts';
+import { validateQualifiedName } from '../../validation/meta-fields.ts';
 import { isValidIP } from '../../validation/ip.ts';
-import { isDNS1123Subdomain, isDNS1123SubdomainWithUnderscore, isQualifiedName } from '../../validation/names.ts';
+import { isDNS1123Subdomain, isDNS1123SubdomainWithUnderscore } from '../../validation/names.ts';
 import { isPlainObject } from '../object.ts';
+import { goString } from './shared.ts';
 
 type Json = Record<string, unknown>;
 const list = (v: unknown): Json[] => (Array.isArray(v) ? v.filter(isPlainObject) : []);
 const strings = (v: unknown): string[] => (Array.isArray(v) ? v.map((e) => (typeof e === 'string' ? e : '')) : []);
-const str = (v: unknown): string => (typeof v === 'string' ? v : '');
 
 const MAX_DNS_NAMESERVERS = 3;
 const MAX_DNS_SEARCH_PATHS = 32;
@@ -41,7 +42,7 @@ export function validatePodDNSConfig(dnsConfig: unknown, dnsPolicy: unknown, pat
     errs.push(...isDNS1123SubdomainWithUnderscore(trimmed).map((m) => fieldError.invalid(`${path}.searches[${i}]`, trimmed, m)));
   });
   list(config.options).forEach((option, i) => {
-    if (str(option.name) === '') errs.push(fieldError.required(`${path}.options[${i}]`, 'must not be empty'));
+    if (goString(option.name) === '') errs.push(fieldError.required(`${path}.options[${i}]`, 'must not be empty'));
   });
   return errs;
 }
@@ -49,15 +50,15 @@ export function validatePodDNSConfig(dnsConfig: unknown, dnsPolicy: unknown, pat
 /** validateReadinessGates: each conditionType a qualified name. */
 export function validateReadinessGates(gates: unknown, path: string): FieldError[] {
   return list(gates).flatMap((gate, i) => {
-    const conditionType = str(gate.conditionType);
-    return isQualifiedName(conditionType).map((m) => fieldError.invalid(`${path}[${i}].conditionType`, conditionType, m));
+    const conditionType = goString(gate.conditionType);
+    return validateQualifiedName(conditionType, `${path}[${i}].conditionType`);
   });
 }
 
 /** ValidateHostAliases: an IP and subdomain host names. */
 export function validateHostAliases(aliases: unknown, path: string): FieldError[] {
   return list(aliases).flatMap((alias, i) => [
-    ...isValidIP(`${path}[${i}].ip`, str(alias.ip)),
+    ...isValidIP(`${path}[${i}].ip`, goString(alias.ip)),
     ...strings(alias.hostnames).flatMap((host, j) => isDNS1123Subdomain(host).map((m) => fieldError.invalid(`${path}[${i}].hostnames[${j}]`, host, m))),
   ]);
 }

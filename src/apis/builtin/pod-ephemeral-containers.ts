@@ -10,7 +10,8 @@ import { fieldError, type FieldError } from '../../errors/field-error.ts';
 import { goQuote } from '../../errors/go-format.ts';
 import { isPlainObject, type KubeObject } from '../object.ts';
 import type { Strategy } from '../resource-type.ts';
-import { goStructDiff, semanticDeepEqual } from './go-struct-diff.ts';
+import { goStructDiff } from './go-struct-diff.ts';
+import { semanticEqual } from './shared.ts';
 import { resetObjectMetaForStatus } from './status-strategies.ts';
 import { validateContainersOnlyForPod, validatePodSpec } from './pod-validation.ts';
 
@@ -30,7 +31,7 @@ function prepareEphemeralContainers(pod: KubeObject, old: KubeObject): void {
   pod.spec = next;
   pod.status = structuredClone(old.status);
   resetObjectMetaForStatus(pod, old);
-  if (!semanticDeepEqual(pod.spec, old.spec)) pod.metadata!.generation = (typeof old.metadata?.generation === 'number' ? old.metadata.generation : 0) + 1;
+  if (!semanticEqual(pod.spec, old.spec)) pod.metadata!.generation = (typeof old.metadata?.generation === 'number' ? old.metadata.generation : 0) + 1;
 }
 
 /** ValidatePodEphemeralContainersUpdate, after the registry's metadata checks. */
@@ -43,7 +44,7 @@ function validateEphemeralContainersUpdate(pod: KubeObject, old: KubeObject): Fi
   for (const before of list(obj(old.spec).ephemeralContainers)) {
     const after = byName.get(before.name);
     if (!after) errs.push(fieldError.forbidden(PATH, `existing ephemeral containers ${goQuote(String(before.name ?? ''))} may not be removed\n`));
-    else if (!semanticDeepEqual(before, after)) {
+    else if (!semanticEqual(before, after)) {
       const diff = goStructDiff('core.EphemeralContainer', 'core.v1.EphemeralContainer', before, after);
       errs.push(fieldError.forbidden(PATH, `existing ephemeral containers ${goQuote(String(before.name ?? ''))} may not be changed\n${diff}`));
     }

@@ -7,10 +7,9 @@
 // Values are printed as Go's internal structs (no json tags, so Go field names) are marshalled.
 import { fieldError, type FieldError } from '../../errors/field-error.ts';
 import { isPlainObject } from '../object.ts';
-import { semanticDeepEqual } from './go-struct-diff.ts';
+import { asObject, semanticEqual } from './shared.ts';
 
 type Json = Record<string, unknown>;
-const obj = (v: unknown): Json | undefined => (isPlainObject(v) ? v : undefined);
 const list = (v: unknown): Json[] => (Array.isArray(v) ? v.filter(isPlainObject) : []);
 const TERMS_PATH = 'spec.affinity.nodeAffinity.requiredDuringSchedulingIgnoredDuringExecution.nodeSelectorTerms';
 
@@ -20,8 +19,8 @@ const internalRequirements = (v: unknown) => (Array.isArray(v) && v.length ? lis
 const internalTerm = (t: Json) => ({ MatchExpressions: internalRequirements(t.matchExpressions), MatchFields: internalRequirements(t.matchFields) });
 
 function validateNodeSelectorMutation(selector: unknown, oldSelector: unknown): FieldError[] {
-  const next = obj(selector) ?? {};
-  for (const [k, v] of Object.entries(obj(oldSelector) ?? {})) {
+  const next = asObject(selector) ?? {};
+  for (const [k, v] of Object.entries(asObject(oldSelector) ?? {})) {
     if (next[k] !== v) return [fieldError.invalid('spec.nodeSelector', next, 'only additions to spec.nodeSelector are allowed (no mutations or deletions)')];
   }
   return [];
@@ -32,15 +31,15 @@ function termHasOnlyAdditions(term: Json, oldTerm: Json): boolean {
   return (['matchExpressions', 'matchFields'] as const).every((key) => {
     const reqs = list(term[key]);
     const oldReqs = list(oldTerm[key]);
-    return oldReqs.length <= reqs.length && oldReqs.every((o) => reqs.some((r) => semanticDeepEqual(o, r)));
+    return oldReqs.length <= reqs.length && oldReqs.every((o) => reqs.some((r) => semanticEqual(o, r)));
   });
 }
 
 function validateNodeAffinityMutation(affinity: Json | undefined, oldAffinity: Json | undefined): FieldError[] {
-  const oldRequired = obj(oldAffinity?.requiredDuringSchedulingIgnoredDuringExecution);
+  const oldRequired = asObject(oldAffinity?.requiredDuringSchedulingIgnoredDuringExecution);
   if (!oldRequired) return [];
   const oldTerms = list(oldRequired.nodeSelectorTerms);
-  const terms = list(obj(affinity?.requiredDuringSchedulingIgnoredDuringExecution)?.nodeSelectorTerms);
+  const terms = list(asObject(affinity?.requiredDuringSchedulingIgnoredDuringExecution)?.nodeSelectorTerms);
   if (oldTerms.length > 0 && oldTerms.length !== terms.length) {
     return [fieldError.invalid(TERMS_PATH, terms.length ? terms.map(internalTerm) : null, 'no additions/deletions to non-empty NodeSelectorTerms list are allowed')];
   }
@@ -55,16 +54,16 @@ function validateNodeAffinityMutation(affinity: Json | undefined, oldAffinity: J
 export function validateGatedPodUpdate(munged: Json, oldSpec: Json): FieldError[] {
   if (list(oldSpec.schedulingGates).length === 0) return [];
   const errs: FieldError[] = [];
-  if (!semanticDeepEqual(munged.nodeSelector, oldSpec.nodeSelector)) {
+  if (!semanticEqual(munged.nodeSelector, oldSpec.nodeSelector)) {
     errs.push(...validateNodeSelectorMutation(munged.nodeSelector, oldSpec.nodeSelector));
     if (oldSpec.nodeSelector === undefined) delete munged.nodeSelector;
     else munged.nodeSelector = oldSpec.nodeSelector;
   }
-  const oldAffinity = obj(oldSpec.affinity);
-  const affinity = obj(munged.affinity);
-  const oldNodeAffinity = obj(oldAffinity?.nodeAffinity);
-  const nodeAffinity = obj(affinity?.nodeAffinity);
-  if (!semanticDeepEqual(oldNodeAffinity, nodeAffinity)) {
+  const oldAffinity = asObject(oldSpec.affinity);
+  const affinity = asObject(munged.affinity);
+  const oldNodeAffinity = asObject(oldAffinity?.nodeAffinity);
+  const nodeAffinity = asObject(affinity?.nodeAffinity);
+  if (!semanticEqual(oldNodeAffinity, nodeAffinity)) {
     errs.push(...validateNodeAffinityMutation(nodeAffinity, oldNodeAffinity));
     if (!affinity) {
       if (oldNodeAffinity) munged.affinity = { nodeAffinity: oldNodeAffinity };

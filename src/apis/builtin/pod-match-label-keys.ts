@@ -17,9 +17,9 @@
 import { fieldError, type FieldError } from '../../errors/field-error.ts';
 import { validateLabelName } from '../../validation/meta-fields.ts';
 import { isPlainObject, type KubeObject } from '../object.ts';
+import { asObject } from './shared.ts';
 
 type Json = Record<string, unknown>;
-const obj = (v: unknown): Json | undefined => (isPlainObject(v) ? v : undefined);
 const list = (v: unknown): Json[] => (Array.isArray(v) ? v.filter(isPlainObject) : []);
 const strings = (v: unknown): string[] => (Array.isArray(v) ? v.map((e) => (typeof e === 'string' ? e : String(e))) : []);
 const hasSelector = (v: unknown): boolean => v !== undefined && v !== null;
@@ -36,12 +36,12 @@ export function validateMatchLabelKeys(path: string, matchLabelKeys: unknown, mi
   const match = strings(matchLabelKeys);
   const mismatch = strings(mismatchLabelKeys);
   const errs = [...validateLabelKeys(match, labelSelector, `${path}.matchLabelKeys`), ...validateLabelKeys(mismatch, labelSelector, `${path}.mismatchLabelKeys`)];
-  const selector = obj(labelSelector);
+  const selector = asObject(labelSelector);
   if (selector) {
     // Keyed by label key, valued by its (last) index in matchLabelKeys, as Go's map is.
     const index = new Map<string, number>();
     match.forEach((key, i) => index.set(key, i));
-    const seen = new Set(Object.keys(obj(selector.matchLabels) ?? {}));
+    const seen = new Set(Object.keys(asObject(selector.matchLabels) ?? {}));
     for (const expr of list(selector.matchExpressions)) {
       const key = typeof expr.key === 'string' ? expr.key : '';
       const i = index.get(key);
@@ -69,7 +69,7 @@ function applyLabelKeys(selector: Json, keys: string[], operator: 'In' | 'NotIn'
 function mergeTerm(term: Json, labels: Record<string, string>, withMismatch: boolean): void {
   const match = strings(term.matchLabelKeys);
   const mismatch = withMismatch ? strings(term.mismatchLabelKeys) : [];
-  const selector = obj(term.labelSelector);
+  const selector = asObject(term.labelSelector);
   // A nil selector matches nothing; there is nothing to narrow.
   if ((match.length === 0 && mismatch.length === 0) || !selector) return;
   applyLabelKeys(selector, match, 'In', labels);
@@ -78,15 +78,15 @@ function mergeTerm(term: Json, labels: Record<string, string>, withMismatch: boo
 
 /** mutatePodAffinity and mutateTopologySpreadConstraints: the create-time merge into the selectors. */
 export function mergeMatchLabelKeys(pod: KubeObject): void {
-  const spec = obj(pod.spec);
+  const spec = asObject(pod.spec);
   if (!spec) return;
-  const labels = (obj(pod.metadata?.labels) ?? {}) as Record<string, string>;
-  const affinity = obj(spec.affinity);
+  const labels = (asObject(pod.metadata?.labels) ?? {}) as Record<string, string>;
+  const affinity = asObject(spec.affinity);
   for (const kind of ['podAffinity', 'podAntiAffinity'] as const) {
-    const a = obj(affinity?.[kind]);
+    const a = asObject(affinity?.[kind]);
     if (!a) continue;
     for (const weighted of list(a.preferredDuringSchedulingIgnoredDuringExecution)) {
-      const term = obj(weighted.podAffinityTerm);
+      const term = asObject(weighted.podAffinityTerm);
       if (term) mergeTerm(term, labels, true);
     }
     for (const term of list(a.requiredDuringSchedulingIgnoredDuringExecution)) mergeTerm(term, labels, true);

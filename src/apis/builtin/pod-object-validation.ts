@@ -9,7 +9,8 @@
 // requirements (pod-gated-update.ts). Not ported: the AppArmor/mirror-pod annotation rules.
 import { fieldError, type FieldError } from '../../errors/field-error.ts';
 import { isPlainObject, type KubeObject } from '../object.ts';
-import { goStructDiff, semanticDeepEqual } from './go-struct-diff.ts';
+import { goStructDiff } from './go-struct-diff.ts';
+import { semanticEqual } from './shared.ts';
 import { validateGatedPodUpdate } from './pod-gated-update.ts';
 import { validateContainersOnlyForPod, validatePodSpec, validateTolerations } from './pod-validation.ts';
 
@@ -43,7 +44,7 @@ function containerUpdates(containers: Json[], oldContainers: Json[], path: strin
 /** validateOnlyAddedTolerations: every old toleration is still there (tolerationSeconds may change). */
 function onlyAddedTolerations(tolerations: Json[], oldTolerations: Json[], path: string): FieldError[] {
   for (const old of oldTolerations) {
-    const found = tolerations.some((t) => semanticDeepEqual({ ...old, tolerationSeconds: t.tolerationSeconds }, t));
+    const found = tolerations.some((t) => semanticEqual({ ...old, tolerationSeconds: t.tolerationSeconds }, t));
     if (!found) return [fieldError.forbidden(path, 'existing toleration can not be modified except its tolerationSeconds')];
   }
   return validateTolerations(tolerations, path);
@@ -107,7 +108,7 @@ function validatePodSpecUpdate(pod: KubeObject, old: KubeObject): FieldError[] {
 
   errs.push(...onlyAddedTolerations(list(spec.tolerations), list(oldSpec.tolerations), 'spec.tolerations'));
   errs.push(...onlyDeletedSchedulingGates(list(spec.schedulingGates), list(oldSpec.schedulingGates), 'spec.schedulingGates'));
-  if (semanticDeepEqual(spec, oldSpec)) return errs;
+  if (semanticEqual(spec, oldSpec)) return errs;
 
   // The updatable fields take their old values; whatever still differs is forbidden.
   const munged: Json = structuredClone(spec);
@@ -122,7 +123,7 @@ function validatePodSpecUpdate(pod: KubeObject, old: KubeObject): FieldError[] {
   const grace = oldSpec.terminationGracePeriodSeconds;
   if (typeof grace === 'number' && grace < 0 && munged.terminationGracePeriodSeconds === 1) munged.terminationGracePeriodSeconds = grace;
   errs.push(...validateGatedPodUpdate(munged, oldSpec));
-  if (!semanticDeepEqual(munged, oldSpec)) {
+  if (!semanticEqual(munged, oldSpec)) {
     const diff = goStructDiff('core.PodSpec', 'core.v1.PodSpec', oldSpec, munged);
     errs.push(fieldError.forbidden('spec', `pod updates may not change fields other than ${UPDATABLE_POD_SPEC_FIELDS.join(',')}\n${diff}`));
   }

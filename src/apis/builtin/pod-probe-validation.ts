@@ -10,9 +10,9 @@ import { IS_NEGATIVE_ERROR_MSG } from '../../validation/meta-fields.ts';
 import { regexError } from '../../validation/names.ts';
 import { isValidPortName, isValidPortNum } from '../../validation/ports.ts';
 import { isPlainObject } from '../object.ts';
+import { asObject } from './shared.ts';
 
 type Json = Record<string, unknown>;
-const obj = (v: unknown): Json | undefined => (isPlainObject(v) ? v : undefined);
 const int = (v: unknown): number => (typeof v === 'number' ? v : 0);
 const set = (v: unknown): boolean => v !== undefined && v !== null;
 
@@ -65,7 +65,7 @@ function validateHandler(handler: Json, types: readonly (typeof HANDLER_TYPES)[n
   const errs: FieldError[] = [];
   let handlers = 0;
   for (const type of types) {
-    const action = obj(handler[type]);
+    const action = asObject(handler[type]);
     if (!action) continue;
     if (handlers > 0) errs.push(fieldError.forbidden(`${path}.${type}`, 'may not specify more than 1 handler type'));
     else {
@@ -97,7 +97,7 @@ function validateProbe(probe: Json, gracePeriod: number | undefined, path: strin
 function validateProbes(c: Json, gracePeriod: number | undefined, path: string): FieldError[] {
   const errs: FieldError[] = [];
   for (const kind of ['livenessProbe', 'readinessProbe', 'startupProbe'] as const) {
-    const probe = obj(c[kind]);
+    const probe = asObject(c[kind]);
     if (!probe) continue;
     const probePath = `${path}.${kind}`;
     errs.push(...validateProbe(probe, gracePeriod, probePath));
@@ -112,7 +112,7 @@ function validateProbes(c: Json, gracePeriod: number | undefined, path: string):
 function validateLifecycle(lifecycle: Json, gracePeriod: number | undefined, path: string): FieldError[] {
   const errs: FieldError[] = [];
   for (const hook of ['postStart', 'preStop'] as const) {
-    const handler = obj(lifecycle[hook]);
+    const handler = asObject(lifecycle[hook]);
     if (handler) errs.push(...validateHandler(handler, LIFECYCLE_HANDLERS, gracePeriod, `${path}.${hook}`));
   }
   return errs;
@@ -125,7 +125,7 @@ function validateLifecycle(lifecycle: Json, gracePeriod: number | undefined, pat
  */
 export function validateRegularContainerHooks(c: Json, gracePeriod: number | undefined, path: string): FieldError[] {
   const errs: FieldError[] = [];
-  const lifecycle = obj(c.lifecycle);
+  const lifecycle = asObject(c.lifecycle);
   if (lifecycle) errs.push(...validateLifecycle(lifecycle, gracePeriod, `${path}.lifecycle`));
   errs.push(...validateProbes(c, gracePeriod, path));
   return errs;
@@ -135,7 +135,7 @@ export function validateRegularContainerHooks(c: Json, gracePeriod: number | und
 export function validateInitContainerHooks(c: Json, gracePeriod: number | undefined, path: string): FieldError[] {
   if (c.restartPolicy === 'Always') {
     const errs: FieldError[] = [];
-    const lifecycle = obj(c.lifecycle);
+    const lifecycle = asObject(c.lifecycle);
     if (lifecycle) errs.push(...validateLifecycle(lifecycle, gracePeriod, `${path}.lifecycle`));
     errs.push(...validateProbes(c, gracePeriod, path));
     return errs;

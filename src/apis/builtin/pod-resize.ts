@@ -7,7 +7,7 @@
 import { fieldError, type FieldError } from '../../errors/field-error.ts';
 import { isPlainObject, type KubeObject } from '../object.ts';
 import type { Strategy } from '../resource-type.ts';
-import { semanticDeepEqual } from './go-struct-diff.ts';
+import { semanticEqual } from './shared.ts';
 import { resetObjectMetaForStatus } from './status-strategies.ts';
 import { validatePodSpec, validateContainersOnlyForPod } from './pod-validation.ts';
 import { computePodQOS } from './pod-spec.ts';
@@ -48,7 +48,7 @@ function prepareResize(pod: KubeObject, old: KubeObject): void {
   pod.spec = next;
   pod.status = structuredClone(old.status);
   resetObjectMetaForStatus(pod, old);
-  if (!semanticDeepEqual(pod.spec, old.spec)) pod.metadata!.generation = (typeof old.metadata?.generation === 'number' ? old.metadata.generation : 0) + 1;
+  if (!semanticEqual(pod.spec, old.spec)) pod.metadata!.generation = (typeof old.metadata?.generation === 'number' ? old.metadata.generation : 0) + 1;
 }
 
 const hasEntries = (v: unknown): boolean => Object.keys(obj(v)).length > 0;
@@ -123,7 +123,7 @@ function validateResize(pod: KubeObject, old: KubeObject): FieldError[] {
   const munged: Json = structuredClone(spec);
   munged.containers = containers.map((c, i) => {
     const merged = oldContainers[i] ? withOldCpuMemory(c, oldContainers[i]!) : c;
-    if (oldContainers[i] && !semanticDeepEqual(merged, oldContainers[i])) errs.push(fieldError.forbidden('spec', 'only cpu and memory resources are mutable'));
+    if (oldContainers[i] && !semanticEqual(merged, oldContainers[i])) errs.push(fieldError.forbidden('spec', 'only cpu and memory resources are mutable'));
     return merged;
   });
   if (initContainers.length > 0) {
@@ -132,15 +132,15 @@ function validateResize(pod: KubeObject, old: KubeObject): FieldError[] {
       if (!before) return c;
       if (isRestartable(c)) {
         const merged = withOldCpuMemory(c, before);
-        if (!semanticDeepEqual(merged, before)) errs.push(fieldError.forbidden('spec', 'only cpu and memory resources for sidecar containers are mutable'));
+        if (!semanticEqual(merged, before)) errs.push(fieldError.forbidden('spec', 'only cpu and memory resources for sidecar containers are mutable'));
         return merged;
       }
-      if (!semanticDeepEqual(c, before)) errs.push(fieldError.forbidden('spec', 'resources for non-sidecar init containers are immutable'));
+      if (!semanticEqual(c, before)) errs.push(fieldError.forbidden('spec', 'resources for non-sidecar init containers are immutable'));
       return c;
     });
   }
   if (errs.length > 0) return errs;
-  if (!semanticDeepEqual(munged, oldSpec)) errs.push(fieldError.forbidden('spec', 'only cpu and memory resources are mutable'));
+  if (!semanticEqual(munged, oldSpec)) errs.push(fieldError.forbidden('spec', 'only cpu and memory resources are mutable'));
   return errs;
 }
 

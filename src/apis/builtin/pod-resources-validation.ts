@@ -10,9 +10,10 @@
 // validatePodResourceConsistency (a pod request at least the containers' aggregate request of that
 // resource, a pod hugepages limit at least theirs, no container limit above the pod's).
 import { fieldError, type FieldError } from '../../errors/field-error.ts';
-import { isQualifiedName } from '../../validation/names.ts';
+import { IS_NEGATIVE_ERROR_MSG, validateQualifiedName } from '../../validation/meta-fields.ts';
 import { isPlainObject } from '../object.ts';
 import { validateResourceClaimNames } from './pod-claims-validation.ts';
+import { isExtendedResourceName, isHugePageResourceName, isNativeResource, isSupportedPodLevelResource } from './resource-names.ts';
 import { compareQuantities, Quantity, type Rational } from './quantity.ts';
 import { aggregate, type PodSpecJson } from '../quota/pod-resources.ts';
 import { resourceList } from '../quota/resource-list.ts';
@@ -31,16 +32,13 @@ const INTEGER_RESOURCES = new Set([
   'services.nodeports', 'services.loadbalancers',
 ]);
 
-const isHugePages = (name: string): boolean => name.startsWith('hugepages-');
-const isQuotaHugePages = (name: string): boolean => isHugePages(name) || name.startsWith('requests.hugepages-');
-const isNative = (name: string): boolean => !name.includes('/') || name.includes('kubernetes.io/');
-const isExtended = (name: string): boolean => !isNative(name) && !name.startsWith('requests.') && isQualifiedName(`requests.${name}`).length === 0;
-const isOvercommitAllowed = (name: string): boolean => isNative(name) && !isHugePages(name);
-const isIntegerResource = (name: string): boolean => INTEGER_RESOURCES.has(name) || isExtended(name);
+const isQuotaHugePages = (name: string): boolean => isHugePageResourceName(name) || name.startsWith('requests.hugepages-');
+const isOvercommitAllowed = (name: string): boolean => isNativeResource(name) && !isHugePageResourceName(name);
+const isIntegerResource = (name: string): boolean => INTEGER_RESOURCES.has(name) || isExtendedResourceName(name);
 
 /** validateResourceName: a qualified name, standard unless it has a domain. */
 function validateResourceName(name: string, path: string): FieldError[] {
-  const qualified = isQualifiedName(name).map((m) => fieldError.invalid(path, name, m));
+  const qualified = validateQualifiedName(name, path);
   if (qualified.length) return qualified;
   return !name.includes('/') && !(STANDARD_RESOURCES.has(name) || isQuotaHugePages(name)) ? [fieldError.invalid(path, name, 'must be a standard resource type or fully qualified')] : [];
 }
@@ -52,7 +50,7 @@ const POD_LEVEL_RESOURCES = ['cpu', 'hugepages-', 'memory'];
 function validatePodResourceName(name: string, path: string): FieldError[] {
   const errs = validateResourceName(name, path);
   if (errs.length) return errs;
-  if (name !== 'cpu' && name !== 'memory' && !isHugePages(name)) return [fieldError.notSupported(path, name, POD_LEVEL_RESOURCES)];
+  if (!isSupportedPodLevelResource(name)) return [fieldError.notSupported(path, name, POD_LEVEL_RESOURCES)];
   return [];
 }
 
@@ -60,8 +58,8 @@ function validatePodResourceName(name: string, path: string): FieldError[] {
 function validateContainerResourceName(name: string, path: string): FieldError[] {
   const errs = validateResourceName(name, path);
   if (!name.includes('/')) {
-    if (!STANDARD_CONTAINER_RESOURCES.has(name) && !isHugePages(name)) errs.push(fieldError.invalid(path, name, 'must be a standard resource for containers'));
-  } else if (!isNative(name) && !isExtended(name)) errs.push(fieldError.invalid(path, name, "doesn't follow extended resource name standard"));
+    if (!STANDARD_CONTAINER_RESOURCES.has(name) && !isHugePageResourceName(name)) errs.push(fieldError.invalid(path, name, 'must be a standard resource for containers'));
+  } else if (!isNativeResource(name) && !isExtendedResourceName(name)) errs.push(fieldError.invalid(path, name, "doesn't follow extended resource name standard"));
   return errs;
 }
 
@@ -75,7 +73,7 @@ function scaledUp(q: Rational, factor: bigint): bigint {
 /** ValidateResourceQuantityValue: non-negative, whole for integer resources. */
 function validateQuantityValue(name: string, q: Rational, text: string, path: string): FieldError[] {
   const errs: FieldError[] = [];
-  if (q.num < 0n) errs.push(fieldError.invalid(path, text, 'must be greater than or equal to 0'));
+  if (q.num < 0n) errs.push(fieldError.invalid(path, text, IS_NEGATIVE_ERROR_MSG));
   if (isIntegerResource(name) && scaledUp(q, 1000n) % 1000n !== 0n) errs.push(fieldError.invalid(path, text, 'must be an integer'));
   return errs;
 }
@@ -140,7 +138,7 @@ function validatePodResourceConsistency(spec: Json, path: string): FieldError[] 
   // A pod-level hugepages limit covers the containers' (hugepages cannot be overcommitted).
   for (const [name, containerLimits] of aggregate(spec as PodSpecJson, 'limits')) {
     const podLimit = podLimits.get(name);
-    if (isHugePages(name) && podLimit && containerLimits.cmp(podLimit) > 0) {
+    if (isHugePageResourceName(name) && podLimit && containerLimits.cmp(podLimit) > 0) {
       errs.push(fieldError.invalid(`${path}.limits[${name}]`, podLimit.toString(), `must be greater than or equal to aggregate container limits of ${containerLimits.toString()}`));
     }
   }
@@ -166,7 +164,7 @@ function validateResourceRequirements(resources: unknown, resourceName: (name: s
   for (const { name, q, text } of limits) {
     const keyPath = `${path}.limits[${name}]`;
     errs.push(...resourceName(name, keyPath), ...validateQuantityValue(name, q, text, keyPath));
-    if (isHugePages(name)) {
+    if (isHugePageResourceName(name)) {
       hugePages = true;
       const err = hugePageValueError(name, q, text);
       if (err) errs.push(fieldError.invalid(keyPath, text, err));
@@ -182,7 +180,7 @@ function validateResourceRequirements(resources: unknown, resourceName: (name: s
       if (cmp !== 0 && !isOvercommitAllowed(name)) errs.push(fieldError.invalid(`${path}.requests`, text, `must be equal to ${name} limit of ${limit.text}`));
       else if (cmp > 0) errs.push(fieldError.invalid(`${path}.requests`, text, `must be less than or equal to ${name} limit of ${limit.text}`));
     } else if (!isOvercommitAllowed(name)) errs.push(fieldError.required(`${path}.limits`, 'Limit must be set for non overcommitable resources'));
-    if (isHugePages(name)) {
+    if (isHugePageResourceName(name)) {
       hugePages = true;
       const err = hugePageValueError(name, q, text);
       if (err) errs.push(fieldError.invalid(keyPath, text, err));

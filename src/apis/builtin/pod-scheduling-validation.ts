@@ -6,17 +6,16 @@
 // Label values in a required node affinity and in selectors are checked strictly, as on create.
 // matchLabelKeys/mismatchLabelKeys are checked in pod-match-label-keys.ts.
 import { fieldError, type FieldError } from '../../errors/field-error.ts';
-import { validateLabelName } from '../../validation/meta-fields.ts';
-import { isDNS1123Label, isDNS1123Subdomain, isQualifiedName, isValidLabelValue } from '../../validation/names.ts';
+import { validateLabelName, validateQualifiedName } from '../../validation/meta-fields.ts';
+import { isDNS1123Label, isDNS1123Subdomain, isValidLabelValue } from '../../validation/names.ts';
 import { isPlainObject } from '../object.ts';
 import { validateLabelSelector } from './label-selector-validation.ts';
 import { validateMatchLabelKeys } from './pod-match-label-keys.ts';
+import { asObject, goString } from './shared.ts';
 
 type Json = Record<string, unknown>;
-const obj = (v: unknown): Json | undefined => (isPlainObject(v) ? v : undefined);
 const list = (v: unknown): Json[] => (Array.isArray(v) ? v.filter(isPlainObject) : []);
 const strings = (v: unknown): string[] => (Array.isArray(v) ? v.map((e) => (typeof e === 'string' ? e : String(e))) : []);
-const str = (v: unknown): string => (typeof v === 'string' ? v : '');
 
 /** ValidateNodeSelectorRequirement. */
 function nodeSelectorRequirement(rq: Json, checkValues: boolean, path: string): FieldError[] {
@@ -36,9 +35,9 @@ function nodeSelectorRequirement(rq: Json, checkValues: boolean, path: string): 
       if (values.length !== 1) errs.push(fieldError.required(`${path}.values`, "must be specified single value when `operator` is 'Lt' or 'Gt'"));
       break;
     default:
-      errs.push(fieldError.invalid(`${path}.operator`, str(rq.operator), 'not a valid selector operator'));
+      errs.push(fieldError.invalid(`${path}.operator`, goString(rq.operator), 'not a valid selector operator'));
   }
-  errs.push(...validateLabelName(str(rq.key), `${path}.key`));
+  errs.push(...validateLabelName(goString(rq.key), `${path}.key`));
   if (checkValues) values.forEach((v, i) => errs.push(...isValidLabelValue(v).map((m) => fieldError.invalid(`${path}.values[${i}]`, v, m))));
   return errs;
 }
@@ -49,8 +48,8 @@ function nodeFieldSelectorRequirement(rq: Json, path: string): FieldError[] {
   const values = strings(rq.values);
   if (rq.operator === 'In' || rq.operator === 'NotIn') {
     if (values.length !== 1) errs.push(fieldError.required(`${path}.values`, "must be only one value when `operator` is 'In' or 'NotIn' for node field selector"));
-  } else errs.push(fieldError.invalid(`${path}.operator`, str(rq.operator), 'not a valid selector operator'));
-  if (rq.key !== 'metadata.name') errs.push(fieldError.invalid(`${path}.key`, str(rq.key), 'not a valid field selector key'));
+  } else errs.push(fieldError.invalid(`${path}.operator`, goString(rq.operator), 'not a valid selector operator'));
+  if (rq.key !== 'metadata.name') errs.push(fieldError.invalid(`${path}.key`, goString(rq.key), 'not a valid field selector key'));
   else values.forEach((v, i) => errs.push(...isDNS1123Subdomain(v).map((m) => fieldError.invalid(`${path}.values[${i}]`, v, m))));
   return errs;
 }
@@ -83,7 +82,7 @@ function podAffinityTerm(term: Json, path: string): FieldError[] {
   // ValidateNamespaceName, reported under `namespace` (singular) as Go names the path.
   for (const name of strings(term.namespaces)) errs.push(...isDNS1123Label(name).map((m) => fieldError.invalid(`${path}.namespace`, name, m)));
   errs.push(...validateMatchLabelKeys(path, term.matchLabelKeys, term.mismatchLabelKeys, term.labelSelector));
-  const topologyKey = str(term.topologyKey);
+  const topologyKey = goString(term.topologyKey);
   if (topologyKey === '') errs.push(fieldError.required(`${path}.topologyKey`, 'can not be empty'));
   errs.push(...validateLabelName(topologyKey, `${path}.topologyKey`));
   return errs;
@@ -98,30 +97,30 @@ function podAffinity(affinity: Json, path: string): FieldError[] {
   list(affinity.preferredDuringSchedulingIgnoredDuringExecution).forEach((weighted, j) => {
     const p = `${path}.preferredDuringSchedulingIgnoredDuringExecution[${j}]`;
     errs.push(...weightErrors(weighted.weight, `${p}.weight`));
-    errs.push(...podAffinityTerm(obj(weighted.podAffinityTerm) ?? {}, `${p}.podAffinityTerm`));
+    errs.push(...podAffinityTerm(asObject(weighted.podAffinityTerm) ?? {}, `${p}.podAffinityTerm`));
   });
   return errs;
 }
 
 /** validateAffinity, `path` being `spec.affinity`. */
 export function validateAffinity(value: unknown, path: string): FieldError[] {
-  const affinity = obj(value);
+  const affinity = asObject(value);
   if (!affinity) return [];
   const errs: FieldError[] = [];
-  const node = obj(affinity.nodeAffinity);
+  const node = asObject(affinity.nodeAffinity);
   if (node) {
-    const required = obj(node.requiredDuringSchedulingIgnoredDuringExecution);
+    const required = asObject(node.requiredDuringSchedulingIgnoredDuringExecution);
     if (required) errs.push(...validateNodeSelector(required, `${path}.nodeAffinity.requiredDuringSchedulingIgnoredDuringExecution`));
     list(node.preferredDuringSchedulingIgnoredDuringExecution).forEach((term, i) => {
       const p = `${path}.nodeAffinity.preferredDuringSchedulingIgnoredDuringExecution[${i}]`;
       errs.push(...weightErrors(term.weight, `${p}.weight`));
       // Invalid label values are always allowed in preferred terms.
-      errs.push(...nodeSelectorTerm(obj(term.preference) ?? {}, false, `${p}.preference`));
+      errs.push(...nodeSelectorTerm(asObject(term.preference) ?? {}, false, `${p}.preference`));
     });
   }
-  const podAff = obj(affinity.podAffinity);
+  const podAff = asObject(affinity.podAffinity);
   if (podAff) errs.push(...podAffinity(podAff, `${path}.podAffinity`));
-  const antiAff = obj(affinity.podAntiAffinity);
+  const antiAff = asObject(affinity.podAntiAffinity);
   if (antiAff) errs.push(...podAffinity(antiAff, `${path}.podAntiAffinity`));
   return errs;
 }
@@ -131,8 +130,8 @@ export function validateSchedulingGates(value: unknown, path: string): FieldErro
   const errs: FieldError[] = [];
   const seen = new Set<string>();
   list(value).forEach((gate, i) => {
-    const name = str(gate.name);
-    errs.push(...isQualifiedName(name).map((m) => fieldError.invalid(`${path}[${i}]`, name, m)));
+    const name = goString(gate.name);
+    errs.push(...validateQualifiedName(name, `${path}[${i}]`));
     if (seen.has(name)) errs.push(fieldError.duplicate(`${path}[${i}]`, name));
     seen.add(name);
   });
@@ -150,11 +149,11 @@ export function validateTopologySpreadConstraints(value: unknown, path: string):
     const p = `${path}[${i}]`;
     const maxSkew = typeof c.maxSkew === 'number' ? c.maxSkew : 0;
     if (maxSkew <= 0) errs.push(fieldError.invalid(`${p}.maxSkew`, maxSkew, 'must be greater than zero'));
-    const topologyKey = str(c.topologyKey);
+    const topologyKey = goString(c.topologyKey);
     if (topologyKey === '') errs.push(fieldError.required(`${p}.topologyKey`, 'can not be empty'));
-    const action = str(c.whenUnsatisfiable);
+    const action = goString(c.whenUnsatisfiable);
     if (!SCHEDULE_ACTIONS.includes(action)) errs.push(fieldError.notSupported(`${p}.whenUnsatisfiable`, action, SCHEDULE_ACTIONS));
-    if (constraints.slice(i + 1).some((r) => str(r.topologyKey) === topologyKey && str(r.whenUnsatisfiable) === action)) {
+    if (constraints.slice(i + 1).some((r) => goString(r.topologyKey) === topologyKey && goString(r.whenUnsatisfiable) === action)) {
       errs.push(fieldError.duplicate(`${p}.{topologyKey, whenUnsatisfiable}`, `{${topologyKey}, ${action}}`));
     }
     if (typeof c.minDomains === 'number') {

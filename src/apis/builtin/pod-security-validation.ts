@@ -11,13 +11,14 @@
 // SELinuxChangePolicy on and SELinuxMount off (beta, off by default in v1.36), only Recursive is
 // allowed (pkg/api/pod/util.go useOnlyRecursiveSELinuxChangePolicy). Not ported: the relaxation to
 // every policy for an update whose old spec already set one, and hostProcess pods.
-import { fieldError, OMIT_VALUE, type FieldError } from '../../errors/field-error.ts';
+import { fieldError, type FieldError } from '../../errors/field-error.ts';
+import { invalidStruct } from '../../validation/meta-fields.ts';
 import { isDNS1123Subdomain } from '../../validation/names.ts';
 import { isPlainObject } from '../object.ts';
 import { typedInternalJson } from './go-struct-diff.ts';
+import { asObject } from './shared.ts';
 
 type Json = Record<string, unknown>;
-const obj = (v: unknown): Json | undefined => (isPlainObject(v) ? v : undefined);
 const set = (v: unknown): boolean => v !== undefined && v !== null;
 
 const MAX_ID = 2147483647;
@@ -50,7 +51,7 @@ function localDescendingPath(target: string, path: string): FieldError[] {
 
 /** validateSeccompProfileField. */
 function seccompProfile(value: unknown, path: string): FieldError[] {
-  const profile = obj(value);
+  const profile = asObject(value);
   if (!profile) return [];
   const errs: FieldError[] = [];
   const type = typeof profile.type === 'string' ? profile.type : '';
@@ -61,14 +62,14 @@ function seccompProfile(value: unknown, path: string): FieldError[] {
     else errs.push(...localDescendingPath(profile.localhostProfile, `${path}.localhostProfile`));
   } else if (set(profile.localhostProfile)) {
     const json = typedInternalJson('core.v1.SeccompProfile', profile);
-    errs.push({ type: 'FieldValueInvalid', field: `${path}.localhostProfile`, value: OMIT_VALUE, detail: `${json}: can only be set when seccomp type is Localhost` });
+    errs.push(invalidStruct(`${path}.localhostProfile`, json, 'can only be set when seccomp type is Localhost'));
   }
   return errs;
 }
 
 /** ValidateAppArmorProfileField. */
 function appArmorProfile(value: unknown, path: string): FieldError[] {
-  const profile = obj(value);
+  const profile = asObject(value);
   if (!profile) return [];
   const type = typeof profile.type === 'string' ? profile.type : '';
   const local = profile.localhostProfile;
@@ -102,7 +103,7 @@ const ONLY_DOTS_SPACES = /^[. ]+$/;
 
 /** validateWindowsSecurityContextOptions. */
 function windowsOptions(value: unknown, path: string): FieldError[] {
-  const options = obj(value);
+  const options = asObject(value);
   if (!options) return [];
   const errs: FieldError[] = [];
   if (typeof options.gmsaCredentialSpecName === 'string') {
@@ -165,7 +166,7 @@ function sysctls(list: Json[], spec: Json, path: string): FieldError[] {
 
 /** validatePodSpecSecurityContext, `path` being `spec` (or `spec.template.spec`). */
 export function validatePodSecurityContext(spec: Json, path: string): FieldError[] {
-  const sc = obj(spec.securityContext);
+  const sc = asObject(spec.securityContext);
   if (!sc) return [];
   const p = `${path}.securityContext`;
   const errs: FieldError[] = [];
@@ -195,7 +196,7 @@ export function validatePodSecurityContext(spec: Json, path: string): FieldError
 
 /** ValidateSecurityContext of one container at `path` (…containers[i]); hostUsers is the pod's. */
 export function validateContainerSecurityContext(container: Json, hostUsers: boolean, path: string): FieldError[] {
-  const sc = obj(container.securityContext);
+  const sc = asObject(container.securityContext);
   if (!sc) return [];
   const p = `${path}.securityContext`;
   const errs: FieldError[] = [];
@@ -208,9 +209,9 @@ export function validateContainerSecurityContext(container: Json, hostUsers: boo
   errs.push(...seccompProfile(sc.seccompProfile, `${p}.seccompProfile`));
   if (sc.allowPrivilegeEscalation === false) {
     const json = typedInternalJson('core.v1.SecurityContext', sc);
-    const invalid = (detail: string): FieldError => ({ type: 'FieldValueInvalid', field: p, value: OMIT_VALUE, detail: `${json}: ${detail}` });
+    const invalid = (detail: string): FieldError => invalidStruct(p, json, detail);
     if (sc.privileged === true) errs.push(invalid('cannot set `allowPrivilegeEscalation` to false and `privileged` to true'));
-    const add = Array.isArray(obj(sc.capabilities)?.add) ? (obj(sc.capabilities)!.add as unknown[]) : [];
+    const add = Array.isArray(asObject(sc.capabilities)?.add) ? (asObject(sc.capabilities)!.add as unknown[]) : [];
     for (const cap of add) if (cap === 'CAP_SYS_ADMIN') errs.push(invalid('cannot set `allowPrivilegeEscalation` to false and `capabilities.Add` CAP_SYS_ADMIN'));
   }
   errs.push(...windowsOptions(sc.windowsOptions, `${p}.windowsOptions`));
@@ -247,17 +248,17 @@ const WINDOWS_CONTAINER_FIELDS = ['appArmorProfile', 'seLinuxOptions', 'seccompP
 
 /** validateOS, then validateLinux or validateWindows for the OS the spec names. */
 export function validatePodOS(spec: Json, path: string): FieldError[] {
-  const os = obj(spec.os);
+  const os = asObject(spec.os);
   if (!os) return [];
   const name = typeof os.name === 'string' ? os.name : '';
   if (name === '') return [fieldError.required(`${path}.os.name`, 'cannot be empty')];
   if (name !== 'linux' && name !== 'windows') return [fieldError.notSupported(`${path}.os`, name, ['linux', 'windows'])];
   const errs: FieldError[] = [];
-  const sc = obj(spec.securityContext);
+  const sc = asObject(spec.securityContext);
   if (name === 'linux') {
     if (sc && set(sc.windowsOptions)) errs.push(fieldError.forbidden(`${path}.securityContext.windowsOptions`, 'windows options cannot be set for a linux pod'));
     for (const [c, p] of containersWithPath(spec, path)) {
-      if (set(obj(c.securityContext)?.windowsOptions)) errs.push(fieldError.forbidden(`${p}.securityContext.windowsOptions`, 'windows options cannot be set for a linux pod'));
+      if (set(asObject(c.securityContext)?.windowsOptions)) errs.push(fieldError.forbidden(`${p}.securityContext.windowsOptions`, 'windows options cannot be set for a linux pod'));
     }
     return errs;
   }
@@ -277,7 +278,7 @@ export function validatePodOS(spec: Json, path: string): FieldError[] {
     }
   }
   for (const [c, p] of containersWithPath(spec, path)) {
-    const csc = obj(c.securityContext);
+    const csc = asObject(c.securityContext);
     if (!csc) continue;
     for (const field of WINDOWS_CONTAINER_FIELDS) if (set(csc[field])) errs.push(fieldError.forbidden(`${p}.securityContext.${field}`, WINDOWS_FORBIDDEN));
   }

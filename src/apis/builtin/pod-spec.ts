@@ -9,6 +9,7 @@ import { isPlainObject } from '../object.ts';
 import { addQuantities, compareQuantities, parseQuantity, type Rational, ZERO } from './quantity.ts';
 import { arrAt, child, clone, type JsonObject, objAt, setDefault, unset } from './shared.ts';
 import { aggregate, type PodSpecJson } from '../quota/pod-resources.ts';
+import { isHugePageResourceName, isSupportedPodLevelResource } from './resource-names.ts';
 
 const CONTAINER_LISTS = ['containers', 'initContainers', 'ephemeralContainers'] as const;
 const PROBES = ['livenessProbe', 'readinessProbe', 'startupProbe'] as const;
@@ -60,9 +61,6 @@ export function defaultPodOnly(pod: KubeObject): void {
   }
 }
 
-const isPodLevelResource = (name: string): boolean => name === 'cpu' || name === 'memory' || name.startsWith('hugepages-');
-const isHugePages = (name: string): boolean => name.startsWith('hugepages-');
-
 /**
  * defaultHugePagePodLimits: once pod-level resources are partly set, a hugepages limit the
  * containers have and the pod has neither as limit nor as request becomes the containers' total.
@@ -74,7 +72,7 @@ function defaultHugePagePodLimits(spec: JsonObject): void {
   if (!resources || (Object.keys(limits).length === 0 && Object.keys(requests).length === 0)) return;
   const next: JsonObject = { ...limits };
   for (const [name, q] of aggregate(spec as PodSpecJson, 'limits')) {
-    if (!isHugePages(name) || name in requests || name in next) continue;
+    if (!isHugePageResourceName(name) || name in requests || name in next) continue;
     next[name] = q.toString();
   }
   if (Object.keys(next).length > 0) resources.limits = next;
@@ -90,9 +88,9 @@ function defaultPodRequests(spec: JsonObject): void {
   if (!resources || !limits || Object.keys(limits).length === 0) return;
   const requests: JsonObject = { ...(objAt(resources, 'requests') ?? {}) };
   for (const [name, q] of aggregate(spec as PodSpecJson, 'requests')) {
-    if (!(name in requests) && isPodLevelResource(name) && !isHugePages(name)) requests[name] = q.toString();
+    if (!(name in requests) && isSupportedPodLevelResource(name) && !isHugePageResourceName(name)) requests[name] = q.toString();
   }
-  for (const [name, q] of Object.entries(limits)) if (!(name in requests) && isPodLevelResource(name)) requests[name] = clone(q);
+  for (const [name, q] of Object.entries(limits)) if (!(name in requests) && isSupportedPodLevelResource(name)) requests[name] = clone(q);
   if (Object.keys(requests).length > 0) resources.requests = requests;
 }
 
@@ -267,6 +265,5 @@ export function computePodQOS(pod: KubeObject): 'BestEffort' | 'Burstable' | 'Gu
 
 /** isPodLevelResourcesSet: pod-level requests or limits name a supported resource. */
 function podLevelResourcesSet(resources: JsonObject | undefined): boolean {
-  const supported = (name: string) => name === 'cpu' || name === 'memory' || name.startsWith('hugepages-');
-  return [objAt(resources, 'requests'), objAt(resources, 'limits')].some((list) => Object.keys(list ?? {}).some(supported));
+  return [objAt(resources, 'requests'), objAt(resources, 'limits')].some((list) => Object.keys(list ?? {}).some(isSupportedPodLevelResource));
 }

@@ -19,11 +19,10 @@ import { podClaimNames, validatePodResourceClaims } from './pod-claims-validatio
 import { validateContainerResources, validatePodLevelResources } from './pod-resources-validation.ts';
 import { validateInitContainerHooks, validateRegularContainerHooks } from './pod-probe-validation.ts';
 import { validateAffinity, validateSchedulingGates, validateTopologySpreadConstraints } from './pod-scheduling-validation.ts';
+import { asObject, goString } from './shared.ts';
 
 type Json = Record<string, unknown>;
-const obj = (v: unknown): Json | undefined => (isPlainObject(v) ? v : undefined);
 const list = (v: unknown): Json[] => (Array.isArray(v) ? v.filter(isPlainObject) : []);
-const str = (v: unknown): string => (typeof v === 'string' ? v : '');
 
 const RESTART_POLICIES = ['Always', 'OnFailure', 'Never'];
 const DNS_POLICIES = ['ClusterFirstWithHostNet', 'ClusterFirst', 'Default', 'None'];
@@ -54,7 +53,7 @@ function validateVolumes(volumes: Json[], path: string): { names: Set<string>; e
   const errors: FieldError[] = [];
   volumes.forEach((v, i) => {
     const idx = `${path}[${i}]`;
-    const name = str(v.name);
+    const name = goString(v.name);
     const sources = VOLUME_SOURCES.filter((s) => v[s] !== undefined && v[s] !== null);
     const own: FieldError[] = [];
     if (sources.length === 0) own.push(fieldError.required(idx, 'must specify a volume type'));
@@ -74,7 +73,7 @@ function validatePorts(ports: Json[], path: string): FieldError[] {
   const names = new Set<string>();
   ports.forEach((p, i) => {
     const idx = `${path}[${i}]`;
-    const name = str(p.name);
+    const name = goString(p.name);
     if (name !== '') {
       const msgs = isValidPortName(name);
       if (msgs.length) errs.push(...msgs.map((m) => fieldError.invalid(`${idx}.name`, name, m)));
@@ -86,7 +85,7 @@ function validatePorts(ports: Json[], path: string): FieldError[] {
     else errs.push(...isValidPortNum(containerPort).map((m) => fieldError.invalid(`${idx}.containerPort`, containerPort, m)));
     const hostPort = typeof p.hostPort === 'number' ? p.hostPort : 0;
     if (hostPort !== 0) errs.push(...isValidPortNum(hostPort).map((m) => fieldError.invalid(`${idx}.hostPort`, hostPort, m)));
-    errs.push(...supported(str(p.protocol), `${idx}.protocol`, SUPPORTED_PORT_PROTOCOLS));
+    errs.push(...supported(goString(p.protocol), `${idx}.protocol`, SUPPORTED_PORT_PROTOCOLS));
   });
   return errs;
 }
@@ -96,14 +95,14 @@ function validateEnv(env: Json[], path: string): FieldError[] {
   const errs: FieldError[] = [];
   env.forEach((e, i) => {
     const idx = `${path}[${i}]`;
-    const name = str(e.name);
+    const name = goString(e.name);
     if (name === '') errs.push(fieldError.required(`${idx}.name`));
     else if (!/^[ -<>-~]+$/.test(name)) errs.push(fieldError.invalid(`${idx}.name`, name, "a valid environment variable name must consist only of printable ASCII characters other than '='"));
-    const from = obj(e.valueFrom);
+    const from = asObject(e.valueFrom);
     if (from) {
       const sources = ['fieldRef', 'resourceFieldRef', 'configMapKeyRef', 'secretKeyRef', 'fileKeyRef'].filter((k) => from[k] !== undefined && from[k] !== null);
       if (sources.length === 0) errs.push(fieldError.invalid(`${idx}.valueFrom`, '', 'must specify one of: `fieldRef`, `resourceFieldRef`, `configMapKeyRef` or `secretKeyRef`'));
-      else if (str(e.value) !== '') errs.push(fieldError.invalid(`${idx}.valueFrom`, '', 'may not be specified when `value` is not empty'));
+      else if (goString(e.value) !== '') errs.push(fieldError.invalid(`${idx}.valueFrom`, '', 'may not be specified when `value` is not empty'));
       else if (sources.length > 1) errs.push(fieldError.invalid(`${idx}.valueFrom`, '', 'may not have more than one field specified at a time'));
     }
   });
@@ -115,10 +114,10 @@ function validateVolumeMounts(mounts: Json[], volumes: Set<string>, path: string
   const mountPoints = new Set<string>();
   mounts.forEach((m, i) => {
     const idx = `${path}[${i}]`;
-    const name = str(m.name);
+    const name = goString(m.name);
     if (name === '') errs.push(fieldError.required(`${idx}.name`));
     if (!volumes.has(name)) errs.push(fieldError.notFound(`${idx}.name`, name));
-    const mountPath = str(m.mountPath);
+    const mountPath = goString(m.mountPath);
     if (mountPath === '') errs.push(fieldError.required(`${idx}.mountPath`));
     if (mountPoints.has(mountPath)) errs.push(fieldError.invalid(`${idx}.mountPath`, mountPath, 'must be unique'));
     mountPoints.add(mountPath);
@@ -129,15 +128,15 @@ function validateVolumeMounts(mounts: Json[], volumes: Set<string>, path: string
 /** validateContainerCommon (the part ported), for every kind of container at `idx`. */
 function validateContainerCommon(c: Json, volumes: Set<string>, claims: Set<string>, idx: string, hostUsers: boolean): FieldError[] {
   const errs: FieldError[] = [];
-  const name = str(c.name);
+  const name = goString(c.name);
   if (name === '') errs.push(fieldError.required(`${idx}.name`));
   else errs.push(...dnsLabel(name, `${idx}.name`));
-  if (str(c.image) === '') errs.push(fieldError.required(`${idx}.image`));
-  errs.push(...supported(str(c.terminationMessagePolicy), `${idx}.terminationMessagePolicy`, TERMINATION_MESSAGE_POLICIES));
+  if (goString(c.image) === '') errs.push(fieldError.required(`${idx}.image`));
+  errs.push(...supported(goString(c.terminationMessagePolicy), `${idx}.terminationMessagePolicy`, TERMINATION_MESSAGE_POLICIES));
   errs.push(...validatePorts(list(c.ports), `${idx}.ports`));
   errs.push(...validateEnv(list(c.env), `${idx}.env`));
   errs.push(...validateVolumeMounts(list(c.volumeMounts), volumes, `${idx}.volumeMounts`));
-  errs.push(...supported(str(c.imagePullPolicy), `${idx}.imagePullPolicy`, PULL_POLICIES));
+  errs.push(...supported(goString(c.imagePullPolicy), `${idx}.imagePullPolicy`, PULL_POLICIES));
   errs.push(...validateContainerResources(c.resources, claims, `${idx}.resources`));
   errs.push(...validateContainerSecurityContext(c, hostUsers, idx));
   return errs;
@@ -148,7 +147,7 @@ function validateContainerList(containers: Json[], volumes: Set<string>, claims:
   const errs: FieldError[] = [];
   containers.forEach((c, i) => {
     const idx = `${path}[${i}]`;
-    const name = str(c.name);
+    const name = goString(c.name);
     errs.push(...validateContainerCommon(c, volumes, claims, idx, hostUsers));
     if (seen.has(name)) errs.push(fieldError.duplicate(`${idx}.name`, name));
     else seen.add(name);
@@ -187,7 +186,7 @@ function checkHostPortConflicts(containers: Json[], path: string): FieldError[] 
     list(c.ports).forEach((p, pi) => {
       const port = typeof p.hostPort === 'number' ? p.hostPort : 0;
       if (port === 0) return;
-      const key = `${str(p.protocol)}/${str(p.hostIP)}/${port}`;
+      const key = `${goString(p.protocol)}/${goString(p.hostIP)}/${port}`;
       if (seen.has(key)) errs.push(fieldError.duplicate(`${path}[${ci}].ports[${pi}].hostPort`, key));
       else seen.add(key);
     });
@@ -214,23 +213,23 @@ function isSetField(key: string, v: unknown): boolean {
 function validateEphemeralContainers(spec: Json, volumes: Set<string>, claims: Set<string>, path: string, hostUsers: boolean): FieldError[] {
   const ephemeral = list(spec.ephemeralContainers);
   if (ephemeral.length === 0) return [];
-  const others = new Set([...list(spec.containers), ...list(spec.initContainers)].map((c) => str(c.name)));
+  const others = new Set([...list(spec.containers), ...list(spec.initContainers)].map((c) => goString(c.name)));
   const all = new Set(others);
   const errs: FieldError[] = [];
   ephemeral.forEach((ec, i) => {
     const idx = `${path}[${i}]`;
     errs.push(...validateContainerCommon(ec, volumes, claims, idx, hostUsers));
-    const image = str(ec.image);
+    const image = goString(ec.image);
     if (image.trim() !== image) errs.push(fieldError.invalid(`${idx}.image`, image, 'must not have leading or trailing whitespace'));
-    const name = str(ec.name);
+    const name = goString(ec.name);
     if (all.has(name)) errs.push(fieldError.duplicate(`${idx}.name`, name));
     else all.add(name);
-    const target = str(ec.targetContainerName);
+    const target = goString(ec.targetContainerName);
     if (target !== '' && !others.has(target)) errs.push(fieldError.notFound(`${idx}.targetContainerName`, target));
     for (const key of EPHEMERAL_FORBIDDEN_FIELDS) if (isSetField(key, ec[key])) errs.push(fieldError.forbidden(`${idx}.${key}`, EPHEMERAL_FORBIDDEN));
     list(ec.volumeMounts).forEach((vm, j) => {
-      if (str(vm.subPath) !== '') errs.push(fieldError.forbidden(`${idx}.volumeMounts[${j}].subPath`, EPHEMERAL_FORBIDDEN));
-      if (str(vm.subPathExpr) !== '') errs.push(fieldError.forbidden(`${idx}.volumeMounts[${j}].subPathExpr`, EPHEMERAL_FORBIDDEN));
+      if (goString(vm.subPath) !== '') errs.push(fieldError.forbidden(`${idx}.volumeMounts[${j}].subPath`, EPHEMERAL_FORBIDDEN));
+      if (goString(vm.subPathExpr) !== '') errs.push(fieldError.forbidden(`${idx}.volumeMounts[${j}].subPathExpr`, EPHEMERAL_FORBIDDEN));
     });
   });
   return errs;
@@ -238,7 +237,7 @@ function validateEphemeralContainers(spec: Json, volumes: Set<string>, claims: S
 
 /** ValidatePodSpec (the part ported): `path` is `spec` or `spec.template.spec`. */
 export function validatePodSpec(spec: unknown, path: string): FieldError[] {
-  const s = obj(spec) ?? {};
+  const s = asObject(spec) ?? {};
   const errs: FieldError[] = [];
   const { names: volumes, errors: volumeErrors } = validateVolumes(list(s.volumes), `${path}.volumes`);
   errs.push(...volumeErrors);
@@ -258,9 +257,9 @@ export function validatePodSpec(spec: unknown, path: string): FieldError[] {
   // opts.PodLevelResourcesEnabled: PodLevelResources is on by default in v1.36.
   errs.push(...validatePodLevelResources(s, claims, `${path}.resources`));
   errs.push(...validatePodHostNetworkDeps(s, path));
-  errs.push(...supported(str(s.restartPolicy), `${path}.restartPolicy`, RESTART_POLICIES));
-  errs.push(...supported(str(s.dnsPolicy), `${path}.dnsPolicy`, DNS_POLICIES));
-  const nodeSelector = obj(s.nodeSelector);
+  errs.push(...supported(goString(s.restartPolicy), `${path}.restartPolicy`, RESTART_POLICIES));
+  errs.push(...supported(goString(s.dnsPolicy), `${path}.dnsPolicy`, DNS_POLICIES));
+  const nodeSelector = asObject(s.nodeSelector);
   if (nodeSelector) errs.push(...validateLabels(nodeSelector as Record<string, string>, `${path}.nodeSelector`));
   errs.push(...validatePodSecurityContext(s, path));
   errs.push(...validateAffinity(s.affinity, `${path}.affinity`));
@@ -269,15 +268,15 @@ export function validatePodSpec(spec: unknown, path: string): FieldError[] {
   errs.push(...validateSchedulingGates(s.schedulingGates, `${path}.schedulingGates`));
   errs.push(...validateTopologySpreadConstraints(s.topologySpreadConstraints, `${path}.topologySpreadConstraints`));
   errs.push(...validateHostUsers(s, path));
-  const sa = str(s.serviceAccountName);
+  const sa = goString(s.serviceAccountName);
   if (sa !== '') errs.push(...isDNS1123Subdomain(sa).map((m) => fieldError.invalid(`${path}.serviceAccountName`, sa, m)));
-  const nodeName = str(s.nodeName);
+  const nodeName = goString(s.nodeName);
   if (nodeName !== '') errs.push(...isDNS1123Subdomain(nodeName).map((m) => fieldError.invalid(`${path}.nodeName`, nodeName, m)));
   if (typeof s.activeDeadlineSeconds === 'number' && (s.activeDeadlineSeconds < 1 || s.activeDeadlineSeconds > 2147483647)) {
     errs.push(fieldError.invalid(`${path}.activeDeadlineSeconds`, s.activeDeadlineSeconds, 'must be between 1 and 2147483647, inclusive'));
   }
   for (const key of ['hostname', 'subdomain'] as const) {
-    const v = str(s[key]);
+    const v = goString(s[key]);
     if (v !== '') errs.push(...dnsLabel(v, `${path}.${key}`));
   }
   errs.push(...validateTolerations(list(s.tolerations), `${path}.tolerations`));
@@ -293,10 +292,10 @@ export function validateTolerations(tolerations: Json[], path: string): FieldErr
   const errs: FieldError[] = [];
   tolerations.forEach((t, i) => {
     const idx = `${path}[${i}]`;
-    const key = str(t.key);
-    const operator = str(t.operator);
-    const value = str(t.value);
-    const effect = str(t.effect);
+    const key = goString(t.key);
+    const operator = goString(t.operator);
+    const value = goString(t.value);
+    const effect = goString(t.effect);
     if (key !== '') errs.push(...validateLabelName(key, `${idx}.key`));
     if (key === '' && operator !== 'Exists') {
       errs.push(fieldError.invalid(`${idx}.operator`, operator, 'operator must be Exists when `key` is empty, which means "match all values and all keys"'));
@@ -320,11 +319,11 @@ export function validateTolerations(tolerations: Json[], path: string): FieldErr
  * leading or trailing whitespace in a Pod (templates keep the older, laxer rule).
  */
 export function validateContainersOnlyForPod(spec: unknown): FieldError[] {
-  const s = obj(spec) ?? {};
+  const s = asObject(spec) ?? {};
   const errs: FieldError[] = [];
   for (const key of ['containers', 'initContainers'] as const) {
     list(s[key]).forEach((c, i) => {
-      const image = str(c.image);
+      const image = goString(c.image);
       if (image.trim() !== image) errs.push(fieldError.invalid(`spec.${key}[${i}].image`, image, 'must not have leading or trailing whitespace'));
     });
   }
@@ -336,12 +335,12 @@ export function validateContainersOnlyForPod(spec: unknown): FieldError[] {
  * template's, without name rules) and its spec. `path` is `spec.template`.
  */
 export function validatePodTemplateSpec(template: unknown, path: string): FieldError[] {
-  const t = obj(template) ?? {};
-  const meta = obj(t.metadata) ?? {};
+  const t = asObject(template) ?? {};
+  const meta = asObject(t.metadata) ?? {};
   const errs: FieldError[] = [];
-  const labels = obj(meta.labels);
+  const labels = asObject(meta.labels);
   if (labels) errs.push(...validateLabels(labels as Record<string, string>, `${path}.labels`));
-  const annotations = obj(meta.annotations);
+  const annotations = asObject(meta.annotations);
   if (annotations) errs.push(...validateAnnotations(annotations as Record<string, string>, `${path}.annotations`));
   errs.push(...validatePodSpec(t.spec, `${path}.spec`));
   return errs;

@@ -12,10 +12,11 @@ import { fieldError, fieldPath, OMIT_VALUE, type FieldError } from '../../errors
 import { goJson } from '../../errors/go-format.ts';
 import { type Addr } from '../../go/netip.ts';
 import { parseCIDRSloppy, parseIPSloppy } from '../../go/net-sloppy.ts';
-import { validateLabels } from '../../validation/meta-fields.ts';
-import { isDNS1123Label, isDNS1123Subdomain, isQualifiedName } from '../../validation/names.ts';
+import { validateLabels, validateQualifiedName } from '../../validation/meta-fields.ts';
+import { isDNS1123Label, isDNS1123Subdomain } from '../../validation/names.ts';
 import { isPlainObject, type KubeObject } from '../object.ts';
 import { isValidPortName, isValidPortNum, SUPPORTED_PORT_PROTOCOLS } from '../../validation/ports.ts';
+import { goString } from './shared.ts';
 
 type Json = Record<string, unknown>;
 // sets.List order (sorted) where upstream lists a set; trafficDistribution's is a slice.
@@ -35,17 +36,16 @@ const IP_MSG = 'must be a valid IP address, (e.g. 10.9.8.7 or 2001:db8::ffff)';
 const CIDR_MSG = 'must be a valid CIDR value, (e.g. 10.9.8.0/24 or 2001:db8::/64)';
 
 const portNum = (n: unknown): number => (typeof n === 'number' ? n : 0);
-const str = (v: unknown): string => (typeof v === 'string' ? v : '');
 const stringList = (v: unknown): string[] => (Array.isArray(v) ? v.map((x) => (typeof x === 'string' ? x : '')) : []);
 /** isHeadlessService: exactly one clusterIP, and it is None. */
 const isHeadless = (ips: string[]) => ips.length === 1 && ips[0] === 'None';
 const specOf = (service: KubeObject): Json => (isPlainObject(service.spec) ? (service.spec as Json) : {});
 /** apiservice.ExternallyAccessible */
-const externallyAccessible = (spec: Json) =>
+/** apiservice.ExternallyAccessible (also the defaulting of externalTrafficPolicy, service.ts). */
+export const externallyAccessible = (spec: Json) =>
   spec.type === 'LoadBalancer' || spec.type === 'NodePort' || (spec.type === 'ClusterIP' && stringList(spec.externalIPs).length > 0);
-/** apiservice.NeedsHealthCheck */
+/** apiservice.NeedsHealthCheck (also the allocation of healthCheckNodePort, service.ts). */
 export const needsHealthCheck = (spec: Json) => spec.type === 'LoadBalancer' && spec.externalTrafficPolicy === 'Local';
-const validateQualifiedName = (value: string, path: string) => isQualifiedName(value).map((m) => fieldError.invalid(path, value, m));
 /** netutils.IsIPv6String: an address that is not IPv4 (an IPv4-mapped one counts as IPv4). */
 const isIPv6 = (ip: Addr | undefined) => ip !== undefined && !ip.unmap().is4;
 
@@ -90,14 +90,14 @@ export function validateServiceSpec(service: KubeObject): FieldError[] {
     if (ips.length > 0) errs.push(fieldError.forbidden('spec.clusterIPs', 'may not be set for ExternalName services'));
     if (stringList(spec.ipFamilies).length > 0) errs.push(fieldError.forbidden('spec.ipFamilies', 'may not be set for ExternalName services'));
     if (typeof spec.ipFamilyPolicy === 'string') errs.push(fieldError.forbidden('spec.ipFamilyPolicy', 'may not be set for ExternalName services'));
-    const cname = str(spec.externalName).replace(/\.$/, '');
+    const cname = goString(spec.externalName).replace(/\.$/, '');
     if (cname === '') errs.push(fieldError.required('spec.externalName'));
     else errs.push(...isDNS1123Subdomain(cname).map((m) => fieldError.invalid('spec.externalName', cname, m)));
   }
   const names = new Set<string>();
   ports.forEach((p, i) => errs.push(...validateServicePort(p, ports.length > 1, names, `spec.ports[${i}]`)));
   if (isPlainObject(spec.selector)) errs.push(...validateLabels(spec.selector as Record<string, string>, 'spec.selector'));
-  const affinity = str(spec.sessionAffinity);
+  const affinity = goString(spec.sessionAffinity);
   if (affinity === '') errs.push(fieldError.required('spec.sessionAffinity'));
   else if (!SESSION_AFFINITIES.includes(affinity)) errs.push(fieldError.notSupported('spec.sessionAffinity', affinity, SESSION_AFFINITIES));
   if (affinity === 'ClientIP') errs.push(...validateClientIPAffinityConfig(spec.sessionAffinityConfig, 'spec.sessionAffinityConfig'));
@@ -110,7 +110,7 @@ export function validateServiceSpec(service: KubeObject): FieldError[] {
     const ipErrs = validateLegacyIP(path, ip);
     errs.push(...(ipErrs.length ? ipErrs : validateNonSpecialIP(ip, path)));
   });
-  const type = str(spec.type);
+  const type = goString(spec.type);
   if (type === '') errs.push(fieldError.required('spec.type'));
   else if (!SERVICE_TYPES.includes(type)) errs.push(fieldError.notSupported('spec.type', type, SERVICE_TYPES));
   if (type === 'ClusterIP') {
@@ -122,18 +122,18 @@ export function validateServiceSpec(service: KubeObject): FieldError[] {
   const nodePorts = new Set<string>();
   ports.forEach((p, i) => {
     if (portNum(p.nodePort) === 0) return;
-    const key = `${str(p.protocol)}/${portNum(p.nodePort)}`;
+    const key = `${goString(p.protocol)}/${portNum(p.nodePort)}`;
     if (nodePorts.has(key)) errs.push(fieldError.duplicate(`spec.ports[${i}].nodePort`, portNum(p.nodePort)));
     nodePorts.add(key);
   });
   const seenPorts = new Set<string>();
   ports.forEach((p, i) => {
-    const key = `${str(p.protocol)}/${portNum(p.port)}`;
+    const key = `${goString(p.protocol)}/${portNum(p.port)}`;
     // The value is a core.ServicePort holding only the pair; internal types carry no json tags, so
     // Go prints the struct's fields by their Go names in declaration order (pre-rendered: goJson
     // would sort them as a map's).
     if (seenPorts.has(key)) {
-      const json = `{"Name":"","Protocol":${goJson(str(p.protocol))},"AppProtocol":null,"Port":${portNum(p.port)},"TargetPort":0,"NodePort":0}`;
+      const json = `{"Name":"","Protocol":${goJson(goString(p.protocol))},"AppProtocol":null,"Port":${portNum(p.port)},"TargetPort":0,"NodePort":0}`;
       errs.push({ type: 'FieldValueDuplicate', field: `spec.ports[${i}]`, value: OMIT_VALUE, detail: json });
     }
     seenPorts.add(key);
@@ -173,7 +173,7 @@ export function validateServiceSpec(service: KubeObject): FieldError[] {
 /** validateServicePort */
 function validateServicePort(p: Json, requireName: boolean, names: Set<string>, path: string): FieldError[] {
   const errs: FieldError[] = [];
-  const name = str(p.name);
+  const name = goString(p.name);
   if (requireName && name === '') errs.push(fieldError.required(`${path}.name`));
   else if (name !== '') {
     errs.push(...isDNS1123Label(name).map((m) => fieldError.invalid(`${path}.name`, name, m)));
@@ -181,7 +181,7 @@ function validateServicePort(p: Json, requireName: boolean, names: Set<string>, 
     else names.add(name);
   }
   errs.push(...isValidPortNum(portNum(p.port)).map((m) => fieldError.invalid(`${path}.port`, portNum(p.port), m)));
-  const protocol = str(p.protocol);
+  const protocol = goString(p.protocol);
   if (protocol === '') errs.push(fieldError.required(`${path}.protocol`));
   else if (!SUPPORTED_PORT_PROTOCOLS.includes(protocol)) errs.push(fieldError.notSupported(`${path}.protocol`, protocol, SUPPORTED_PORT_PROTOCOLS));
   // ValidatePortNumOrName
@@ -220,7 +220,7 @@ function validateLoadBalancerClass(spec: Json): FieldError[] {
 /** validateServiceExternalTrafficPolicy, healthCheckNodePort included. */
 function validateExternalTrafficPolicy(spec: Json): FieldError[] {
   const errs: FieldError[] = [];
-  const etp = str(spec.externalTrafficPolicy);
+  const etp = goString(spec.externalTrafficPolicy);
   if (!externallyAccessible(spec)) {
     if (etp !== '') errs.push(fieldError.invalid('spec.externalTrafficPolicy', etp, 'may only be set for externally-accessible services'));
   } else if (etp === '') {
@@ -248,7 +248,7 @@ function validateExternalTrafficPolicy(spec: Json): FieldError[] {
 export function validateServiceClusterIPsRelatedFields(spec: Json): FieldError[] {
   if (spec.type === 'ExternalName') return [];
   const errs: FieldError[] = [];
-  const clusterIP = str(spec.clusterIP);
+  const clusterIP = goString(spec.clusterIP);
   const ips = stringList(spec.clusterIPs);
   const ipsValue = Array.isArray(spec.clusterIPs) ? spec.clusterIPs : null;
   if (clusterIP !== '') {

@@ -9,7 +9,7 @@ import { isPlainObject } from '../object.ts';
 import type { Strategy } from '../resource-type.ts';
 import type { BuiltinContext } from './context.ts';
 import { arrAt, child, clone, getIn, type JsonObject, objAt, semanticEqual, setDefault, unset } from './shared.ts';
-import { validateServiceClusterIPsRelatedFields, validateServiceSpec, validateServiceUpdateTransitions } from './service-validation.ts';
+import { externallyAccessible, needsHealthCheck, validateServiceClusterIPsRelatedFields, validateServiceSpec, validateServiceUpdateTransitions } from './service-validation.ts';
 
 const CLUSTER_FAMILY = 'IPv4';
 
@@ -74,7 +74,7 @@ export function serviceStrategy(ctx: BuiltinContext): Strategy {
       if (!hold(obj, initIPFamilyFields(spec, undefined))) return;
       if (!hold(obj, allocClusterIPs(spec, alloc))) return;
       if (needsNodePort(spec) && !hold(obj, initNodePorts(spec, alloc))) return;
-      if (needsHCNodePort(spec)) allocHealthCheckNodePort(spec, alloc);
+      if (needsHealthCheck(spec)) allocHealthCheckNodePort(spec, alloc);
     },
     prepareForUpdate(obj, old) {
       if (old.status === undefined) delete obj.status;
@@ -152,16 +152,7 @@ const ports = (spec: JsonObject): JsonObject[] => (arrAt(spec, 'ports') ?? []).f
 const clusterIPs = (spec: JsonObject): string[] => (arrAt(spec, 'clusterIPs') ?? []).filter((v): v is string => typeof v === 'string');
 const needsClusterIP = (spec: JsonObject) => spec.type !== 'ExternalName';
 const needsNodePort = (spec: JsonObject) => spec.type === 'NodePort' || spec.type === 'LoadBalancer';
-const needsHCNodePort = (spec: JsonObject) => spec.type === 'LoadBalancer' && spec.externalTrafficPolicy === 'Local';
 const num = (v: unknown): number => (typeof v === 'number' ? v : 0);
-
-function externallyAccessible(spec: JsonObject): boolean {
-  return (
-    spec.type === 'LoadBalancer' ||
-    spec.type === 'NodePort' ||
-    (spec.type === 'ClusterIP' && (arrAt(spec, 'externalIPs')?.length ?? 0) > 0)
-  );
-}
 
 function shouldAllocateNodePorts(spec: JsonObject): boolean {
   if (spec.type === 'NodePort') return true;
@@ -204,7 +195,7 @@ function patchAllocatedValues(spec: JsonObject, oldSpec: JsonObject): void {
       if (num(p.nodePort) === 0 && old !== 0) p.nodePort = old;
     }
   }
-  if (needsHCNodePort(oldSpec) && needsHCNodePort(spec) && num(spec.healthCheckNodePort) === 0 && num(oldSpec.healthCheckNodePort) !== 0) {
+  if (needsHealthCheck(oldSpec) && needsHealthCheck(spec) && num(spec.healthCheckNodePort) === 0 && num(oldSpec.healthCheckNodePort) !== 0) {
     spec.healthCheckNodePort = oldSpec.healthCheckNodePort;
   }
 }
@@ -225,7 +216,7 @@ function dropTypeDependentFields(spec: JsonObject, oldSpec: JsonObject): void {
       for (const p of ports(spec)) delete p.nodePort;
     }
   }
-  if (needsHCNodePort(oldSpec) && !needsHCNodePort(spec) && num(oldSpec.healthCheckNodePort) === num(spec.healthCheckNodePort)) {
+  if (needsHealthCheck(oldSpec) && !needsHealthCheck(spec) && num(oldSpec.healthCheckNodePort) === num(spec.healthCheckNodePort)) {
     delete spec.healthCheckNodePort;
   }
   if (oldSpec.type === 'LoadBalancer' && spec.type !== 'LoadBalancer') {
@@ -391,8 +382,8 @@ function updateNodePorts(spec: JsonObject, oldSpec: JsonObject, ctx: BuiltinCont
     const kept = new Set(list.map((p) => num(p.nodePort)));
     for (const n of oldNumbers) if (!kept.has(n)) ctx.nodePorts.release(n);
   }
-  const neededHC = needsHCNodePort(oldSpec);
-  const needsHC = needsHCNodePort(spec);
+  const neededHC = needsHealthCheck(oldSpec);
+  const needsHC = needsHealthCheck(spec);
   if (!neededHC && needsHC) allocHealthCheckNodePort(spec, ctx);
   if (neededHC && !needsHC && num(oldSpec.healthCheckNodePort) !== 0) ctx.nodePorts.release(num(oldSpec.healthCheckNodePort));
 }

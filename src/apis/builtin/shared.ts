@@ -9,7 +9,6 @@ import { BUILTIN_RESOURCES, type BuiltinResourceFacts } from '../../generated/bu
 
 export type JsonObject = Record<string, unknown>;
 
-
 /** The child object at `key`, created when missing or not an object. */
 export function child(obj: JsonObject, key: string): JsonObject {
   const v = obj[key];
@@ -42,6 +41,9 @@ export function getIn(obj: unknown, path: readonly string[]): unknown {
   }
   return cur;
 }
+
+/** A JSON object, or undefined for anything else (a struct pointer as Go decodes it: absent or null is nil). */
+export const asObject = (v: unknown): JsonObject | undefined => (isPlainObject(v) ? v : undefined);
 
 /** A string field as Go holds it after decoding: missing or non-string is the zero value "". */
 export function goString(v: unknown): string {
@@ -76,9 +78,24 @@ export function clone<T>(v: T): T {
   return v === undefined ? v : (structuredClone(v) as T);
 }
 
-/** apiequality.Semantic.DeepEqual on the decoded values, compared as JSON. */
+/** Whether a JSON value is what Go's omitempty leaves out (equal to an absent field). */
+export const isEmptyJson = (v: unknown): boolean =>
+  v === undefined || v === null || (Array.isArray(v) && v.length === 0) || (isPlainObject(v) && Object.keys(v).length === 0);
+
+/**
+ * apiequality.Semantic.DeepEqual on the JSON of two values: as the forked reflect.DeepEqual it runs
+ * (apimachinery third_party/forked/golang/reflect/deep_equal.go, equateNilAndEmpty), nil and empty
+ * slices and maps are equal, and so are an absent field and an empty one.
+ */
 export function semanticEqual(a: unknown, b: unknown): boolean {
-  return deepEqual(a ?? null, b ?? null);
+  if (isEmptyJson(a) && isEmptyJson(b)) return true;
+  if (Array.isArray(a) && Array.isArray(b)) return a.length === b.length && a.every((v, i) => semanticEqual(v, b[i]));
+  if (isPlainObject(a) && isPlainObject(b)) {
+    const keys = new Set([...Object.keys(a), ...Object.keys(b)]);
+    for (const k of keys) if (!semanticEqual(a[k], b[k])) return false;
+    return true;
+  }
+  return deepEqual(a, b);
 }
 
 /** Runs several strategy parts in order; validation results are concatenated. */

@@ -8,21 +8,24 @@ import type { KubeObject } from '../object.ts';
 import { isPlainObject } from '../object.ts';
 import type { Strategy } from '../resource-type.ts';
 import { clone, getIn, meta } from './shared.ts';
+import { validateNonnegativeField } from '../../validation/meta-fields.ts';
 
 /** `new.<field> = old.<field>` for top-level fields (Spec) and, with `metadata.` keys, ObjectMeta fields. */
 export function keepFromStored(...fields: string[]): Strategy {
-  return {
-    prepareForUpdate(obj, old) {
-      for (const field of fields) {
-        const [target, source, key] = field.startsWith('metadata.')
-          ? [meta(obj) as Record<string, unknown>, (old.metadata ?? {}) as Record<string, unknown>, field.slice('metadata.'.length)]
-          : [obj as Record<string, unknown>, old as Record<string, unknown>, field];
-        if (source[key] === undefined) delete target[key];
-        else target[key] = clone(source[key]);
-      }
-    },
-  };
+  return { prepareForUpdate: (obj, old) => copyFromStored(obj, old, fields) };
 }
+
+function copyFromStored(obj: KubeObject, old: KubeObject, fields: readonly string[]): void {
+  for (const field of fields) {
+    const [target, source, key] = field.startsWith('metadata.')
+      ? [meta(obj) as Record<string, unknown>, (old.metadata ?? {}) as Record<string, unknown>, field.slice('metadata.'.length)]
+      : [obj as Record<string, unknown>, old as Record<string, unknown>, field];
+    if (source[key] === undefined) delete target[key];
+    else target[key] = clone(source[key]);
+  }
+}
+
+const RESET_FOR_STATUS = ['labels', 'annotations', 'finalizers', 'ownerReferences', 'deletionTimestamp', 'generation'].map((k) => `metadata.${k}`);
 
 /**
  * metav1.ResetObjectMetaForStatus: labels, annotations, finalizers, owner references and the
@@ -30,20 +33,13 @@ export function keepFromStored(...fields: string[]): Strategy {
  * strategy bumps itself).
  */
 export function resetObjectMetaForStatus(obj: KubeObject, old: KubeObject): void {
-  const target = meta(obj) as Record<string, unknown>;
-  for (const key of ['labels', 'annotations', 'finalizers', 'ownerReferences', 'deletionTimestamp', 'generation'] as const) {
-    const value = old.metadata?.[key];
-    if (value === undefined) delete target[key];
-    else target[key] = clone(value);
-  }
+  copyFromStored(obj, old, RESET_FOR_STATUS);
 }
 
 /** A status validation run on every `/status` update (after the registry's ObjectMeta checks). */
 export function validateStatus(fn: (obj: KubeObject, old: KubeObject) => FieldError[]): Strategy {
   return { validateUpdate: fn };
 }
-
-const IS_NEGATIVE = 'must be greater than or equal to 0';
 
 /** An int32/int64 status field as the typed struct holds it (missing is 0). */
 const intAt = (obj: KubeObject, path: readonly string[]): number => {
@@ -53,12 +49,7 @@ const intAt = (obj: KubeObject, path: readonly string[]): number => {
 
 /** ValidateNonnegativeField for each `status.<field>`. */
 export function nonNegativeStatus(obj: KubeObject, fields: readonly string[]): FieldError[] {
-  const errs: FieldError[] = [];
-  for (const f of fields) {
-    const v = intAt(obj, ['status', f]);
-    if (v < 0) errs.push(fieldError.invalid(`status.${f}`, v, IS_NEGATIVE));
-  }
-  return errs;
+  return fields.flatMap((f) => validateNonnegativeField(intAt(obj, ['status', f]), `status.${f}`));
 }
 
 /**
@@ -91,7 +82,7 @@ export function collisionCountNotDecremented(obj: KubeObject, old: KubeObject): 
 /** A collisionCount that is set must be non-negative. */
 export function collisionCountNonNegative(obj: KubeObject): FieldError[] {
   const v = getIn(obj, ['status', 'collisionCount']);
-  return typeof v === 'number' && v < 0 ? [fieldError.invalid('status.collisionCount', v, IS_NEGATIVE)] : [];
+  return typeof v === 'number' ? validateNonnegativeField(v, 'status.collisionCount') : [];
 }
 
 /** ValidateNamespaceStatusUpdate: the phase must agree with deletionTimestamp. */

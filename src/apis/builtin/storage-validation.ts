@@ -8,14 +8,15 @@
 // source, volume mode and node affinity are; the Forbidden texts end with a go-cmp-style diff.
 // Not ported: dataSource/dataSourceRef checks; allowedTopologies.
 import { posix } from 'node:path';
-import { fieldError, OMIT_VALUE, type FieldError } from '../../errors/field-error.ts';
-import { FIELD_IMMUTABLE_ERROR_MSG } from '../../validation/meta-fields.ts';
-import { isDNS1123Subdomain, isQualifiedName } from '../../validation/names.ts';
+import { fieldError, type FieldError } from '../../errors/field-error.ts';
+import { FIELD_IMMUTABLE_ERROR_MSG, invalidStruct, validateQualifiedName } from '../../validation/meta-fields.ts';
+import { isDNS1123Subdomain } from '../../validation/names.ts';
 import { deepEqual } from '../../util/deep-equal.ts';
 import { isPlainObject, type KubeObject } from '../object.ts';
 import { Quantity } from './quantity.ts';
 import { validateLabelSelector } from './label-selector-validation.ts';
-import { goStructDiff, internalJsonText, semanticDeepEqual } from './go-struct-diff.ts';
+import { goStructDiff, internalJsonText } from './go-struct-diff.ts';
+import { semanticEqual } from './shared.ts';
 
 type Json = Record<string, unknown>;
 const RECLAIM_POLICIES = ['Delete', 'Retain'];
@@ -37,7 +38,7 @@ export function validateStorageClass(sc: KubeObject): FieldError[] {
   const errs: FieldError[] = [];
   const provisioner = typeof o.provisioner === 'string' ? o.provisioner : '';
   if (provisioner === '') errs.push(fieldError.required('provisioner', provisioner));
-  else errs.push(...isQualifiedName(provisioner.toLowerCase()).map((m) => fieldError.invalid('provisioner', provisioner.toLowerCase(), m)));
+  else errs.push(...validateQualifiedName(provisioner.toLowerCase(), 'provisioner'));
   const params = isPlainObject(o.parameters) ? (o.parameters as Record<string, string>) : {};
   if (Object.keys(params).length > MAX_PARAMETERS) errs.push(fieldError.tooLong('parameters', MAX_PARAMETERS));
   else {
@@ -221,7 +222,7 @@ export function validatePersistentVolumeClaimUpdate(pvc: KubeObject, old: KubeOb
     if (oldClone.volumeAttributesClassName === undefined) delete newClone.volumeAttributesClassName;
     else newClone.volumeAttributesClassName = oldClone.volumeAttributesClassName;
   }
-  if (!semanticDeepEqual(newClone, oldClone)) {
+  if (!semanticEqual(newClone, oldClone)) {
     const diff = goStructDiff('core.PersistentVolumeClaimSpec', 'core.v1.PersistentVolumeClaimSpec', oldClone, newClone);
     errs.push(fieldError.forbidden('spec', `spec is immutable after creation except resources.requests and volumeAttributesClassName for bound claims\n${diff}`));
   }
@@ -257,14 +258,14 @@ export function validatePersistentVolumeUpdate(pv: KubeObject, old: KubeObject):
     compared = { ...spec, csi: rest };
   }
   const sources = (s: Json) => Object.fromEntries(PV_SOURCES.filter((k) => s[k] !== undefined).map((k) => [k, s[k]]));
-  if (!semanticDeepEqual(sources(compared), sources(oldSpec))) {
+  if (!semanticEqual(sources(compared), sources(oldSpec))) {
     const diff = goStructDiff('core.PersistentVolumeSource', 'core.v1.PersistentVolumeSpec', oldSpec, compared, PV_SOURCES);
     errs.push(fieldError.forbidden('spec.persistentvolumesource', `spec.persistentvolumesource is immutable after creation\n${diff}`));
   }
   if ((spec.volumeMode ?? null) !== (oldSpec.volumeMode ?? null)) errs.push(fieldError.invalid('volumeMode', spec.volumeMode ?? null, FIELD_IMMUTABLE_ERROR_MSG));
-  if (oldSpec.nodeAffinity !== undefined && !semanticDeepEqual(spec.nodeAffinity, oldSpec.nodeAffinity)) {
+  if (oldSpec.nodeAffinity !== undefined && !semanticEqual(spec.nodeAffinity, oldSpec.nodeAffinity)) {
     const shown = spec.nodeAffinity ?? null;
-    errs.push({ type: 'FieldValueInvalid', field: 'nodeAffinity', value: OMIT_VALUE, detail: `${internalJsonText(shown)}: ${FIELD_IMMUTABLE_ERROR_MSG}` });
+    errs.push(invalidStruct('nodeAffinity', internalJsonText(shown), FIELD_IMMUTABLE_ERROR_MSG));
   }
   if (oldSpec.volumeAttributesClassName !== undefined && spec.volumeAttributesClassName === undefined) {
     errs.push(fieldError.forbidden('spec.volumeAttributesClassName', 'update from non-nil value to nil is forbidden'));

@@ -5,36 +5,36 @@
 // (the strategies' ValidateUpdate). Texts and paths as in Go.
 import { fieldError, OMIT_VALUE, type FieldError } from '../../errors/field-error.ts';
 import { goQuote } from '../../errors/go-format.ts';
-import { FIELD_IMMUTABLE_ERROR_MSG, invalidWithJson, validateAnnotations, validateLabels, validateNonnegativeField } from '../../validation/meta-fields.ts';
+import { FIELD_IMMUTABLE_ERROR_MSG, invalidStruct, invalidWithJson, validateAnnotations, validateLabels, validateNonnegativeField } from '../../validation/meta-fields.ts';
 import { tryLabelSelectorAsSelector } from '../../selectors/label-selector-as-selector.ts';
 import { deepEqual } from '../../util/deep-equal.ts';
-import { isPlainObject, type KubeObject } from '../object.ts';
+import type { KubeObject } from '../object.ts';
 import { validatePodTemplateSpec } from './pod-validation.ts';
 import { validateJobRetryAndEnd, validateRestartPolicyForFailurePolicy } from './job-policy-validation.ts';
 import { isDNS1123Label } from '../../validation/names.ts';
 import { labelSelectorJson, validateLabelSelector } from './label-selector-validation.ts';
-import { internalJsonText, semanticDeepEqual, typedInternalJson } from './go-struct-diff.ts';
+import { internalJsonText, typedInternalJson } from './go-struct-diff.ts';
+import { asObject, semanticEqual } from './shared.ts';
 import { intOrPercentValue, isNotMoreThan100Percent, validatePositiveIntOrPercent } from './int-or-percent.ts';
 
 type Json = Record<string, unknown>;
-const obj = (v: unknown): Json | undefined => (isPlainObject(v) ? v : undefined);
 const num = (v: unknown): number => (typeof v === 'number' ? v : 0);
 
 /** metav1.LabelSelectorAsSelector: undefined where it fails; a nil selector is labels.Nothing(). */
 const asSelector = (selector: unknown) => tryLabelSelectorAsSelector(selector);
 
 /** Whether the selector selects the labels; undefined when the selector cannot be built. */
-const selects = (selector: unknown, labels: unknown): boolean | undefined => asSelector(selector)?.matches(obj(labels) as Record<string, string> | undefined);
+const selects = (selector: unknown, labels: unknown): boolean | undefined => asSelector(selector)?.matches(asObject(labels) as Record<string, string> | undefined);
 
-const templateLabels = (template: unknown): unknown => obj(obj(template)?.metadata)?.labels ?? {};
-const templateSpec = (template: unknown): Json => obj(obj(template)?.spec) ?? {};
+const templateLabels = (template: unknown): unknown => asObject(asObject(template)?.metadata)?.labels ?? {};
+const templateSpec = (template: unknown): Json => asObject(asObject(template)?.spec) ?? {};
 
 /** The selector part every workload shares: required, valid, not empty. */
 function validateSelector(selector: unknown, kindWord: string, required: boolean): FieldError[] {
   if (selector === undefined || selector === null) return required ? [fieldError.required('spec.selector')] : [];
   const errs = validateLabelSelector(selector, 'spec.selector');
-  const s = obj(selector) ?? {};
-  const count = Object.keys(obj(s.matchLabels) ?? {}).length + (Array.isArray(s.matchExpressions) ? s.matchExpressions.length : 0);
+  const s = asObject(selector) ?? {};
+  const count = Object.keys(asObject(s.matchLabels) ?? {}).length + (Array.isArray(s.matchExpressions) ? s.matchExpressions.length : 0);
   if (count === 0) errs.push(invalidWithJson('spec.selector', s, labelSelectorJson(s), `empty selector is invalid for ${kindWord}`));
   return errs;
 }
@@ -47,7 +47,7 @@ function selectorMatchesTemplate(selector: unknown, template: unknown): FieldErr
     : [];
 }
 
-const sortedMap = (v: unknown): Json => Object.fromEntries(Object.entries(obj(v) ?? {}).sort(([a], [b]) => (a < b ? -1 : 1)));
+const sortedMap = (v: unknown): Json => Object.fromEntries(Object.entries(asObject(v) ?? {}).sort(([a], [b]) => (a < b ? -1 : 1)));
 
 /** A template whose pods must restart always (Deployment, ReplicaSet, StatefulSet, DaemonSet). */
 function alwaysRestart(template: unknown, kindWord: string): FieldError[] {
@@ -76,7 +76,7 @@ function validateReplicatedSpec(spec: Json, extra: FieldError[]): FieldError[] {
 }
 
 export function validateDeployment(d: KubeObject): FieldError[] {
-  const spec = obj(d.spec) ?? {};
+  const spec = asObject(d.spec) ?? {};
   const errs = validateReplicatedSpec(spec, []);
   errs.push(...validateDeploymentStrategy(spec.strategy));
   errs.push(...validateNonnegativeField(num(spec.minReadySeconds), 'spec.minReadySeconds'));
@@ -95,13 +95,10 @@ const intOrStringJson = (v: unknown): string => (v === undefined || v === null ?
 
 /** A strategy struct of the internal apps types (no json tags): Type, then RollingUpdate's fields or null. */
 function strategyJson(strategy: Json, rollingFields: readonly [string, (v: unknown) => string][]): string {
-  const rolling = obj(strategy.rollingUpdate);
+  const rolling = asObject(strategy.rollingUpdate);
   const rollingJson = rolling ? `{${rollingFields.map(([k, render]) => `"${k.charAt(0).toUpperCase()}${k.slice(1)}":${render(rolling[k])}`).join(',')}}` : 'null';
   return `{"Type":${JSON.stringify(typeof strategy.type === 'string' ? strategy.type : '')},"RollingUpdate":${rollingJson}}`;
 }
-
-/** field.Invalid on a value Go prints as `json` (an internal struct). */
-const invalidJson = (path: string, json: string, detail: string): FieldError => ({ type: 'FieldValueInvalid', field: path, value: OMIT_VALUE, detail: `${json}: ${detail}` });
 
 /** field.NotSupported on a value Go prints as `json` (an internal struct). */
 const notSupportedWithJson = (path: string, json: string, supported: readonly string[]): FieldError => ({
@@ -113,9 +110,9 @@ const notSupportedWithJson = (path: string, json: string, supported: readonly st
 
 /** ValidateDeploymentStrategy and ValidateRollingUpdateDeployment. */
 function validateDeploymentStrategy(value: unknown): FieldError[] {
-  const strategy = obj(value) ?? {};
+  const strategy = asObject(value) ?? {};
   const path = 'spec.strategy';
-  const rolling = obj(strategy.rollingUpdate);
+  const rolling = asObject(strategy.rollingUpdate);
   switch (strategy.type) {
     case 'Recreate':
       return rolling ? [fieldError.forbidden(`${path}.rollingUpdate`, "may not be specified when strategy `type` is 'Recreate'")] : [];
@@ -138,13 +135,13 @@ function validateDeploymentStrategy(value: unknown): FieldError[] {
 
 /** ValidateDaemonSetUpdateStrategy and ValidateRollingUpdateDaemonSet. */
 function validateDaemonSetUpdateStrategy(value: unknown): FieldError[] {
-  const strategy = obj(value) ?? {};
+  const strategy = asObject(value) ?? {};
   const path = 'spec.updateStrategy';
   switch (strategy.type) {
     case 'OnDelete':
       return [];
     case 'RollingUpdate': {
-      const rolling = obj(strategy.rollingUpdate);
+      const rolling = asObject(strategy.rollingUpdate);
       if (!rolling) return [fieldError.required(`${path}.rollingUpdate`)];
       const p = `${path}.rollingUpdate`;
       const errs = [
@@ -166,9 +163,9 @@ function validateDaemonSetUpdateStrategy(value: unknown): FieldError[] {
 
 /** ValidateStatefulSetSpec's updateStrategy switch and validateRollingUpdateStatefulSet. */
 function validateStatefulSetUpdateStrategy(value: unknown): FieldError[] {
-  const strategy = obj(value) ?? {};
+  const strategy = asObject(value) ?? {};
   const path = 'spec.updateStrategy';
-  const rolling = obj(strategy.rollingUpdate);
+  const rolling = asObject(strategy.rollingUpdate);
   // RollingUpdateStatefulSetStrategy: Partition int32, MaxUnavailable *IntOrString.
   const rollingJson = (r: Json) => `{"Partition":${num(r.partition)},"MaxUnavailable":${r.maxUnavailable === undefined || r.maxUnavailable === null ? 'null' : JSON.stringify(r.maxUnavailable)}}`;
   switch (strategy.type) {
@@ -176,7 +173,7 @@ function validateStatefulSetUpdateStrategy(value: unknown): FieldError[] {
     case '':
       return [fieldError.required(path)];
     case 'OnDelete':
-      return rolling ? [invalidJson(`${path}.rollingUpdate`, rollingJson(rolling), "only allowed for updateStrategy 'RollingUpdate'")] : [];
+      return rolling ? [invalidStruct(`${path}.rollingUpdate`, rollingJson(rolling), "only allowed for updateStrategy 'RollingUpdate'")] : [];
     case 'RollingUpdate': {
       if (!rolling) return [];
       const p = `${path}.rollingUpdate`;
@@ -189,17 +186,17 @@ function validateStatefulSetUpdateStrategy(value: unknown): FieldError[] {
       return errs;
     }
     default:
-      return [invalidJson(path, `{"Type":${JSON.stringify(String(strategy.type))},"RollingUpdate":${rolling ? rollingJson(rolling) : 'null'}}`, "must be 'RollingUpdate' or 'OnDelete'")];
+      return [invalidStruct(path, `{"Type":${JSON.stringify(String(strategy.type))},"RollingUpdate":${rolling ? rollingJson(rolling) : 'null'}}`, "must be 'RollingUpdate' or 'OnDelete'")];
   }
 }
 
 export function validateReplicaSet(rs: KubeObject): FieldError[] {
-  const spec = obj(rs.spec) ?? {};
+  const spec = asObject(rs.spec) ?? {};
   return validateReplicatedSpec(spec, validateNonnegativeField(num(spec.minReadySeconds), 'spec.minReadySeconds'));
 }
 
 export function validateStatefulSet(sts: KubeObject): FieldError[] {
-  const spec = obj(sts.spec) ?? {};
+  const spec = asObject(sts.spec) ?? {};
   const errs: FieldError[] = [];
   const policy = typeof spec.podManagementPolicy === 'string' ? spec.podManagementPolicy : '';
   if (policy === '') errs.push(fieldError.required('spec.podManagementPolicy'));
@@ -214,16 +211,16 @@ export function validateStatefulSet(sts: KubeObject): FieldError[] {
     // ValidatePodTemplateSpecForStatefulSet: labels and annotations of the template, not its pod
     // spec (its volumes may come from volumeClaimTemplates).
     errs.push(...selectorMatchesTemplate(spec.selector, spec.template));
-    const meta = obj(obj(spec.template)?.metadata) ?? {};
-    if (obj(meta.labels)) errs.push(...validateLabels(meta.labels as Record<string, string>, 'spec.template.labels'));
-    if (obj(meta.annotations)) errs.push(...validateAnnotations(meta.annotations as Record<string, string>, 'spec.template.annotations'));
+    const meta = asObject(asObject(spec.template)?.metadata) ?? {};
+    if (asObject(meta.labels)) errs.push(...validateLabels(meta.labels as Record<string, string>, 'spec.template.labels'));
+    if (asObject(meta.annotations)) errs.push(...validateAnnotations(meta.annotations as Record<string, string>, 'spec.template.annotations'));
   }
   errs.push(...alwaysRestart(spec.template, 'StatefulSet'));
   return errs;
 }
 
 export function validateDaemonSet(ds: KubeObject): FieldError[] {
-  const spec = obj(ds.spec) ?? {};
+  const spec = asObject(ds.spec) ?? {};
   // ValidateDaemonSetSpec has no Required for the selector: a missing one is labels.Nothing(), which
   // the template's labels then fail to match. (An empty selector matches everything, so the two
   // errors of validateSelector and selectorMatchesTemplate never come together.)
@@ -246,7 +243,7 @@ export function immutableSelector(obj: KubeObject, old: KubeObject): FieldError[
 
 /** ValidateJobSpec (the counts, the selector it generates, and the template's restart policy). */
 export function validateJob(job: KubeObject): FieldError[] {
-  const spec = obj(job.spec) ?? {};
+  const spec = asObject(job.spec) ?? {};
   const errs: FieldError[] = [...validateJobSpecCounts(spec, 'spec'), ...validateJobSpecTemplate(spec, 'spec')];
   if (spec.selector === undefined || spec.selector === null) errs.push(fieldError.required('spec.selector'));
   else {
@@ -263,7 +260,7 @@ export function validateJob(job: KubeObject): FieldError[] {
 
 /** ValidateImmutableField on a value Go prints with `render` (an internal struct, a selector). */
 function immutable(path: string, value: unknown, oldValue: unknown, render?: (v: unknown) => string): FieldError[] {
-  if (semanticDeepEqual(value, oldValue)) return [];
+  if (semanticEqual(value, oldValue)) return [];
   const shown = value === undefined ? null : value;
   return [render ? invalidWithJson(path, shown, render(shown), FIELD_IMMUTABLE_ERROR_MSG) : fieldError.invalid(path, shown, FIELD_IMMUTABLE_ERROR_MSG)];
 }
@@ -276,17 +273,17 @@ function immutable(path: string, value: unknown, oldValue: unknown, render?: (v:
  * (validationOptionsForJob's AllowMutableSchedulingDirectives).
  */
 export function validateJobUpdate(job: KubeObject, old: KubeObject): FieldError[] {
-  const spec = obj(job.spec) ?? {};
-  const oldSpec = obj(old.spec) ?? {};
+  const spec = asObject(job.spec) ?? {};
+  const oldSpec = asObject(old.spec) ?? {};
   const errs = validateJob(job);
   // validateCompletions: immutable, but for an Indexed Job changed together with parallelism.
   if (spec.completionMode === 'Indexed') {
-    if (!semanticDeepEqual(spec.completions, oldSpec.completions) && typeof spec.completions === 'number' && spec.completions !== spec.parallelism) {
+    if (!semanticEqual(spec.completions, oldSpec.completions) && typeof spec.completions === 'number' && spec.completions !== spec.parallelism) {
       errs.push(fieldError.invalid('spec.completions', spec.completions, 'can only be modified in tandem with spec.parallelism'));
     }
   } else errs.push(...immutable('spec.completions', spec.completions, oldSpec.completions));
   errs.push(...immutable('spec.selector', spec.selector, oldSpec.selector, labelSelectorJson));
-  const suspendedNeverStarted = oldSpec.suspend === true && obj(old.status)?.startTime === undefined;
+  const suspendedNeverStarted = oldSpec.suspend === true && asObject(old.status)?.startTime === undefined;
   errs.push(...immutable('spec.template', spec.template, suspendedNeverStarted ? withSchedulingDirectivesOf(oldSpec.template, spec.template) : oldSpec.template, internalJsonText));
   // The internal batch types carry no json tags: Go prints every field under its Go name.
   const internalJson: Partial<Record<string, (v: unknown) => string>> = {
@@ -301,12 +298,12 @@ export function validateJobUpdate(job: KubeObject, old: KubeObject): FieldError[
 
 /** validatePodTemplateUpdate's munging: the old template with the new one's mutable scheduling directives. */
 function withSchedulingDirectivesOf(oldTemplate: unknown, template: unknown): Json {
-  const result = structuredClone(obj(oldTemplate) ?? {});
-  const next = obj(template) ?? {};
-  const spec = (result.spec = obj(result.spec) ?? {}) as Json;
-  const nextSpec = obj(next.spec) ?? {};
-  const affinity = obj(nextSpec.affinity);
-  const oldAffinity = obj(spec.affinity);
+  const result = structuredClone(asObject(oldTemplate) ?? {});
+  const next = asObject(template) ?? {};
+  const spec = (result.spec = asObject(result.spec) ?? {}) as Json;
+  const nextSpec = asObject(next.spec) ?? {};
+  const affinity = asObject(nextSpec.affinity);
+  const oldAffinity = asObject(spec.affinity);
   if (!affinity && oldAffinity) {
     // Clearing affinity is allowed when the old one held nothing but node affinity.
     delete oldAffinity.nodeAffinity;
@@ -320,8 +317,8 @@ function withSchedulingDirectivesOf(oldTemplate: unknown, template: unknown): Js
     if (nextSpec[key] === undefined) delete spec[key];
     else spec[key] = nextSpec[key];
   }
-  const meta = (result.metadata = { ...(obj(result.metadata) ?? {}) }) as Json;
-  const nextMeta = obj(next.metadata) ?? {};
+  const meta = (result.metadata = { ...(asObject(result.metadata) ?? {}) }) as Json;
+  const nextMeta = asObject(next.metadata) ?? {};
   for (const key of ['labels', 'annotations'] as const) {
     if (nextMeta[key] === undefined) delete meta[key];
     else meta[key] = nextMeta[key];
@@ -358,7 +355,7 @@ function validateJobSpecTemplate(spec: Json, path: string): FieldError[] {
  * the CronJob controller's Jobs generate.
  */
 export function validateJobTemplateSpec(template: unknown, path: string): FieldError[] {
-  const spec = obj(obj(template)?.spec) ?? {};
+  const spec = asObject(asObject(template)?.spec) ?? {};
   const errs = [...validateJobSpecCounts(spec, `${path}.spec`), ...validateJobSpecTemplate(spec, `${path}.spec`)];
   if (spec.selector !== undefined && spec.selector !== null) {
     errs.push(invalidWithJson(`${path}.spec.selector`, spec.selector, labelSelectorJson(spec.selector), '`selector` will be auto-generated'));

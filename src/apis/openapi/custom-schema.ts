@@ -8,6 +8,7 @@ import type { JSONSchemaProps } from '../../schema/types.ts';
 import type { ResourceType } from '../resource-type.ts';
 import { definitionName, type Json } from './names.ts';
 import { API_VERSION_DESCRIPTION, gvkList, KIND_DESCRIPTION, LIST_METADATA_DESCRIPTION, OBJECT_METADATA_DESCRIPTION, ref, sortKeys, str } from './schema-helpers.ts';
+import { isPlainObject } from '../object.ts';
 
 /** The structural schema's generic and value-validation keywords, in the order kube-openapi writes them. */
 const GENERIC = ['description', 'type', 'title', 'default', 'nullable'];
@@ -73,12 +74,12 @@ function structural(s: JSONSchemaProps, v2: boolean): Json {
     for (const k of NESTED) {
       const v = s[k];
       if (Array.isArray(v)) out[k] = v.map((x) => nested(x as JSONSchemaProps));
-      else if (isObject(v)) out[k] = nested(v as JSONSchemaProps);
+      else if (isPlainObject(v)) out[k] = nested(v as JSONSchemaProps);
     }
   }
-  if (isObject(s.items)) out.items = structural(s.items as JSONSchemaProps, v2);
+  if (isPlainObject(s.items)) out.items = structural(s.items as JSONSchemaProps, v2);
   if (s.properties) out.properties = sortKeys(Object.fromEntries(Object.entries(s.properties).map(([k, v]) => [k, structural(v, v2)])));
-  if (isObject(s.additionalProperties)) out.additionalProperties = structural(s.additionalProperties as JSONSchemaProps, v2);
+  if (isPlainObject(s.additionalProperties)) out.additionalProperties = structural(s.additionalProperties as JSONSchemaProps, v2);
   else if (typeof s.additionalProperties === 'boolean') out.additionalProperties = s.additionalProperties;
   for (const k of EXTENSIONS) if (s[k] !== undefined && s[k] !== false) out[k] = s[k];
   if (!v2) return unfoldIntOrString(out);
@@ -92,11 +93,11 @@ function nested(s: JSONSchemaProps): Json {
   for (const k of NESTED) {
     const v = s[k];
     if (Array.isArray(v)) out[k] = v.map((x) => nested(x as JSONSchemaProps));
-    else if (isObject(v)) out[k] = nested(v as JSONSchemaProps);
+    else if (isPlainObject(v)) out[k] = nested(v as JSONSchemaProps);
   }
-  if (isObject(s.items)) out.items = nested(s.items as JSONSchemaProps);
+  if (isPlainObject(s.items)) out.items = nested(s.items as JSONSchemaProps);
   if (s.properties) out.properties = Object.fromEntries(Object.entries(s.properties).map(([k, v]) => [k, nested(v)]));
-  if (isObject(s.additionalProperties)) out.additionalProperties = nested(s.additionalProperties as JSONSchemaProps);
+  if (isPlainObject(s.additionalProperties)) out.additionalProperties = nested(s.additionalProperties as JSONSchemaProps);
   return out;
 }
 
@@ -137,8 +138,8 @@ function addEmbedded(s: Json, v2: boolean): Json {
   let out = s;
   const props = s.properties as Record<string, Json> | undefined;
   if (props) out = { ...out, properties: Object.fromEntries(Object.entries(props).map(([k, v]) => [k, addEmbedded(v, v2)])) };
-  if (isObject(s.items)) out = { ...out, items: addEmbedded(s.items as Json, v2) };
-  if (isObject(s.additionalProperties)) out = { ...out, additionalProperties: addEmbedded(s.additionalProperties as Json, v2) };
+  if (isPlainObject(s.items)) out = { ...out, items: addEmbedded(s.items as Json, v2) };
+  if (isPlainObject(s.additionalProperties)) out = { ...out, additionalProperties: addEmbedded(s.additionalProperties as Json, v2) };
   if (v2 && s['x-kubernetes-preserve-unknown-fields'] === true) return out;
   if (s['x-kubernetes-embedded-resource'] !== true) return out;
   const required = [...((s.required as string[] | undefined) ?? [])];
@@ -155,4 +156,3 @@ function addEmbedded(s: Json, v2: boolean): Json {
   };
 }
 
-const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);

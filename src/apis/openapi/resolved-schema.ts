@@ -10,8 +10,7 @@ import { typeDefinitions } from './definitions.ts';
 import { META_SCHEMAS } from './meta-schemas.ts';
 import { definitionName, type Json } from './names.ts';
 import { V3_PREFIX } from './schema-helpers.ts';
-
-const isObject = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);
+import { isPlainObject } from '../object.ts';
 
 /** The kind's schema with references resolved, or undefined when the type has none. */
 export function resolvedKindSchema(type: ResourceType): JSONSchemaProps | undefined {
@@ -25,7 +24,7 @@ export function resolvedKindSchema(type: ResourceType): JSONSchemaProps | undefi
 
 function refName(node: Json): string | undefined {
   if (typeof node.$ref === 'string') return node.$ref.startsWith(V3_PREFIX) ? node.$ref.slice(V3_PREFIX.length) : undefined;
-  if (Array.isArray(node.allOf) && node.allOf.length === 1 && isObject(node.allOf[0]) && typeof node.allOf[0].$ref === 'string') return refName(node.allOf[0]);
+  if (Array.isArray(node.allOf) && node.allOf.length === 1 && isPlainObject(node.allOf[0]) && typeof node.allOf[0].$ref === 'string') return refName(node.allOf[0]);
   return undefined;
 }
 
@@ -40,8 +39,8 @@ function inline(node: Json, lookup: (name: string) => Json | undefined, stack: s
   }
   const out: Json = { ...node };
   if (out.format === 'int-or-string') out['x-kubernetes-int-or-string'] = true;
-  if (isObject(node.properties)) out.properties = Object.fromEntries(Object.entries(node.properties).map(([k, v]) => [k, isObject(v) ? inline(v, lookup, stack) : v]));
-  if (isObject(node.items)) out.items = inline(node.items, lookup, stack);
-  if (isObject(node.additionalProperties)) out.additionalProperties = inline(node.additionalProperties, lookup, stack);
+  if (isPlainObject(node.properties)) out.properties = Object.fromEntries(Object.entries(node.properties).map(([k, v]) => [k, isPlainObject(v) ? inline(v, lookup, stack) : v]));
+  if (isPlainObject(node.items)) out.items = inline(node.items, lookup, stack);
+  if (isPlainObject(node.additionalProperties)) out.additionalProperties = inline(node.additionalProperties, lookup, stack);
   return out;
 }

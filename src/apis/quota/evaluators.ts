@@ -10,7 +10,7 @@ import { isPodLevelResourcesSet, podLimits, podRequests, podSpec } from './pod-r
 import { addLists, decimalQuantity, resourceList, zeroQuantity, type ResourceList } from './resource-list.ts';
 import { Quantity } from '../builtin/quantity.ts';
 import type { GroupResource } from '../../errors/status-error.ts';
-
+import { isExtendedResourceName, isHugePageResourceName, isNativeResource } from '../builtin/resource-names.ts';
 
 /** What an evaluator needs to know of a request (admission.Attributes). */
 export interface QuotaRequest {
@@ -83,10 +83,6 @@ const POD_RESOURCE_PREFIXES = ['hugepages-', 'requests.hugepages-'];
 /** The names a quota on which makes every container state them (validationSet, "a mistake"). */
 const VALIDATION_SET = ['cpu', 'memory', 'requests.cpu', 'requests.memory', 'limits.cpu', 'limits.memory'];
 
-/** helper.IsNativeResource: no domain, or a kubernetes.io one. */
-const isNativeResource = (name: string): boolean => !name.includes('/') || name.includes('kubernetes.io/');
-/** helper.IsExtendedResourceName: a domain-qualified name outside kubernetes.io, not a quota `requests.` name. */
-const isExtendedResourceName = (name: string): boolean => !isNativeResource(name) && !name.startsWith('requests.');
 const isExtendedResourceNameForQuota = (name: string): boolean =>
   (!isNativeResource(name) || name.startsWith('requests.deviceclass.resource.kubernetes.io/')) && name.startsWith('requests.');
 
@@ -103,7 +99,7 @@ function podComputeUsage(requests: ResourceList, limits: ResourceList): Resource
     if (limit) out.set(`limits.${name}`, limit);
   }
   for (const [name, request] of requests) {
-    if (name.startsWith('hugepages-')) {
+    if (isHugePageResourceName(name)) {
       out.set(name, request);
       out.set(`requests.${name}`, request);
     }

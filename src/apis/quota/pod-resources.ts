@@ -7,6 +7,7 @@
 // which only a kubelet writes.
 import type { KubeObject } from '../object.ts';
 import { addInto, maxInto, resourceList, type ResourceList } from './resource-list.ts';
+import { isSupportedPodLevelResource } from '../builtin/resource-names.ts';
 
 interface ContainerJson {
   name?: string;
@@ -26,9 +27,6 @@ export interface PodSpecJson {
 
 export const podSpec = (pod: KubeObject): PodSpecJson => (pod.spec ?? {}) as PodSpecJson;
 const list = (c: ContainerJson, which: 'requests' | 'limits'): ResourceList => resourceList(c.resources?.[which]);
-
-/** IsSupportedPodLevelResource (component-helpers resource/helpers.go, v0.36): cpu, memory and any hugepages-<size>. */
-const isSupportedPodLevelResource = (name: string): boolean => name === 'cpu' || name === 'memory' || name.startsWith('hugepages-');
 
 /** AggregateContainerRequests / AggregateContainerLimits: the containers' own, without pod-level resources. */
 export function aggregate(spec: PodSpecJson, which: 'requests' | 'limits'): ResourceList {

@@ -5,18 +5,11 @@
 // as the admission attributes' `kind`.
 import type { ResourceType } from '../../apis/resource-type.ts';
 import type { GroupVersionKind } from '../admission.ts';
-
-const derived = new WeakMap<ResourceType, Map<string, ResourceType>>();
+import { derivedType } from './derived-type.ts';
 
 /** The derived type of `parent`'s create-only `subresource`, whose body is of kind `kind`. */
 export function createSubresourceTypeOf(parent: ResourceType, subresource: string, kind: GroupVersionKind): ResourceType {
-  let bySubresource = derived.get(parent);
-  if (!bySubresource) derived.set(parent, (bySubresource = new Map()));
-  let type = bySubresource.get(subresource);
-  if (!type) {
-    // Typed: the body is a built-in kind even under a custom resource (a CR's Scale).
-    type = { ...parent, kind: kind.kind, listKind: `${kind.kind}List`, subresource, strategy: {}, decodeBody: undefined, unstructured: false };
-    bySubresource.set(subresource, type);
-  }
-  return type;
+  // Typed: the body is a built-in kind even under a custom resource (a CR's Scale). Keyed apart
+  // from the types writes of the subresource go through (status.ts, scale.ts).
+  return derivedType(parent, `${subresource} as ${kind.kind}`, () => ({ ...parent, kind: kind.kind, listKind: `${kind.kind}List`, subresource, strategy: {}, decodeBody: undefined, unstructured: false }));
 }

@@ -5,7 +5,7 @@
 // (labels overwrite, as with PodTopologyLabelsAdmission on), clears status.nominatedNodeName and
 // marks the pod PodScheduled, past the pod strategy (its generation does not move).
 import type { KubeObject } from '../../apis/object.ts';
-import type { WriteOptions } from '../../apis/options.ts';
+import { isDryRun, type WriteOptions } from '../../apis/options.ts';
 import { badRequest, conflict, notFound, StatusError } from '../../errors/status-error.ts';
 import { formatTimestamp } from '../../go/time.ts';
 import type { GenericRegistry } from '../generic-registry.ts';
@@ -61,7 +61,7 @@ export async function bindPod(registry: GenericRegistry, namespace: string | und
   if (existing.metadata.deletionTimestamp) throw conflict(BINDINGS, name, `pod ${name} is being deleted, cannot be assigned to a host`);
   if (spec.nodeName) throw conflict(BINDINGS, name, `pod ${name} is already assigned to node ${JSON.stringify(spec.nodeName)}`);
   if (spec.schedulingGates?.length) throw conflict(BINDINGS, name, `pod ${name} has non-empty .spec.schedulingGates`);
-  if (!(options.dryRun ?? []).length) {
+  if (!isDryRun(options.dryRun)) {
     registry.systemUpdate(namespace, name, (pod) => {
       assign(pod, binding, now);
       return true;

@@ -11,12 +11,12 @@ import { goJson } from '../../errors/go-format.ts';
 import { goJsonValueKind } from '../../go/json.ts';
 import type { GenericRegistry } from '../generic-registry.ts';
 import { createSubresourceTypeOf } from './create-subresource-type.ts';
+import { derivedType } from './derived-type.ts';
 import { fieldValidationMode, validateWriteOptions, type GetOptions, type WriteOptions } from '../../apis/options.ts';
 import { applyStrictWarnings, type ApplyPatch } from '../../apply/apply-patch.ts';
 import { applyScale, managerOrUserAgent, scaleFieldManagerFor } from '../../apply/registry-hooks.ts';
 import { ScaleHandler } from '../../apply/scale-handler.ts';
 
-const derived = new WeakMap<ResourceType, ResourceType>();
 const SCALE_GVK = { group: 'autoscaling', version: 'v1', kind: SCALE_KIND };
 
 /**
@@ -25,10 +25,9 @@ const SCALE_GVK = { group: 'autoscaling', version: 'v1', kind: SCALE_KIND };
  * own field manager does not run for scale writes). One derived type per resource type.
  */
 export function scaleTypeOf(type: ResourceType): ResourceType | undefined {
-  if (!type.scale) return undefined;
-  let scaleType = derived.get(type);
-  if (!scaleType) {
-    const scale = type.scale;
+  const scale = type.scale;
+  if (!scale) return undefined;
+  return derivedType(type, 'scale', () => {
     // Admission sees the Scale (kind autoscaling/v1 Scale) of the resource, not the object.
     const admissionView = {
       type: createSubresourceTypeOf(type, 'scale', SCALE_GVK),
@@ -36,9 +35,8 @@ export function scaleTypeOf(type: ResourceType): ResourceType | undefined {
       of: (obj: KubeObject) => scale.current(obj),
       apply: (obj: KubeObject, view: KubeObject) => void scale.write(obj, view),
     };
-    derived.set(type, (scaleType = { ...type, allowCreateOnUpdate: false, subresource: 'scale', admissionView }));
-  }
-  return scaleType;
+    return { ...type, allowCreateOnUpdate: false, subresource: 'scale', admissionView };
+  });
 }
 
 export interface ScaleWriteResult {

@@ -19,6 +19,9 @@ const TOKEN_REQUEST = { group: 'authentication.k8s.io', kind: 'TokenRequest' };
 /** The kind serviceaccounts/token is registered with (TokenREST.GroupVersionKind). */
 const TOKEN_REQUEST_KIND = { group: 'authentication.k8s.io', version: 'v1', kind: 'TokenRequest' };
 
+/** go-jose jwt.DefaultLeeway, which the service account token validator's claims check uses. */
+const JWT_LEEWAY_SECONDS = 60;
+
 interface Signer {
   privateKey: KeyObject;
   publicKey: KeyObject;
@@ -87,7 +90,9 @@ export function serviceAccountOfToken(serviceAccounts: GenericRegistry, token: s
     };
     const seconds = Math.floor(now.getTime() / 1000);
     if (claims.iss !== SERVICE_ACCOUNT_ISSUER || !claims.aud?.includes(SERVICE_ACCOUNT_ISSUER)) return undefined;
-    if ((claims.exp ?? 0) < seconds || (claims.nbf ?? 0) > seconds + 60) return undefined;
+    // jwt.Claims.Validate with go-jose's DefaultLeeway of a minute, on expiry as on not-before
+    // (pkg/serviceaccount/claims.go): a token is refused only a minute after it expires.
+    if ((claims.exp ?? 0) < seconds - JWT_LEEWAY_SECONDS || (claims.nbf ?? 0) > seconds + JWT_LEEWAY_SECONDS) return undefined;
     const k = claims['kubernetes.io'];
     const namespace = k?.namespace;
     const name = k?.serviceaccount?.name;

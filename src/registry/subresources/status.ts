@@ -4,8 +4,7 @@
 // so `/status` writes get every rule of an update (preconditions, resourceVersion, dry-run, no-op
 // detection, completing a deletion) with the status strategy's prepare and validate.
 import type { ResourceType, Strategy } from '../../apis/resource-type.ts';
-
-const derived = new WeakMap<ResourceType, Map<string, ResourceType>>();
+import { derivedType } from './derived-type.ts';
 
 /**
  * The type `/status` updates and patches go through, or undefined when the resource has no status
@@ -25,12 +24,9 @@ export function updateSubresourceTypeOf(type: ResourceType, subresource: string)
 }
 
 function subresourceTypeOf(type: ResourceType, subresource: string, strategy: Strategy): ResourceType {
-  let byName = derived.get(type);
-  if (!byName) derived.set(type, (byName = new Map()));
-  let subType = byName.get(subresource);
-  if (!subType) {
+  return derivedType(type, subresource, () => {
     const main = type.strategy;
-    subType = {
+    return {
       ...type,
       // StatusREST.Update passes forceAllowCreate=false, and status strategies never create.
       allowCreateOnUpdate: false,
@@ -44,7 +40,5 @@ function subresourceTypeOf(type: ResourceType, subresource: string, strategy: St
         beforeDelete: main.beforeDelete,
       },
     };
-    byName.set(subresource, subType);
-  }
-  return subType;
+  });
 }
