@@ -55,7 +55,7 @@ async function paginate(cluster: FakeCluster, base: string, limit: number, betwe
   return pages;
 }
 
-export async function listsSection(count = Number(process.env.BENCH_LIST_OBJECTS ?? 100_000), rounds = 5): Promise<string> {
+export async function listsSection(count = Number(process.env.BENCH_LIST_OBJECTS ?? 100_000), rounds = 7): Promise<string> {
   // The request log keeps no bodies here: it would otherwise hold every list it recorded (tens of MB
   // each), and the GC pressure of that would be timed instead of the lists.
   const cluster = await createFakeCluster({ requestLog: { bodies: false } });
@@ -108,6 +108,10 @@ export async function listsSection(count = Number(process.env.BENCH_LIST_OBJECTS
       ["cluster.list('ConfigMap', { labelSelector: { shard: '7' } })", () => cluster.list('ConfigMap', { labelSelector: { shard: '7' } })],
     ],
     rounds,
+    1,
+    // Every case starts on a collected heap: parsing a 100,000-item list leaves ~100 MB of garbage
+    // that whichever case came next would otherwise collect in its own time.
+    gc,
   );
   await cluster.close();
 
@@ -120,7 +124,8 @@ export async function listsSection(count = Number(process.env.BENCH_LIST_OBJECTS
 
 ${count.toLocaleString('en')} ConfigMaps in one namespace (two labels, one data key; created by POSTs through \`cluster.handle()\` in
 ${(populateMs / 1000).toFixed(1)} s), read server-side through \`cluster.handle()\` (the body read as bytes, no client) and through
-\`cluster.list()\`. The ${results.length} cases run interleaved, ${rounds} rounds after a warm-up round, each round in a rotated order.
+\`cluster.list()\`. The ${results.length} cases run interleaved, ${rounds} rounds after a warm-up round, each round in a shuffled order, each case
+starting on a collected heap (a forced GC before it, untimed).
 Load average (1 min) before/after: ${loadBefore.toFixed(2)} / ${loadAfter.toFixed(2)}.
 
 | case | rounds | median wall (ms) | max wall (ms) | median CPU (ms) | × one full list, wall | × one full list, CPU |
