@@ -23,7 +23,7 @@ import {
   type GroupResource,
   type Status,
 } from '../errors/status-error.ts';
-import { ETCD_MAX_REQUEST_BYTES, KeyExistsError, RevisionConflictError, UnstorableObjectError, type WriteLimits } from '../storage/versioned-store.ts';
+import { ETCD_MAX_REQUEST_BYTES, KeyExistsError, RevisionConflictError, UnstorableObjectError, type DerivedSlot, type WriteLimits } from '../storage/versioned-store.ts';
 import { MAX_OBJECT_DEPTH } from '../util/nesting-depth.ts';
 import { validateObjectMeta, validateObjectMetaUpdate } from '../validation/object-meta.ts';
 import { formatTimestamp } from '../go/time.ts';
@@ -56,6 +56,12 @@ import { SelectorParseError } from '../selectors/selector-error.ts';
 import { applyStrictWarnings, isApplyPatch, type ApplyPatch } from '../apply/apply-patch.ts';
 import { applyToLive, ignoreManagedFieldsTimestamps, managerOrUserAgent, recordUpdateManager } from '../apply/registry-hooks.ts';
 import { decodeBuiltin, hasTypedDecoding } from '../decoding/builtin-decoder.ts';
+
+/** What a list keeps in a store entry's DerivedSlot: the entry's object as `type` presents it. */
+interface PresentedBy {
+  type: ResourceType;
+  object: KubeObject;
+}
 
 export interface WriteResult {
   object: KubeObject;
@@ -205,10 +211,10 @@ export class GenericRegistry {
 
   async list(namespace: string | undefined, options: ListOptions = {}): Promise<ListResult> {
     if (this.type.computed) return computedList(this.type, options);
-    const result = await listObjects(this.ctx.store, this.type, this.bucket, namespace, options);
     // Without a storage codec, every item is presented as a watch presents it: the same frozen
     // object per stored state (presented-objects.ts), whose JSON the HTTP layer keeps.
-    if (!this.type.codec) return { ...result, items: result.items.map((o) => presentShared(this.type, o as StoredObject, this.presentStored)) };
+    if (!this.type.codec) return listObjects(this.ctx.store, this.type, this.bucket, namespace, options, this.presentListed);
+    const result = await listObjects(this.ctx.store, this.type, this.bucket, namespace, options);
     const items = await this.fromStore(result.items.map((o) => this.fromStorage(o)), true);
     return { ...result, items: items.map((o) => this.present(o)) };
   }
@@ -735,6 +741,15 @@ export class GenericRegistry {
    * nested parts are shared, not copied; callers that hand objects to users copy them.
    */
   private readonly presentStored = (obj: StoredObject): KubeObject => this.present(this.fromStorage(obj));
+
+  /** presentShared(), kept in the store entry's slot as well: the next list finds it there without a table lookup. */
+  private readonly presentListed = (obj: StoredObject, slot: DerivedSlot | undefined): KubeObject => {
+    const kept = slot?.derived as PresentedBy | undefined;
+    if (kept !== undefined && kept.type === this.type) return kept.object;
+    const object = presentShared(this.type, obj, this.presentStored);
+    if (slot) slot.derived = { type: this.type, object } satisfies PresentedBy;
+    return object;
+  };
 
   private present(obj: KubeObject): KubeObject {
     const { apiVersion: _a, kind: _k, ...rest } = obj;

@@ -1,10 +1,10 @@
 // LIST with the etcd3 store's semantics: resourceVersion / resourceVersionMatch, selectors, and
 // pagination where every page is read at the first page's revision.
-import type { KubeObject } from '../apis/object.ts';
+import type { KubeObject, StoredObject } from '../apis/object.ts';
 import type { ResourceType } from '../apis/resource-type.ts';
 import { badRequest, expired } from '../errors/status-error.ts';
 import { parseLabelSelector, SelectorParseError } from '../selectors/label-selector.ts';
-import { RevisionCompactedError, type LabelNarrowing, type VersionedStore } from '../storage/versioned-store.ts';
+import { RevisionCompactedError, type DerivedSlot, type LabelNarrowing, type VersionedStore } from '../storage/versioned-store.ts';
 import { decodeContinue, encodeContinue } from './continue-token.ts';
 import { compileFieldSelector, type ObjectPredicate } from './field-selection.ts';
 import { validateListOptions, type ListOptions } from '../apis/options.ts';
@@ -49,6 +49,8 @@ export async function listObjects(
   bucket: string,
   namespace: string | undefined,
   options: ListOptions,
+  /** Each selected object as the list answers it (default: as stored); `slot` is where the store lets it keep that. */
+  present?: (object: StoredObject, slot: DerivedSlot | undefined) => KubeObject,
 ): Promise<ListResult> {
   validateListOptions(options);
   const { predicate: byLabel, narrowing } = compileListLabelSelector(options.labelSelector);
@@ -73,14 +75,14 @@ export async function listObjects(
   const items: KubeObject[] = [];
   let lastKey: string | undefined;
   let hasMore = false;
-  range.forEach((key, object) => {
+  range.forEach((key, object, slot) => {
     // Like the etcd3 store: once the page is full, any further key means there is more.
     if (limit && items.length >= limit) {
       hasMore = true;
       return false;
     }
     lastKey = key;
-    if ((!byLabel || byLabel(object)) && (!byField || byField(object))) items.push(object);
+    if ((!byLabel || byLabel(object)) && (!byField || byField(object))) items.push(present ? present(object, slot) : object);
     return true;
   });
   // A narrowed walk visits only candidates: a full page still has more when any key follows.

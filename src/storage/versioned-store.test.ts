@@ -164,6 +164,30 @@ describe('VersionedStore.range', () => {
     }
   });
 
+  it('offers a derived slot with the current objects only, emptied when the object changes', () => {
+    const s = new VersionedStore({ historyLimit: 100 });
+    for (const k of ['a', 'b', 'c']) s.create('/cm', k, obj(k, { v: '1' }));
+    const derive = (options: { revision?: number } = {}) => {
+      const out: string[] = [];
+      s.range('/cm', '', options).forEach((key, object, slot) => {
+        const v = (object.data as Record<string, string>).v;
+        if (!slot) return void out.push(`${key}@${v}:none`);
+        out.push(`${key}@${v}:${slot.derived === undefined ? 'empty' : String(slot.derived)}`);
+        slot.derived = `kept${v}`;
+      });
+      return out;
+    };
+    expect(derive()).toEqual(['a@1:empty', 'b@1:empty', 'c@1:empty']);
+    expect(derive()).toEqual(['a@1:kept1', 'b@1:kept1', 'c@1:kept1']);
+    const then = s.revision;
+    s.update('/cm', 'b', obj('b', { v: '2' }), s.get('/cm', 'b')!.metadata.resourceVersion);
+    s.delete('/cm', 'c');
+    s.create('/cm', 'c', obj('c', { v: '3' }));
+    // The updated and the re-created key start empty; at the older revision their states then have no slot.
+    expect(derive()).toEqual(['a@1:kept1', 'b@2:empty', 'c@3:empty']);
+    expect(derive({ revision: then })).toEqual(['a@1:kept1', 'b@1:none', 'c@1:none']);
+  });
+
   it('refuses a revision the history no longer covers', () => {
     const s = new VersionedStore({ historyLimit: 2 });
     for (const k of ['a', 'b', 'c', 'd']) s.create('/cm', k, obj(k));
