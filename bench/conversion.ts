@@ -48,7 +48,7 @@ export async function conversionSection(count = 500, runs = 30): Promise<string>
     ['None conversion', none, 'v1'],
     ['webhook conversion (in-process)', webhook, 'v1'],
   ];
-  // Interleaved, one list of each case per round in a rotating order, so no case is measured
+  // Interleaved, one list of each case per round in a shuffled order, so no case is measured
   // coldest (the first case of a sequence used to pay the process's warm-up).
   const { results, loadBefore, loadAfter } = await interleavedRounds(
     cases.map(([name, cluster, version]): [string, () => Promise<unknown>] => {
@@ -68,7 +68,7 @@ export async function conversionSection(count = 500, runs = 30): Promise<string>
   return `## Conversion between CRD versions
 
 A list of ${count} custom resources stored at v1beta1, read through client-node at v1beta1 and at v1; the cases interleaved
-(one list of each per round, rotating order) after 5 warm-up rounds. Load average (1 min) before/after: ${loadBefore.toFixed(2)} / ${loadAfter.toFixed(2)}.
+(one list of each per round, shuffled order) after 5 warm-up rounds. Load average (1 min) before/after: ${loadBefore.toFixed(2)} / ${loadAfter.toFixed(2)}.
 
 | case | runs | mean (ms) | p50 (ms) | p99 (ms) |
 | --- | ---: | ---: | ---: | ---: |
