@@ -148,6 +148,8 @@ describe('auth: true', () => {
       username: 'system:serviceaccount:default:bot',
       uid: expect.any(String),
       groups: ['system:serviceaccounts', 'system:serviceaccounts:default', 'system:authenticated'],
+      // The token's jti as its credential id (ServiceAccountInfo.UserInfo, CredentialIDForJTI).
+      extra: { 'authentication.kubernetes.io/credential-id': [`JTI=${JSON.parse(Buffer.from(status!.token!.split('.')[1]!, 'base64url').toString()).jti}`] },
     });
     // Once the service account is gone, its tokens are not accepted.
     await core.deleteNamespacedServiceAccount({ name: 'bot', namespace: 'default' });

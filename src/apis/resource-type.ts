@@ -209,6 +209,14 @@ export interface CreateOnlyContext {
   user?: UserInfo;
   /** The cluster's authorizer, on a cluster that authorizes; the review APIs answer with it. */
   access?: AccessReviewer;
+  /** The cluster's token authenticator, on a cluster that authenticates; TokenReview answers with it. */
+  tokens?: TokenReviewer;
+}
+
+/** The bearer token authenticator TokenReview asks (auth/authenticator.ts implements it). */
+export interface TokenReviewer {
+  /** The user `token` authenticates as for `audiences` (the API server's own when absent), or why not. */
+  review(token: string, audiences?: readonly string[]): { user: UserInfo; audiences: string[] } | { error: string };
 }
 
 /** An access question as the review APIs put it (authorizer.AttributesRecord). */

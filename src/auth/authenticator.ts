@@ -5,6 +5,8 @@
 // system:anonymous in system:unauthenticated (anonymous auth is on by default).
 import { randomBytes } from 'node:crypto';
 import type { UserInfo } from '../apis/options.ts';
+import { SERVICE_ACCOUNT_ISSUER } from '../registry/subresources/serviceaccount-token.ts';
+import type { TokenAuthentication } from './service-account-token-validator.ts';
 
 /** Whom a kubeconfig speaks for: a user with groups, or a service account `namespace/name`. */
 export type Identity = { user: string; groups?: string[]; uid?: string; extra?: Record<string, string[]> } | { serviceAccount: string };
@@ -13,6 +15,12 @@ export const ANONYMOUS: UserInfo = { username: 'system:anonymous', groups: ['sys
 export const ADMIN_IDENTITY: Identity = { user: 'kubefake-admin', groups: ['system:masters'] };
 
 const ALL_AUTHENTICATED = 'system:authenticated';
+
+/** --api-audiences: the API server's own audiences (its service account issuer, as kubeadm sets it). */
+export const API_AUDIENCES: readonly string[] = [SERVICE_ACCOUNT_ISSUER];
+
+/** bearertoken.invalidToken: the error when a bearer token is presented and no authenticator knows it. */
+const INVALID_BEARER_TOKEN = 'invalid bearer token';
 
 /**
  * serviceaccount.UserInfo: a service account's user name (MakeUsername) and groups
@@ -45,9 +53,10 @@ export const usernameOf = (identity: Identity | string): string => (typeof ident
 
 export class TokenAuthenticator {
   private readonly tokens = new Map<string, UserInfo>();
-  private readonly serviceAccountToken: (token: string) => UserInfo | undefined;
+  private readonly serviceAccountToken: (token: string, audiences: readonly string[]) => TokenAuthentication | undefined;
 
-  constructor(serviceAccountToken: (token: string) => UserInfo | undefined) {
+  /** `serviceAccountToken`: the service account token authenticator, undefined when the token is not one of its. */
+  constructor(serviceAccountToken: (token: string, audiences: readonly string[]) => TokenAuthentication | undefined) {
     this.serviceAccountToken = serviceAccountToken;
   }
 
@@ -66,14 +75,29 @@ export class TokenAuthenticator {
   }
 
   /**
-   * The user of an `Authorization` header: undefined for a bearer token nobody issued (401);
-   * ANONYMOUS without a bearer token (the bearer authenticator has no opinion on other schemes,
-   * and the anonymous authenticator comes last in the union).
+   * The bearer token authenticator chain for `audiences` (the API server's own unless a TokenReview
+   * names others): the cluster's own tokens first (static tokens, audience-agnostic: good only for
+   * the API server's audiences, as authenticator.WrapAudienceAgnosticToken makes them), then the
+   * service account tokens; a token nobody knows is bearertoken's `invalid bearer token`.
+   */
+  review(token: string, audiences: readonly string[] = API_AUDIENCES): TokenAuthentication {
+    const known = this.tokens.get(token);
+    if (known) {
+      const granted = API_AUDIENCES.filter((a) => audiences.includes(a));
+      if (granted.length) return { user: known, audiences: granted };
+    }
+    return this.serviceAccountToken(token, audiences) ?? { error: INVALID_BEARER_TOKEN };
+  }
+
+  /**
+   * The user of an `Authorization` header: undefined for a bearer token that does not authenticate
+   * (401); ANONYMOUS without a bearer token (the bearer authenticator has no opinion on other
+   * schemes, and the anonymous authenticator comes last in the union).
    */
   authenticate(header: string | null): UserInfo | undefined {
     const parts = (header ?? '').trim().split(' ');
     if (parts.length < 2 || parts[0]!.toLowerCase() !== 'bearer' || parts[1] === '') return ANONYMOUS;
-    const token = parts[1]!;
-    return this.tokens.get(token) ?? this.serviceAccountToken(token);
+    const result = this.review(parts[1]!);
+    return 'user' in result ? result.user : undefined;
   }
 }

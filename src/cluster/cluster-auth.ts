@@ -5,13 +5,14 @@
 import type { ApiCatalog } from '../apis/catalog.ts';
 import type { KubeObject } from '../apis/object.ts';
 import type { ResourceType } from '../apis/resource-type.ts';
-import { ADMIN_IDENTITY, authenticatedServiceAccount, TokenAuthenticator, usernameOf, type Identity } from '../auth/authenticator.ts';
+import { ADMIN_IDENTITY, TokenAuthenticator, usernameOf, type Identity } from '../auth/authenticator.ts';
+import { validateServiceAccountToken, type TokenObjectGetter } from '../auth/service-account-token-validator.ts';
 import type { AuthParts } from '../auth/filter.ts';
 import { minimalRoleYaml, notAllowedBy, PermissionLog, type UsedPermission } from '../auth/permissions.ts';
 import { RbacAuthorizer } from '../auth/rbac-authorizer.ts';
 import { BOOTSTRAP_CLUSTER_ROLE_BINDINGS, BOOTSTRAP_CLUSTER_ROLES } from '../generated/bootstrap-rbac.ts';
 import type { GenericRegistry } from '../registry/generic-registry.ts';
-import { serviceAccountOfToken } from '../registry/subresources/serviceaccount-token.ts';
+import { serviceAccountTokenClaims } from '../registry/subresources/serviceaccount-token.ts';
 import type { VersionedStore } from '../storage/versioned-store.ts';
 import type { Clock } from '../util/clock-and-random.ts';
 import { loadManifests, type Manifests } from './manifests.ts';
@@ -35,10 +36,21 @@ export { ADMIN_IDENTITY, userOf } from '../auth/authenticator.ts';
 /** The administrator's token: the one every kubefake kubeconfig has carried. */
 const ADMIN_TOKEN = 'kubefake';
 
-export function clusterAuth(store: VersionedStore, serviceAccounts: () => GenericRegistry, clock: Clock): AuthParts {
-  const authenticator = new TokenAuthenticator((token) => {
-    const sa = serviceAccountOfToken(serviceAccounts(), token, clock.now());
-    return sa ? authenticatedServiceAccount(sa.namespace, sa.name, sa.uid) : undefined;
+/** The core v1 resources a service account token names. */
+export type TokenResource = 'serviceaccounts' | 'secrets' | 'pods' | 'nodes';
+
+export function clusterAuth(store: VersionedStore, registryOf: (resource: TokenResource) => GenericRegistry, clock: Clock): AuthParts {
+  // ServiceAccountTokenGetter over the stored objects, read as they are (no request semantics).
+  const objects: TokenObjectGetter = {
+    serviceAccount: (namespace, name) => registryOf('serviceaccounts').peek(namespace, name),
+    secret: (namespace, name) => registryOf('secrets').peek(namespace, name),
+    pod: (namespace, name) => registryOf('pods').peek(namespace, name),
+    node: (name) => registryOf('nodes').peek(undefined, name),
+  };
+  const authenticator = new TokenAuthenticator((token, audiences) => {
+    const verified = serviceAccountTokenClaims(registryOf('serviceaccounts'), token);
+    if (!verified || 'error' in verified) return verified;
+    return validateServiceAccountToken(verified.claims, [...audiences], clock.now(), objects);
   });
   authenticator.register(ADMIN_TOKEN, ADMIN_IDENTITY);
   return { authenticator, authorizer: new RbacAuthorizer(store), permissions: new PermissionLog() };

@@ -305,7 +305,8 @@ export async function createInProcessCluster(options: FakeClusterOptions = {}): 
   const whenServiceAccountsSynced = () => serviceAccounts?.whenIdle() ?? Promise.resolve();
   // Authentication and RBAC load only for a cluster that asks for them.
   const authKit = options.auth ? await import('./cluster-auth.ts') : undefined;
-  const auth = authKit?.clusterAuth(store, () => registryFor(catalog.find('', 'v1', 'serviceaccounts')!), clock);
+  const auth = authKit?.clusterAuth(store, (resource) => registryFor(catalog.find('', 'v1', resource)!), clock);
+  if (auth) ctx.tokens = auth.authenticator;
   if (auth) ctx.access = { authorize: (q) => auth.authorizer.authorize(q), rulesFor: (user, namespace) => auth.authorizer.rulesFor(user, namespace) as Record<string, unknown>[] };
   // RBAC's escalation checks run where the RBAC storage runs them: before the write, after validation.
   ctx.admission = defaultAdmissionChain({ store, catalog, clock, random, registryFor, whenServiceAccountsSynced, webhooks, access: ctx.access }, auth ? [authKit!.escalationPlugin(auth.authorizer)] : []);

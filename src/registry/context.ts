@@ -3,7 +3,7 @@ import type { VersionedStore } from '../storage/versioned-store.ts';
 import type { Clock, RandomSource } from '../util/clock-and-random.ts';
 import type { WebhookCaller } from '../webhooks/types.ts';
 import type { AdmissionChain } from './admission.ts';
-import type { AccessReviewer } from '../apis/resource-type.ts';
+import type { AccessReviewer, TokenReviewer } from '../apis/resource-type.ts';
 
 export interface RegistryContext {
   store: VersionedStore;
@@ -15,4 +15,6 @@ export interface RegistryContext {
   admission?: AdmissionChain;
   /** The authorizer of a cluster that authorizes (auth: true), for the review APIs. */
   access?: AccessReviewer;
+  /** The token authenticator of a cluster that authenticates (auth: true), for TokenReview. */
+  tokens?: TokenReviewer;
 }

@@ -264,7 +264,7 @@ export class GenericRegistry {
     // (which is why the review validations ignore them).
     if (this.type.createOnly) {
       recordUpdateManager(this.type, this.ctx.clock, undefined, obj, this.managerOf(options));
-      return { object: this.type.createOnly(obj, { namespace, now: this.ctx.clock.now(), user: options.user, access: this.ctx.access }), created: true, warnings: decodeWarnings };
+      return { object: this.type.createOnly(obj, { namespace, now: this.ctx.clock.now(), user: options.user, access: this.ctx.access, tokens: this.ctx.tokens }), created: true, warnings: decodeWarnings };
     }
     const meta = obj.metadata!;
     const generated = !meta.name && !!meta.generateName;

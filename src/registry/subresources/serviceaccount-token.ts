@@ -19,9 +19,6 @@ const TOKEN_REQUEST = { group: 'authentication.k8s.io', kind: 'TokenRequest' };
 /** The kind serviceaccounts/token is registered with (TokenREST.GroupVersionKind). */
 const TOKEN_REQUEST_KIND = { group: 'authentication.k8s.io', version: 'v1', kind: 'TokenRequest' };
 
-/** go-jose jwt.DefaultLeeway, which the service account token validator's claims check uses. */
-const JWT_LEEWAY_SECONDS = 60;
-
 interface Signer {
   privateKey: KeyObject;
   publicKey: KeyObject;
@@ -69,40 +66,53 @@ export interface TokenRequestContext {
   registryOf(group: string, version: string, resource: string): GenericRegistry | undefined;
 }
 
+/** The claims of a service account token kubefake issues (pkg/serviceaccount/claims.go privateClaims and jwt.Claims). */
+export interface ServiceAccountTokenClaims {
+  iss?: string;
+  sub?: string;
+  aud?: string[];
+  exp?: number;
+  nbf?: number;
+  iat?: number;
+  jti?: string;
+  'kubernetes.io'?: {
+    namespace?: string;
+    serviceaccount?: { name?: string; uid?: string };
+    pod?: { name?: string; uid?: string };
+    secret?: { name?: string; uid?: string };
+    node?: { name?: string; uid?: string };
+    warnafter?: number;
+  };
+}
+
 /**
- * The service account a token of this cluster names (the serviceaccount token authenticator,
- * pkg/serviceaccount/jwt.go): its signature, issuer, audience and expiry checked; undefined when
- * it is not such a token or no longer valid (the service account must still exist, with its uid).
+ * The claims of a token this cluster signed (the first half of jwtTokenAuthenticator.AuthenticateToken,
+ * pkg/serviceaccount/jwt.go): undefined when it is not a JWT with this cluster's issuer (the
+ * authenticator has no opinion); go-jose's error when the issuer is ours but the signature is not;
+ * otherwise the claims, not yet validated (audiences, times, the objects named: auth's job).
  */
-export function serviceAccountOfToken(serviceAccounts: GenericRegistry, token: string, now: Date): { namespace: string; name: string; uid: string } | undefined {
-  const signer = signers.get(serviceAccounts);
+export function serviceAccountTokenClaims(serviceAccounts: GenericRegistry, token: string): { claims: ServiceAccountTokenClaims } | { error: string } | undefined {
   const parts = token.split('.');
-  if (!signer || parts.length !== 3) return undefined;
+  if (parts.length !== 3) return undefined;
   const [header, payload, signature] = parts as [string, string, string];
+  let claims: ServiceAccountTokenClaims;
   try {
-    if (!createVerify('RSA-SHA256').update(`${header}.${payload}`).verify(signer.publicKey, Buffer.from(signature, 'base64url'))) return undefined;
-    const claims = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8')) as {
-      iss?: string;
-      aud?: string[];
-      exp?: number;
-      nbf?: number;
-      'kubernetes.io'?: { namespace?: string; serviceaccount?: { name?: string; uid?: string } };
-    };
-    const seconds = Math.floor(now.getTime() / 1000);
-    if (claims.iss !== SERVICE_ACCOUNT_ISSUER || !claims.aud?.includes(SERVICE_ACCOUNT_ISSUER)) return undefined;
-    // jwt.Claims.Validate with go-jose's DefaultLeeway of a minute, on expiry as on not-before
-    // (pkg/serviceaccount/claims.go): a token is refused only a minute after it expires.
-    if ((claims.exp ?? 0) < seconds - JWT_LEEWAY_SECONDS || (claims.nbf ?? 0) > seconds + JWT_LEEWAY_SECONDS) return undefined;
-    const k = claims['kubernetes.io'];
-    const namespace = k?.namespace;
-    const name = k?.serviceaccount?.name;
-    if (!namespace || !name) return undefined;
-    const sa = serviceAccounts.peek(namespace, name);
-    if (!sa || sa.metadata.uid !== k?.serviceaccount?.uid) return undefined;
-    return { namespace, name, uid: sa.metadata.uid ?? '' };
+    claims = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8')) as ServiceAccountTokenClaims;
   } catch {
     return undefined;
   }
+  // hasCorrectIssuer reads the unverified payload's iss.
+  if (claims === null || typeof claims !== 'object' || claims.iss !== SERVICE_ACCOUNT_ISSUER) return undefined;
+  const signer = signers.get(serviceAccounts);
+  let verified = false;
+  try {
+    verified = !!signer && createVerify('RSA-SHA256').update(`${header}.${payload}`).verify(signer.publicKey, Buffer.from(signature, 'base64url'));
+  } catch {
+    verified = false;
+  }
+  // tok.Claims(key, ...) fails with go-jose's ErrCryptoFailure (the text of the go-jose.v2 fork
+  // kube-apiserver links; not checked against a live v1.36 server).
+  return verified ? { claims } : { error: 'go-jose/go-jose: error in cryptographic primitive' };
 }
 
 /**
