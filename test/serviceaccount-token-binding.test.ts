@@ -94,6 +94,29 @@ describe('tokens bound to a pod', () => {
   });
 });
 
+describe('tokens bound to a pod on a node', () => {
+  it('carry the node in the user extra, and outlive the node (only the pod is checked)', async () => {
+    const { cluster, core } = await authCluster();
+    await using _ = cluster;
+    const node = await core.createNode({ body: { metadata: { name: 'node-a' } } });
+    const pod = await core.createNamespacedPod({ namespace: 'default', body: { metadata: { name: 'job' }, spec: { ...podSpec, nodeName: 'node-a' } } });
+    const token = await tokenFor(core, { kind: 'Pod', apiVersion: 'v1', name: 'job' });
+    const extra = { 'authentication.kubernetes.io/pod-name': ['job'], 'authentication.kubernetes.io/pod-uid': [pod.metadata!.uid!], 'authentication.kubernetes.io/node-name': ['node-a'], 'authentication.kubernetes.io/node-uid': [node.metadata!.uid!] };
+    expect((await whoAmI(cluster, token)).status!.userInfo!.extra).toMatchObject(extra);
+    await core.deleteNode({ name: 'node-a' });
+    expect((await whoAmI(cluster, token)).status!.userInfo!.extra).toMatchObject(extra);
+  });
+
+  it("a pod's extended projected token authenticates past its requested expiry", async () => {
+    const { cluster, core } = await authCluster();
+    await using _ = cluster;
+    await core.createNamespacedPod({ namespace: 'default', body: { metadata: { name: 'job' }, spec: podSpec } });
+    const token = await tokenFor(core, { kind: 'Pod', apiVersion: 'v1', name: 'job' }, 3607);
+    cluster.clock.advance(24 * 3600_000);
+    expect((await whoAmI(cluster, token)).status!.userInfo!.username).toBe('system:serviceaccount:default:bot');
+  });
+});
+
 describe('tokens bound to a secret', () => {
   it('authenticate while the secret exists, then 401 once it is deleted or re-created', async () => {
     const { cluster, core, authn } = await authCluster();

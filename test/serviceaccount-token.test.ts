@@ -60,6 +60,45 @@ describe('TokenRequest', () => {
     });
   });
 
+  it('names the node of a pod on one, by uid when the Node is stored and by name alone when not', async () => {
+    const node = await core.createNode({ body: { metadata: { name: 'node-a' } } });
+    const onNode = (name: string, nodeName: string) => core.createNamespacedPod({ namespace: 'default', body: { metadata: { name }, spec: { serviceAccountName: 'builder', nodeName, containers: [{ name: 'c', image: 'busybox' }] } } });
+    const placed = await onNode('placed', 'node-a');
+    const out = await requestToken({ audiences: [], boundObjectRef: { kind: 'Pod', apiVersion: 'v1', name: 'placed' } });
+    expect(decode(out.status!.token!.split('.')[1]!)['kubernetes.io']).toEqual({
+      namespace: 'default',
+      node: { name: 'node-a', uid: node.metadata!.uid },
+      pod: { name: 'placed', uid: placed.metadata!.uid },
+      serviceaccount: { name: 'builder', uid: sa.metadata!.uid },
+    });
+    await onNode('stray', 'node-gone');
+    const stray = await requestToken({ audiences: [], boundObjectRef: { kind: 'Pod', apiVersion: 'v1', name: 'stray' } });
+    expect((decode(stray.status!.token!.split('.')[1]!)['kubernetes.io'] as Record<string, unknown>).node).toEqual({ name: 'node-gone' });
+  });
+
+  it("extends a pod's projected API token (3607s) to a year, warning after the requested expiry; no other token", async () => {
+    await core.createNamespacedPod({ namespace: 'default', body: { metadata: { name: 'projected' }, spec: { serviceAccountName: 'builder', containers: [{ name: 'c', image: 'busybox' }] } } });
+    const pod = { kind: 'Pod', apiVersion: 'v1', name: 'projected' };
+    const out = await requestToken({ audiences: [], expirationSeconds: 3607, boundObjectRef: pod });
+    const claims = decode(out.status!.token!.split('.')[1]!);
+    const iat = claims.iat as number;
+    expect(claims.exp).toBe(iat + 365 * 24 * 3600);
+    expect((claims['kubernetes.io'] as Record<string, unknown>).warnafter).toBe(iat + 3607);
+    // The status still answers the expiry that was asked for.
+    expect(out.spec!.expirationSeconds).toBe(3607);
+    expect(Math.floor(out.status!.expirationTimestamp!.getTime() / 1000)).toBe(iat + 3607);
+    // Another audience, another expiry, or no pod binding: not extended.
+    for (const spec of [
+      { audiences: ['vault'], expirationSeconds: 3607, boundObjectRef: pod },
+      { audiences: [], expirationSeconds: 3600, boundObjectRef: pod },
+      { audiences: [], expirationSeconds: 3607 },
+    ]) {
+      const plain = decode((await requestToken(spec)).status!.token!.split('.')[1]!);
+      expect(plain.exp).toBe((plain.iat as number) + spec.expirationSeconds);
+      expect(plain['kubernetes.io']).not.toHaveProperty('warnafter');
+    }
+  });
+
   it('refuses what TokenREST refuses, with its texts', async () => {
     await expectStatus(requestToken({ audiences: [], expirationSeconds: 60 }), {
       code: 422,

@@ -15,6 +15,7 @@
 import { isPlainObject, type KubeObject } from '../apis/object.ts';
 import { generateName } from '../registry/generate-name.ts';
 import type { AdmissionAttributes, AdmissionPlugin } from '../registry/admission.ts';
+import { WARN_ONLY_BOUND_TOKEN_EXPIRATION_SECONDS } from '../registry/subresources/serviceaccount-token.ts';
 import type { StoredObject } from '../apis/object.ts';
 import { admissionForbidden } from './forbidden.ts';
 import type { AdmissionServices } from './services.ts';
@@ -24,8 +25,6 @@ export const SERVICE_ACCOUNT_VOLUME_NAME = 'kube-api-access';
 export const DEFAULT_API_TOKEN_MOUNT_PATH = '/var/run/secrets/kubernetes.io/serviceaccount';
 const ENFORCE_MOUNTABLE_SECRETS_ANNOTATION = 'kubernetes.io/enforce-mountable-secrets';
 const MIRROR_POD_ANNOTATION = 'kubernetes.io/config.mirror';
-/** serviceaccount.WarnOnlyBoundTokenExpirationSeconds (pkg/serviceaccount/claims.go). */
-const WARN_ONLY_BOUND_TOKEN_EXPIRATION_SECONDS = 60 * 60 + 7;
 /** corev1.ProjectedVolumeSourceDefaultMode, 0644. */
 const PROJECTED_VOLUME_SOURCE_DEFAULT_MODE = 0o644;
 

@@ -18,6 +18,13 @@ export const SERVICE_ACCOUNT_ISSUER = 'https://kubernetes.default.svc.cluster.lo
 const TOKEN_REQUEST = { group: 'authentication.k8s.io', kind: 'TokenRequest' };
 /** The kind serviceaccounts/token is registered with (TokenREST.GroupVersionKind). */
 const TOKEN_REQUEST_KIND = { group: 'authentication.k8s.io', version: 'v1', kind: 'TokenRequest' };
+/**
+ * serviceaccount.WarnOnlyBoundTokenExpirationSeconds (pkg/serviceaccount/claims.go): the expiry the
+ * ServiceAccount admission plugin gives a pod's projected token, which TokenREST extends.
+ */
+export const WARN_ONLY_BOUND_TOKEN_EXPIRATION_SECONDS = 60 * 60 + 7;
+/** serviceaccount.ExpirationExtensionSeconds: a year, how long an extended token lives by default. */
+const EXPIRATION_EXTENSION_SECONDS = 24 * 365 * 60 * 60;
 
 interface Signer {
   privateKey: KeyObject;
@@ -151,13 +158,20 @@ export async function requestToken(body: TokenRequestBody, r: TokenRequestContex
   });
   const expirationSeconds = spec.expirationSeconds!;
   const audiences = spec.audiences!;
-  const bound = await boundClaim(spec.boundObjectRef ?? undefined, r);
+  const bound = await boundClaims(spec.boundObjectRef ?? undefined, r);
   const iat = Math.floor(r.now.getTime() / 1000);
-  const kubernetes: Record<string, unknown> = { namespace: r.namespace, serviceaccount: { name: r.name, uid: sa!.metadata?.uid } };
-  if (bound) kubernetes[bound.claim] = { name: bound.name, uid: bound.uid };
+  const kubernetes: Record<string, unknown> = { namespace: r.namespace, serviceaccount: { name: r.name, uid: sa!.metadata?.uid }, ...bound?.claims };
+  // --service-account-extend-token-expiration (on by default): a pod's projected token for the API
+  // server (the admission plugin's 3607s) expires a year on, and only warns (warnafter) after its
+  // requested expiry; the status still answers the requested expiry (token.go).
+  let exp = iat + expirationSeconds;
+  if (bound?.pod && expirationSeconds === WARN_ONLY_BOUND_TOKEN_EXPIRATION_SECONDS && audiences.every((a) => a === SERVICE_ACCOUNT_ISSUER)) {
+    kubernetes.warnafter = exp;
+    exp = iat + EXPIRATION_EXTENSION_SECONDS;
+  }
   const token = signJwt(signerFor(r.serviceAccounts), {
     aud: audiences,
-    exp: iat + expirationSeconds,
+    exp,
     iat,
     iss: SERVICE_ACCOUNT_ISSUER,
     jti: randomUUID(),
@@ -183,7 +197,14 @@ async function boundObject(kind: keyof typeof BOUND_RESOURCES, name: string, r: 
   return registry.get(registry.type.namespaced ? r.namespace : undefined, name);
 }
 
-async function boundClaim(ref: NonNullable<TokenRequestBody['spec']>['boundObjectRef'] | undefined, r: TokenRequestContext): Promise<{ claim: string; name: string; uid: string } | undefined> {
+type ObjectRef = { name: string; uid?: string };
+
+/**
+ * The claims of the object a token is bound to (`pod`, `secret` or `node`). A pod on a node names
+ * that node too (ServiceAccountTokenPodNodeInfo): with its uid, or by name alone when no such Node
+ * is stored.
+ */
+async function boundClaims(ref: NonNullable<TokenRequestBody['spec']>['boundObjectRef'] | undefined, r: TokenRequestContext): Promise<{ claims: Record<string, ObjectRef>; pod: boolean } | undefined> {
   if (!ref) return undefined;
   const [group, version] = (ref.apiVersion ?? '').includes('/') ? ref.apiVersion!.split('/') : ['', ref.apiVersion ?? ''];
   const kind = ref.kind ?? '';
@@ -192,12 +213,22 @@ async function boundClaim(ref: NonNullable<TokenRequestBody['spec']>['boundObjec
     throw badRequest(`cannot bind token to object of type ${group ? `${group}/${version}` : version}, Kind=${kind}`);
   }
   const obj = await boundObject(kind, ref.name ?? '', r);
-  if (kind === 'Pod' && ((obj.spec as { serviceAccountName?: string } | undefined)?.serviceAccountName ?? '') !== r.name) {
-    throw badRequest(`cannot bind token for serviceaccount ${JSON.stringify(r.name)} to pod running with different serviceaccount name.`);
+  const claims: Record<string, ObjectRef> = {};
+  if (kind === 'Pod') {
+    const podSpec = obj.spec as { serviceAccountName?: string; nodeName?: string } | undefined;
+    if ((podSpec?.serviceAccountName ?? '') !== r.name) {
+      throw badRequest(`cannot bind token for serviceaccount ${JSON.stringify(r.name)} to pod running with different serviceaccount name.`);
+    }
+    const nodeName = podSpec?.nodeName;
+    if (nodeName) {
+      const nodeUid = r.registryOf('', 'v1', 'nodes')?.peek(undefined, nodeName)?.metadata.uid;
+      claims.node = nodeUid ? { name: nodeName, uid: nodeUid } : { name: nodeName };
+    }
   }
   const uid = obj.metadata?.uid ?? '';
   if (ref.uid && ref.uid !== uid) {
     throw conflict({ group: '', resource: kind }, ref.name ?? '', `the UID in the bound object reference (${ref.uid}) does not match the UID in record. The object might have been deleted and then recreated`);
   }
-  return { claim: kind.toLowerCase(), name: ref.name ?? '', uid };
+  claims[kind.toLowerCase()] = { name: ref.name ?? '', uid };
+  return { claims, pod: kind === 'Pod' };
 }
