@@ -4,9 +4,10 @@
 // Secret, Pod or Node the token is bound to, each still there with the uid the token names and not
 // deleted more than jwt.DefaultLeeway ago. Each refusal is the validator's error text, which
 // TokenReview answers in status.error (the API answers a plain 401).
-// Ported from the newest claims.go the reference index holds (the v1.33+ shape: node bindings,
-// credential id; no v1.36 tag is indexed); kube-apiserver's 10s token success cache is not
-// modelled: every request is validated afresh.
+// Ported from the newest claims.go the reference index holds (with node bindings and credential
+// ids; no copy tagged v1.36 is indexed, and there is no pkg/serviceaccount/lookup.go in it: the
+// deletion rule is Validate's `invalidIfDeletedBefore`). kube-apiserver's 10s cache of successful
+// token authentications is not modelled: every request is validated afresh.
 import type { UserInfo } from '../apis/options.ts';
 import type { ServiceAccountTokenClaims } from '../registry/subresources/serviceaccount-token.ts';
 import { goQuote } from '../errors/go-format.ts';
