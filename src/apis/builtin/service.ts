@@ -6,8 +6,8 @@
 import { type FieldError, fieldError, fieldPath } from '../../errors/field-error.ts';
 import type { KubeObject } from '../object.ts';
 import { isPlainObject } from '../object.ts';
-import type { Strategy } from '../resource-type.ts';
-import type { BuiltinContext } from './context.ts';
+import type { Strategy, StrategyRequest } from '../resource-type.ts';
+import type { BuiltinContext, NodePortAllocator } from './context.ts';
 import { arrAt, child, clone, getIn, type JsonObject, objAt, semanticEqual, setDefault, unset } from './shared.ts';
 import { externallyAccessible, needsHealthCheck, validateServiceClusterIPsRelatedFields, validateServiceSpec, validateServiceUpdateTransitions } from './service-validation.ts';
 
@@ -50,33 +50,24 @@ export function serviceStrategy(ctx: BuiltinContext): Strategy {
     if (errs.length) pending.set(obj, [...(pending.get(obj) ?? []), ...errs]);
     return errs.length === 0;
   };
-  const begin = (obj: KubeObject): BuiltinContext => {
-    const txn = allocationTxn(ctx);
+  const begin = (obj: KubeObject, request: StrategyRequest | undefined): BuiltinContext => {
+    const txn = allocationTxn(ctx, request?.dryRun === true);
     txns.set(obj, txn);
     return txn.ctx;
   };
-  // The Service REST's BeginCreate/BeginUpdate allocate before the strategy validates, and the
-  // store's finish func reverts the allocations (and keeps the releases) when validation refuses.
-  const finish = (obj: KubeObject, errs: FieldError[]): FieldError[] => {
-    const txn = txns.get(obj);
-    txns.delete(obj);
-    if (errs.length) txn?.revert();
-    else txn?.commit();
-    return errs;
-  };
   return {
-    prepareForCreate(obj) {
+    prepareForCreate(obj, request) {
       obj.status = {};
       const spec = child(obj, 'spec');
       normalizeClusterIPs(undefined, spec);
       if (spec.type === 'ExternalName') return;
-      const alloc = begin(obj);
+      const alloc = begin(obj, request);
       if (!hold(obj, initIPFamilyFields(spec, undefined))) return;
       if (!hold(obj, allocClusterIPs(spec, alloc))) return;
       if (needsNodePort(spec) && !hold(obj, initNodePorts(spec, alloc))) return;
       if (needsHealthCheck(spec)) allocHealthCheckNodePort(spec, alloc);
     },
-    prepareForUpdate(obj, old) {
+    prepareForUpdate(obj, old, request) {
       if (old.status === undefined) delete obj.status;
       else obj.status = clone(old.status);
       const spec = child(obj, 'spec');
@@ -85,15 +76,24 @@ export function serviceStrategy(ctx: BuiltinContext): Strategy {
       normalizeClusterIPs(oldSpec, spec);
       dropTypeDependentFields(spec, oldSpec);
       if (spec.type !== 'LoadBalancer' && isPlainObject(obj.status)) obj.status.loadBalancer = {};
-      const alloc = begin(obj);
+      const alloc = begin(obj, request);
       if (spec.type !== 'ExternalName' && !hold(obj, initIPFamilyFields(spec, oldSpec))) return;
       if (!updateClusterIPs(spec, oldSpec, alloc, (errs) => hold(obj, errs))) return;
       updateNodePorts(spec, oldSpec, alloc, (errs) => hold(obj, errs));
     },
     // An allocation error ends the request alone; else the validation of the allocated object.
-    validate: (obj) => finish(obj, pending.get(obj) ?? validateServiceSpec(obj)),
-    validateUpdate: (obj, old) =>
-      finish(obj, pending.get(obj) ?? [...validateServiceUpdateTransitions(objAt(obj, 'spec') ?? {}, objAt(old, 'spec') ?? {}), ...validateServiceSpec(obj)]),
+    validate: (obj) => pending.get(obj) ?? validateServiceSpec(obj),
+    validateUpdate: (obj, old) => pending.get(obj) ?? [...validateServiceUpdateTransitions(objAt(obj, 'spec') ?? {}, objAt(old, 'spec') ?? {}), ...validateServiceSpec(obj)],
+    // The Service REST's FinishFunc (storage.go beginCreate/beginUpdate): once the store committed
+    // the write, the releases it held back are done; if anything refused it (validation, any
+    // admission plugin, the store), what it allocated goes back and the old allocations stay.
+    finishWrite(obj, committed) {
+      const txn = txns.get(obj);
+      txns.delete(obj);
+      pending.delete(obj);
+      if (committed) txn?.commit();
+      else txn?.revert();
+    },
   };
 }
 
@@ -104,8 +104,13 @@ interface AllocationTxn {
   revert(): void;
 }
 
-/** The Service REST's allocation transaction (storage/transaction.go, portallocator operation). */
-function allocationTxn(ctx: BuiltinContext): AllocationTxn {
+/**
+ * The Service REST's allocation transaction (storage/transaction.go, portallocator operation.go):
+ * allocations happen at once and are released on revert; releases wait for the commit. A dry run
+ * allocates through the dry-run allocators, which keep nothing, and commits and reverts nothing.
+ */
+function allocationTxn(ctx: BuiltinContext, dryRun: boolean): AllocationTxn {
+  if (dryRun) return { ctx: { ...ctx, serviceIPs: ctx.serviceIPs.dryRun(), nodePorts: dryRunNodePorts(ctx.nodePorts) }, commit: () => {}, revert: () => {} };
   const ips: string[] = [];
   const ports: number[] = [];
   const releases: (() => void)[] = [];
@@ -123,6 +128,7 @@ function allocationTxn(ctx: BuiltinContext): AllocationTxn {
         return err;
       },
       release: (ip) => void releases.push(() => ctx.serviceIPs.release(ip)),
+      dryRun: () => ctx.serviceIPs.dryRun(),
     },
     nodePorts: {
       allocateNext: () => {
@@ -136,6 +142,7 @@ function allocationTxn(ctx: BuiltinContext): AllocationTxn {
         return err;
       },
       release: (port) => void releases.push(() => ctx.nodePorts.release(port)),
+      has: (port) => ctx.nodePorts.has(port),
     },
   };
   return {
@@ -145,6 +152,31 @@ function allocationTxn(ctx: BuiltinContext): AllocationTxn {
       ips.forEach((ip) => ctx.serviceIPs.release(ip));
       ports.forEach((port) => ctx.nodePorts.release(port));
     },
+  };
+}
+
+/**
+ * The dry-run side of portallocator/operation.go (PortAllocationOperation with dryRun): a
+ * requested port is refused when taken, or already claimed by this request, but not checked
+ * against the range; a port to choose is a placeholder counting up from 32768 past the highest
+ * this request claimed; nothing is allocated or released.
+ */
+function dryRunNodePorts(real: NodePortAllocator): NodePortAllocator {
+  const claimed: number[] = [];
+  const allocate = (port: number): string | undefined => {
+    if (real.has(port) || claimed.includes(port)) return 'provided port is already allocated';
+    claimed.push(port);
+    return undefined;
+  };
+  return {
+    allocate,
+    allocateNext: () => {
+      const port = (claimed.length ? Math.max(...claimed) : 32768) + 1;
+      claimed.push(port);
+      return port;
+    },
+    release: () => {},
+    has: (port) => real.has(port),
   };
 }
 
