@@ -257,3 +257,30 @@ describe('Service deletion', () => {
     await takes('in-ns-free', 30754, '10.96.70.54');
   });
 });
+
+describe('an exhausted nodePort range', () => {
+  it('hands back what a create took before the nodePorts ran out', async () => {
+    // A cluster of its own: this test takes every port of 30000-32767.
+    const own = await createFakeCluster();
+    try {
+      const api = own.kubeConfig.makeApiClient(k8s.CoreV1Api);
+      const withPorts = (name: string, count: number, extra: k8s.V1ServiceSpec = {}) =>
+        api.createNamespacedService({
+          namespace: 'default',
+          body: svc(name, { type: 'NodePort', ports: Array.from({ length: count }, (_, i) => ({ name: `p${i}`, port: 1000 + i })), ...extra }),
+        });
+      // 2768 ports: 27 Services of 100 take 2700; the 28th gets 68 of its 100 and is refused.
+      for (let i = 0; i < 27; i++) await withPorts(`fill-${i}`, 100);
+      await expectStatus(withPorts('too-many', 100, { clusterIP: '10.96.70.60' }), { code: 500, reason: 'InternalError', message: 'Internal error occurred: range is full' });
+      // Its clusterIP and the 68 ports it had taken are free again; then the range is full.
+      expect((await api.createNamespacedService({ namespace: 'default', body: svc('ip-free', { clusterIP: '10.96.70.60', ports: [{ port: 80 }] }) })).spec?.clusterIP).toBe('10.96.70.60');
+      expect(new Set(nodePortsOf(await withPorts('the-rest', 68))).size).toBe(68);
+      await expectStatus(withPorts('none-left', 1), { code: 500, message: 'Internal error occurred: range is full' });
+      // A deleted Service's ports can be taken again.
+      await api.deleteNamespacedService({ name: 'fill-0', namespace: 'default' });
+      expect(new Set(nodePortsOf(await withPorts('after-delete', 100))).size).toBe(100);
+    } finally {
+      await own.close();
+    }
+  });
+});

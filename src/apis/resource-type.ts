@@ -22,9 +22,10 @@ export interface Strategy {
   /**
    * The generic store's FinishFunc (BeginCreate/BeginUpdate in apiserver's registry/generic/
    * registry/store.go): called once for every create or update whose prepareForCreate or
-   * prepareForUpdate ran, with true once the write is committed (or a dry run answered) and false
-   * when anything after the prepare refused it (validation, admission, the store). What a write
-   * holds outside the store (a Service's ClusterIPs and NodePorts) is kept or handed back here.
+   * prepareForUpdate began, with true once the write is committed (or a dry run answered) and
+   * false when anything refused it (the prepare itself throwing, validation, admission, the
+   * store). What a write holds outside the store (a Service's ClusterIPs and NodePorts) is kept
+   * or handed back here.
    */
   finishWrite?(obj: KubeObject, committed: boolean): void;
   /** Kind-specific validation on create; paths are absolute (`data`, `spec.replicas`). */

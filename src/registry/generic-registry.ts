@@ -301,9 +301,9 @@ export class GenericRegistry {
     delete meta.selfLink;
     delete meta.resourceVersion;
     const dryRun = isDryRun(options.dryRun);
-    this.type.strategy.prepareForCreate?.(obj, { user: options.user, dryRun });
     const finish = this.finisher(obj);
     try {
+      this.type.strategy.prepareForCreate?.(obj, { user: options.user, dryRun });
       if (!applied) recordUpdateManager(this.type, this.ctx.clock, undefined, obj, this.managerOf(options));
       // Mutating admission sees the object after the field manager, so what plugins add is not
       // attributed to the request's manager (create.go). Here it also sees the system fields and
@@ -499,9 +499,9 @@ export class GenericRegistry {
     delete meta.selfLink;
     meta.resourceVersion = old.resourceVersion;
     const dryRun = isDryRun(options.dryRun);
-    this.type.strategy.prepareForUpdate?.(obj, existing, { user: options.user, dryRun });
     const finish = this.finisher(obj);
     try {
+      this.type.strategy.prepareForUpdate?.(obj, existing, { user: options.user, dryRun });
       if (!applied) recordUpdateManager(this.type, this.ctx.clock, existing, obj, this.managerOf(options));
       // As in createOnce: mutating admission after the field manager, validating after validation,
       // both inside the retry loop of the callers (GuaranteedUpdate re-runs them on a conflict).
