@@ -227,6 +227,28 @@ describe('Service updates', () => {
   });
 });
 
+describe('a requested health-check nodePort that is taken', () => {
+  const taken = (port: number) => ({ code: 500, reason: 'InternalError', message: `Internal error occurred: failed to allocate requested HealthCheck NodePort ${port}: provided port is already allocated` });
+
+  it('refuses the create with the allocator error, and the Service that holds the port keeps it', async () => {
+    await create('hc-owner', nodePort(30765));
+    const lb = (name: string): k8s.V1ServiceSpec => ({ type: 'LoadBalancer', externalTrafficPolicy: 'Local', healthCheckNodePort: 30765, ports: [{ port: 80, nodePort: 30766 }] });
+    await expectStatus(create('hc-thief', lb('hc-thief')), taken(30765));
+    await expectStatus(core.createNamespacedService({ namespace: 'default', body: svc('hc-thief-dry', lb('hc-thief-dry')), dryRun: 'All' }), taken(30765));
+    await expectStatus(read('hc-thief'), { code: 404 });
+    await takes('hc-thief-port-free', 30766);
+    await portHeld('hc-owner-held', 30765);
+  });
+
+  it('refuses an update to externalTrafficPolicy Local the same way', async () => {
+    await create('hc-owner-2', nodePort(30767));
+    await create('hc-upd', { type: 'LoadBalancer', ports: [{ port: 80, nodePort: 30768 }] });
+    await expectStatus(patch('hc-upd', { spec: { externalTrafficPolicy: 'Local', healthCheckNodePort: 30767 } }), taken(30767));
+    expect((await read('hc-upd')).spec?.externalTrafficPolicy).toBe('Cluster');
+    await portHeld('hc-owner-2-held', 30767);
+  });
+});
+
 describe('Service deletion', () => {
   it('frees the addresses of a deleted Service', async () => {
     await create('del', { ...nodePort(30750), clusterIP: '10.96.70.50' });

@@ -4,6 +4,7 @@
 // cluster. Allocation errors come from the REST before validation in the real server; here they
 // are held back and returned by validate(), which the registry runs right after prepareForCreate.
 import { type FieldError, fieldError, fieldPath } from '../../errors/field-error.ts';
+import { internalError, type StatusError } from '../../errors/status-error.ts';
 import type { KubeObject } from '../object.ts';
 import { isPlainObject } from '../object.ts';
 import type { Strategy, StrategyRequest } from '../resource-type.ts';
@@ -46,6 +47,17 @@ export function serviceStatusShape(obj: KubeObject): void {
 export function serviceStrategy(ctx: BuiltinContext): Strategy {
   const pending = new WeakMap<KubeObject, FieldError[]>();
   const txns = new WeakMap<KubeObject, AllocationTxn>();
+  // An allocation failure that is no field error (a taken health-check port): thrown by validate,
+  // where the real BeginCreate/BeginUpdate error would already have ended the request.
+  const fatal = new WeakMap<KubeObject, StatusError>();
+  const fail = (obj: KubeObject, err: StatusError | undefined) => {
+    if (err) fatal.set(obj, err);
+  };
+  const failed = (obj: KubeObject): FieldError[] | undefined => {
+    const err = fatal.get(obj);
+    if (err) throw err;
+    return pending.get(obj);
+  };
   const hold = (obj: KubeObject, errs: FieldError[]) => {
     if (errs.length) pending.set(obj, [...(pending.get(obj) ?? []), ...errs]);
     return errs.length === 0;
@@ -65,7 +77,7 @@ export function serviceStrategy(ctx: BuiltinContext): Strategy {
       if (!hold(obj, initIPFamilyFields(spec, undefined))) return;
       if (!hold(obj, allocClusterIPs(spec, alloc))) return;
       if (needsNodePort(spec) && !hold(obj, initNodePorts(spec, alloc))) return;
-      if (needsHealthCheck(spec)) allocHealthCheckNodePort(spec, alloc);
+      if (needsHealthCheck(spec)) fail(obj, allocHealthCheckNodePort(spec, alloc));
     },
     prepareForUpdate(obj, old, request) {
       if (old.status === undefined) delete obj.status;
@@ -79,11 +91,11 @@ export function serviceStrategy(ctx: BuiltinContext): Strategy {
       const alloc = begin(obj, request);
       if (spec.type !== 'ExternalName' && !hold(obj, initIPFamilyFields(spec, oldSpec))) return;
       if (!updateClusterIPs(spec, oldSpec, alloc, (errs) => hold(obj, errs))) return;
-      updateNodePorts(spec, oldSpec, alloc, (errs) => hold(obj, errs));
+      fail(obj, updateNodePorts(spec, oldSpec, alloc, (errs) => hold(obj, errs)));
     },
     // An allocation error ends the request alone; else the validation of the allocated object.
-    validate: (obj) => pending.get(obj) ?? validateServiceSpec(obj),
-    validateUpdate: (obj, old) => pending.get(obj) ?? [...validateServiceUpdateTransitions(objAt(obj, 'spec') ?? {}, objAt(old, 'spec') ?? {}), ...validateServiceSpec(obj)],
+    validate: (obj) => failed(obj) ?? validateServiceSpec(obj),
+    validateUpdate: (obj, old) => failed(obj) ?? [...validateServiceUpdateTransitions(objAt(obj, 'spec') ?? {}, objAt(old, 'spec') ?? {}), ...validateServiceSpec(obj)],
     // The Service REST's FinishFunc (storage.go beginCreate/beginUpdate): once the store committed
     // the write, the releases it held back are done; if anything refused it (validation, any
     // admission plugin, the store), what it allocated goes back and the old allocations stay.
@@ -91,6 +103,7 @@ export function serviceStrategy(ctx: BuiltinContext): Strategy {
       const txn = txns.get(obj);
       txns.delete(obj);
       pending.delete(obj);
+      fatal.delete(obj);
       if (committed) txn?.commit();
       else txn?.revert();
     },
@@ -376,9 +389,15 @@ function initNodePorts(spec: JsonObject, ctx: BuiltinContext): FieldError[] {
   return [];
 }
 
-function allocHealthCheckNodePort(spec: JsonObject, ctx: BuiltinContext): void {
-  if (num(spec.healthCheckNodePort) !== 0) ctx.nodePorts.allocate(num(spec.healthCheckNodePort));
-  else spec.healthCheckNodePort = ctx.nodePorts.allocateNext();
+/** allocHealthCheckNodePort: a requested port that is taken ends the request with a 500 (alloc.go). */
+function allocHealthCheckNodePort(spec: JsonObject, ctx: BuiltinContext): StatusError | undefined {
+  const requested = num(spec.healthCheckNodePort);
+  if (requested === 0) {
+    spec.healthCheckNodePort = ctx.nodePorts.allocateNext();
+    return undefined;
+  }
+  const err = ctx.nodePorts.allocate(requested);
+  return err ? internalError(`failed to allocate requested HealthCheck NodePort ${requested}: ${err}`) : undefined;
 }
 
 /** updateClusterIPs: ExternalName transitions allocate or release. */
@@ -391,8 +410,8 @@ function updateClusterIPs(spec: JsonObject, oldSpec: JsonObject, ctx: BuiltinCon
   return true;
 }
 
-/** txnUpdateNodePorts / updateNodePorts / updateHealthCheckNodePort, released at once. */
-function updateNodePorts(spec: JsonObject, oldSpec: JsonObject, ctx: BuiltinContext, hold: (errs: FieldError[]) => boolean): void {
+/** txnUpdateNodePorts / updateNodePorts / updateHealthCheckNodePort; the transaction holds the releases back. */
+function updateNodePorts(spec: JsonObject, oldSpec: JsonObject, ctx: BuiltinContext, hold: (errs: FieldError[]) => boolean): StatusError | undefined {
   const oldNumbers = ports(oldSpec).map((p) => num(p.nodePort)).filter((n) => n !== 0);
   if (needsNodePort(oldSpec) && !needsNodePort(spec)) oldNumbers.forEach((n) => ctx.nodePorts.release(n));
   if (needsNodePort(spec)) {
@@ -404,7 +423,7 @@ function updateNodePorts(spec: JsonObject, oldSpec: JsonObject, ctx: BuiltinCont
       if (num(p.nodePort) !== 0) {
         if (!oldNumbers.includes(num(p.nodePort)) && !claimed.has(num(p.nodePort))) {
           const err = ctx.nodePorts.allocate(num(p.nodePort));
-          if (err && !hold([fieldError.invalid(fieldPath.child(fieldPath.index('spec.ports', i), 'nodePort'), p.nodePort, err)])) return;
+          if (err && !hold([fieldError.invalid(fieldPath.child(fieldPath.index('spec.ports', i), 'nodePort'), p.nodePort, err)])) return undefined;
           claimed.add(num(p.nodePort));
         }
       } else {
@@ -416,8 +435,8 @@ function updateNodePorts(spec: JsonObject, oldSpec: JsonObject, ctx: BuiltinCont
   }
   const neededHC = needsHealthCheck(oldSpec);
   const needsHC = needsHealthCheck(spec);
-  if (!neededHC && needsHC) allocHealthCheckNodePort(spec, ctx);
   if (neededHC && !needsHC && num(oldSpec.healthCheckNodePort) !== 0) ctx.nodePorts.release(num(oldSpec.healthCheckNodePort));
+  return !neededHC && needsHC ? allocHealthCheckNodePort(spec, ctx) : undefined;
 }
 
 /**
