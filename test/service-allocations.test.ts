@@ -271,6 +271,16 @@ describe('Service deletion', () => {
     await takes('col-b-free', 30753, '10.96.70.53');
   });
 
+  it('frees the addresses once the last finalizer goes, including ports the finalizing update asked for', async () => {
+    await core.createNamespacedService({ namespace: 'default', body: { metadata: { name: 'fin', finalizers: ['example.com/hold'] }, spec: { ...nodePort(30755), clusterIP: '10.96.70.55' } } });
+    await core.deleteNamespacedService({ name: 'fin', namespace: 'default' });
+    await portHeld('fin-held', 30755);
+    await patch('fin', { metadata: { finalizers: null }, spec: { ports: [{ port: 80, nodePort: 30756 }] } });
+    await expectStatus(read('fin'), { code: 404 });
+    await takes('fin-free', 30755, '10.96.70.55');
+    await takes('fin-new-free', 30756);
+  });
+
   it('frees the addresses of the Services of a deleted namespace', async () => {
     await core.createNamespace({ body: { metadata: { name: 'svc-gone' } } });
     await create('in-ns', { ...nodePort(30754), clusterIP: '10.96.70.54' }, undefined, 'svc-gone');
