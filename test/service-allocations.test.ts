@@ -3,8 +3,8 @@
 // BeginCreate/BeginUpdate and its FinishFunc keeps or hands back the transaction once the store's
 // write succeeded or failed (pkg/registry/core/service/storage/storage.go beginCreate/beginUpdate,
 // alloc.go); a dry run allocates with the dry-run allocators and keeps nothing (alloc.go allocIPs,
-// ipallocator DryRun, portallocator/operation.go). Newest upstream read: kubernetes/kubernetes
-// master as indexed (no v1.36 tag in the index); the dry-run paths have not changed since v1.31.
+// ipallocator DryRun, portallocator/operation.go), read at the newest kubernetes/kubernetes
+// versions the index holds (it has no v1.36 tag).
 //
 // A leak shows as "provided port/IP is already allocated" when a later Service asks for the
 // address a refused or dry-run request had taken; a release that came too early shows as a second

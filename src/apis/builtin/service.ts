@@ -5,8 +5,8 @@
 // are held back and returned (or thrown) by validate(), which the registry runs after mutating
 // admission, as the real BeginCreate runs after it. What a write allocated is kept or handed back
 // by finishWrite, once the store committed or refused the write; a dry run allocates nothing.
-// Upstream read at kubernetes/kubernetes master as indexed (no v1.36 tag there): storage/alloc.go,
-// ipallocator/ipallocator.go and portallocator/operation.go, unchanged in these paths since v1.31.
+// Upstream read at the newest kubernetes/kubernetes versions the index holds (no v1.36 tag there):
+// storage/alloc.go, the IPAddress-based ipallocator/ipallocator.go and portallocator/operation.go.
 import { type FieldError, fieldError, fieldPath } from '../../errors/field-error.ts';
 import { internalError, type StatusError } from '../../errors/status-error.ts';
 import type { KubeObject } from '../object.ts';
