@@ -18,7 +18,16 @@ export interface Strategy {
   /** Clears or initialises fields on create (status, generation); `request` says who sent it. */
   prepareForCreate?(obj: KubeObject, request?: StrategyRequest): void;
   /** Carries fields over from the old object on update (status, generation bumps). */
-  prepareForUpdate?(obj: KubeObject, old: KubeObject): void;
+  prepareForUpdate?(obj: KubeObject, old: KubeObject, request?: StrategyRequest): void;
+  /**
+   * The generic store's FinishFunc (BeginCreate/BeginUpdate in apiserver's registry/generic/
+   * registry/store.go): called once for every create or update whose prepareForCreate or
+   * prepareForUpdate began, with true once the write is committed (or a dry run answered) and
+   * false when anything refused it (the prepare itself throwing, validation, admission, the
+   * store). What a write holds outside the store (a Service's ClusterIPs and NodePorts) is kept
+   * or handed back here.
+   */
+  finishWrite?(obj: KubeObject, committed: boolean): void;
   /** Kind-specific validation on create; paths are absolute (`data`, `spec.replicas`). */
   validate?(obj: KubeObject): FieldError[];
   /** Kind-specific validation on update. */
@@ -48,6 +57,8 @@ export interface Strategy {
 export interface StrategyRequest {
   /** The authenticated user; undefined on a cluster without authentication (auth off). */
   user?: UserInfo;
+  /** dryRun=All: nothing the write does may outlast the request. */
+  dryRun?: boolean;
 }
 
 /** The create-only subresource handlers of registry/subresources (pods/binding, pods/eviction, serviceaccounts/token). */

@@ -74,3 +74,46 @@ describe('graceful pod deletion (podStrategy.CheckGracefulDelete)', () => {
     expect(pods.peek('default', 'running')).toBeUndefined();
   });
 });
+
+describe('finishWrite (the store FinishFunc of BeginCreate/BeginUpdate)', () => {
+  // ConfigMaps whose strategy records each finishWrite call, with the object's name; a data key
+  // `throw` makes the prepare throw, as a Service create does when its range is full.
+  function recordingConfigMaps() {
+    const ctx = { store: new VersionedStore({ historyLimit: 100 }), clock: systemClock, random: { uid: () => crypto.randomUUID(), pick: (a: string) => a[0]! } };
+    const types = builtinResourceTypes();
+    const calls: [string, boolean][] = [];
+    const base = types.find((t) => t.group === '' && t.plural === 'configmaps')!;
+    const strategy = {
+      ...base.strategy,
+      prepareForCreate(obj: Parameters<NonNullable<typeof base.strategy.prepareForCreate>>[0]) {
+        if ((obj.data as Record<string, string> | undefined)?.throw !== undefined) throw new Error('range is full');
+      },
+      finishWrite: (obj: { metadata?: { name?: string } }, committed: boolean) => void calls.push([obj.metadata?.name ?? '', committed]),
+    };
+    const namespaces = new GenericRegistry(types.find((t) => t.group === '' && t.plural === 'namespaces')!, ctx);
+    return { namespaces, configmaps: new GenericRegistry({ ...base, strategy }, ctx), calls };
+  }
+
+  it('is told true once a create or update is committed or a dry run answered, false for any refusal', async () => {
+    const { namespaces, configmaps, calls } = recordingConfigMaps();
+    await namespaces.create(undefined, { metadata: { name: 'default' } });
+    const created = await configmaps.create('default', { metadata: { name: 'a' } });
+    await configmaps.create('default', { metadata: { name: 'dry' } }, { dryRun: ['All'] });
+    expect(configmaps.peek('default', 'dry')).toBeUndefined();
+    await configmaps.create('default', { metadata: { name: 'a' } }).catch(() => undefined); // AlreadyExists
+    await configmaps.create('default', { metadata: { name: 'Bad_Name' } }).catch(() => undefined); // Invalid
+    await configmaps.create('default', { metadata: { name: 'thrown' }, data: { throw: '' } }).catch(() => undefined);
+    await configmaps.create('missing-ns', { metadata: { name: 'no-ns' } }).catch(() => undefined); // NotFound namespace
+    await configmaps.update('default', 'a', { metadata: { name: 'a', resourceVersion: created.object.metadata!.resourceVersion }, data: { k: 'v' } });
+    await configmaps.update('default', 'a', { metadata: { name: 'a', resourceVersion: created.object.metadata!.resourceVersion } }).catch(() => undefined); // Conflict: before the prepare
+    expect(calls).toEqual([
+      ['a', true],
+      ['dry', true],
+      ['a', false],
+      ['Bad_Name', false],
+      ['thrown', false],
+      ['no-ns', false],
+      ['a', true],
+    ]);
+  });
+});

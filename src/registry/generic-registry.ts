@@ -300,31 +300,55 @@ export class GenericRegistry {
     delete meta.deletionGracePeriodSeconds;
     delete meta.selfLink;
     delete meta.resourceVersion;
-    this.type.strategy.prepareForCreate?.(obj, { user: options.user });
-    if (!applied) recordUpdateManager(this.type, this.ctx.clock, undefined, obj, this.managerOf(options));
-    // Mutating admission sees the object after the field manager, so what plugins add is not
-    // attributed to the request's manager (create.go). Here it also sees the system fields and
-    // PrepareForCreate's changes, which the real chain applies after it.
-    const admission = this.admissionAttributes('CREATE', obj, undefined, options);
-    // create.go takes the name from the object before rest.BeforeCreate generates one.
-    if (admission && generatedName) admission.name = '';
-    if (admission) await this.ctx.admission!.admit(admission);
-    const mutatingWarnings = admission?.warnings.length ?? 0;
-    const typeErrors = this.type.strategy.validateTypeMeta?.(obj) ?? [];
-    const errors = typeErrors.length ? typeErrors : [...validateObjectMeta(meta, this.metaRules()), ...(this.type.strategy.validate?.(obj) ?? [])];
-    if (errors.length) throw this.invalid(meta.name ?? '', errors);
-    if (this.type.namespaced) admitNamespacedCreate(this.ctx.store, this.groupResource, meta);
-    if (admission) await this.ctx.admission!.validate(admission);
-    if (requestedResourceVersion) throw plainServerError('resourceVersion should not be set on objects to be created');
-    const key = this.keyOf(meta.namespace, meta.name!);
-    const warnings = orderedWarnings(admission?.warnings ?? [], mutatingWarnings, this.type.strategy.warnings?.(obj) ?? []);
-    if (isDryRun(options.dryRun)) {
-      const existing = this.ctx.store.get(this.bucket, key);
-      if (existing) throw new KeyExistsError(existing);
-      return { object: this.present(await this.roundTrip(obj)), created: true, warnings };
+    const dryRun = isDryRun(options.dryRun);
+    const finish = this.finisher(obj);
+    try {
+      this.type.strategy.prepareForCreate?.(obj, { user: options.user, dryRun });
+      if (!applied) recordUpdateManager(this.type, this.ctx.clock, undefined, obj, this.managerOf(options));
+      // Mutating admission sees the object after the field manager, so what plugins add is not
+      // attributed to the request's manager (create.go). Here it also sees the system fields and
+      // PrepareForCreate's changes, which the real chain applies after it.
+      const admission = this.admissionAttributes('CREATE', obj, undefined, options);
+      // create.go takes the name from the object before rest.BeforeCreate generates one.
+      if (admission && generatedName) admission.name = '';
+      if (admission) await this.ctx.admission!.admit(admission);
+      const mutatingWarnings = admission?.warnings.length ?? 0;
+      const typeErrors = this.type.strategy.validateTypeMeta?.(obj) ?? [];
+      const errors = typeErrors.length ? typeErrors : [...validateObjectMeta(meta, this.metaRules()), ...(this.type.strategy.validate?.(obj) ?? [])];
+      if (errors.length) throw this.invalid(meta.name ?? '', errors);
+      if (this.type.namespaced) admitNamespacedCreate(this.ctx.store, this.groupResource, meta);
+      if (admission) await this.ctx.admission!.validate(admission);
+      if (requestedResourceVersion) throw plainServerError('resourceVersion should not be set on objects to be created');
+      const key = this.keyOf(meta.namespace, meta.name!);
+      const warnings = orderedWarnings(admission?.warnings ?? [], mutatingWarnings, this.type.strategy.warnings?.(obj) ?? []);
+      if (dryRun) {
+        const existing = this.ctx.store.get(this.bucket, key);
+        if (existing) throw new KeyExistsError(existing);
+        const object = this.present(await this.roundTrip(obj));
+        finish(true);
+        return { object, created: true, warnings };
+      }
+      const stored = await this.commitWrite(obj, applied, (encoded, limits) => this.ctx.store.create(this.bucket, key, encoded, limits));
+      finish(true);
+      return { object: this.present(await this.fromStoreOne(stored)), created: true, warnings };
+    } catch (err) {
+      finish(false);
+      throw err;
     }
-    const stored = await this.commitWrite(obj, applied, (encoded, limits) => this.ctx.store.create(this.bucket, key, encoded, limits));
-    return { object: this.present(await this.fromStoreOne(stored)), created: true, warnings };
+  }
+
+  /**
+   * The strategy's finishWrite for one prepared write, run once: the first call decides (a
+   * failure after the commit, reading the stored object back, no longer undoes it).
+   */
+  private finisher(obj: KubeObject): (committed: boolean) => void {
+    const finishWrite = this.type.strategy.finishWrite;
+    let done = !finishWrite;
+    return (committed) => {
+      if (done) return;
+      done = true;
+      finishWrite!(obj, committed);
+    };
   }
 
   async update(namespace: string | undefined, name: string, body: KubeObject, options: WriteOptions = {}): Promise<WriteResult> {
@@ -474,38 +498,52 @@ export class GenericRegistry {
     }
     delete meta.selfLink;
     meta.resourceVersion = old.resourceVersion;
-    this.type.strategy.prepareForUpdate?.(obj, existing);
-    if (!applied) recordUpdateManager(this.type, this.ctx.clock, existing, obj, this.managerOf(options));
-    // As in createOnce: mutating admission after the field manager, validating after validation,
-    // both inside the retry loop of the callers (GuaranteedUpdate re-runs them on a conflict).
-    const admission = this.admissionAttributes('UPDATE', obj, existing, options);
-    const view = this.type.admissionView;
-    if (admission) {
-      await this.ctx.admission!.admit(admission);
-      // The mutated view (a Scale) goes back into the object.
-      if (view) view.apply(obj, admission.object!);
+    const dryRun = isDryRun(options.dryRun);
+    const finish = this.finisher(obj);
+    try {
+      this.type.strategy.prepareForUpdate?.(obj, existing, { user: options.user, dryRun });
+      if (!applied) recordUpdateManager(this.type, this.ctx.clock, existing, obj, this.managerOf(options));
+      // As in createOnce: mutating admission after the field manager, validating after validation,
+      // both inside the retry loop of the callers (GuaranteedUpdate re-runs them on a conflict).
+      const admission = this.admissionAttributes('UPDATE', obj, existing, options);
+      const view = this.type.admissionView;
+      if (admission) {
+        await this.ctx.admission!.admit(admission);
+        // The mutated view (a Scale) goes back into the object.
+        if (view) view.apply(obj, admission.object!);
+      }
+      const mutatingWarnings = admission?.warnings.length ?? 0;
+      ignoreManagedFieldsTimestamps(obj, existing);
+      const typeErrors = this.type.strategy.validateTypeMeta?.(obj) ?? [];
+      const errors = typeErrors.length
+        ? typeErrors
+        : [...validateObjectMetaUpdate(meta, old, this.metaRules()), ...(this.type.strategy.validateUpdate?.(obj, existing) ?? [])];
+      if (errors.length) throw this.invalid(name, errors);
+      if (admission) {
+        if (view) admission.object = view.of(obj);
+        await this.ctx.admission!.validate(admission);
+      }
+      const warnings = orderedWarnings(admission?.warnings ?? [], mutatingWarnings, this.type.strategy.warnings?.(obj, existing) ?? []);
+      const key = this.keyOf(old.namespace, name);
+      if (dryRun) {
+        const object = this.present(await this.roundTrip(obj));
+        finish(true);
+        return { object, created: false, warnings };
+      }
+      // Removing the last finalizer of a deleting object completes its deletion: what the update
+      // took is handed back (the store's delete releases what the stored object held).
+      if (completesDeletion(obj, existing, this.type)) {
+        this.ctx.store.delete(this.bucket, key, old.resourceVersion);
+        finish(false);
+        return { object: this.present(obj), created: false, warnings };
+      }
+      const stored = await this.commitWrite(obj, applied, (encoded, limits) => this.ctx.store.update(this.bucket, key, encoded, old.resourceVersion, limits));
+      finish(true);
+      return { object: this.present(await this.fromStoreOne(stored)), created: false, warnings };
+    } catch (err) {
+      finish(false);
+      throw err;
     }
-    const mutatingWarnings = admission?.warnings.length ?? 0;
-    ignoreManagedFieldsTimestamps(obj, existing);
-    const typeErrors = this.type.strategy.validateTypeMeta?.(obj) ?? [];
-    const errors = typeErrors.length
-      ? typeErrors
-      : [...validateObjectMetaUpdate(meta, old, this.metaRules()), ...(this.type.strategy.validateUpdate?.(obj, existing) ?? [])];
-    if (errors.length) throw this.invalid(name, errors);
-    if (admission) {
-      if (view) admission.object = view.of(obj);
-      await this.ctx.admission!.validate(admission);
-    }
-    const warnings = orderedWarnings(admission?.warnings ?? [], mutatingWarnings, this.type.strategy.warnings?.(obj, existing) ?? []);
-    const key = this.keyOf(old.namespace, name);
-    if (isDryRun(options.dryRun)) return { object: this.present(await this.roundTrip(obj)), created: false, warnings };
-    // Removing the last finalizer of a deleting object completes its deletion.
-    if (completesDeletion(obj, existing, this.type)) {
-      this.ctx.store.delete(this.bucket, key, old.resourceVersion);
-      return { object: this.present(obj), created: false, warnings };
-    }
-    const stored = await this.commitWrite(obj, applied, (encoded, limits) => this.ctx.store.update(this.bucket, key, encoded, old.resourceVersion, limits));
-    return { object: this.present(await this.fromStoreOne(stored)), created: false, warnings };
   }
 
   async delete(namespace: string | undefined, name: string, options: DeleteOptions = {}): Promise<DeleteResult> {

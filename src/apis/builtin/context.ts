@@ -7,6 +7,12 @@ export interface ServiceIPAllocator {
   /** Claims a requested IP; the error text the real allocator gives, or undefined on success. */
   allocate(ip: string): string | undefined;
   release(ip: string): void;
+  /**
+   * ipallocator's DryRun: answers without allocating; AllocateNext gives the range's network
+   * address and Allocate checks the range only (ipallocator.go allocateService/allocateNextService
+   * with dryRun, which the MetaAllocator's DryRun hands out).
+   */
+  dryRun(): ServiceIPAllocator;
 }
 
 export interface NodePortAllocator {
@@ -14,6 +20,8 @@ export interface NodePortAllocator {
   /** Claims a requested port; the error text the real allocator gives, or undefined on success. */
   allocate(port: number): string | undefined;
   release(port: number): void;
+  /** Whether the port is allocated (what a dry-run operation checks a requested port against). */
+  has(port: number): boolean;
 }
 
 export interface BuiltinContext {
@@ -50,6 +58,16 @@ export function createServiceIPAllocator(cidr: string = DEFAULT_SERVICE_CIDR): S
   const last = network + size - 2; // broadcast excluded
   const used = new Set<number>();
   let cursor = first + 1;
+  const notInRange = (ip: string) => `the provided IP (${ip}) is not in the valid range. The range of valid IPs is ${cidr}`;
+  const dryRun: ServiceIPAllocator = {
+    allocateNext: () => intToIp(network),
+    allocate(ip) {
+      const n = parseIPv4(ip);
+      return n === undefined || n < first || n > last ? notInRange(ip) : undefined;
+    },
+    release() {},
+    dryRun: () => dryRun,
+  };
   return {
     allocateNext() {
       for (let n = 0; n <= last - first; n++) {
@@ -69,9 +87,7 @@ export function createServiceIPAllocator(cidr: string = DEFAULT_SERVICE_CIDR): S
       // the address (ipallocator/cidrallocator.go ErrMismatchedNetwork); inside the prefix, the
       // network and broadcast addresses are out of the allocator's range (ipallocator.go).
       if (n === undefined || n < network || n > network + size - 1) return 'the provided network does not match the current range';
-      if (n < first || n > last) {
-        return `the provided IP (${ip}) is not in the valid range. The range of valid IPs is ${cidr}`;
-      }
+      if (n < first || n > last) return notInRange(ip);
       if (used.has(n)) return 'provided IP is already allocated';
       used.add(n);
       return undefined;
@@ -80,6 +96,7 @@ export function createServiceIPAllocator(cidr: string = DEFAULT_SERVICE_CIDR): S
       const n = parseIPv4(ip);
       if (n !== undefined) used.delete(n);
     },
+    dryRun: () => dryRun,
   };
 }
 
@@ -110,6 +127,7 @@ export function createNodePortAllocator(range: readonly [number, number] = DEFAU
     release(port) {
       used.delete(port);
     },
+    has: (port) => used.has(port),
   };
 }
 

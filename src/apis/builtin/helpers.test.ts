@@ -67,6 +67,21 @@ describe('allocators', () => {
     ports.release(30000);
     expect(ports.allocate(30000)).toBeUndefined();
     expect(ports.allocate(30000)).toBe('provided port is already allocated');
+    expect([ports.has(30000), ports.has(30002)]).toEqual([true, false]);
+  });
+
+  it('answers dry runs without allocating, as ipallocator DryRun does', () => {
+    const ips = createServiceIPAllocator('10.96.0.0/29');
+    const dry = ips.dryRun();
+    expect(dry.allocateNext()).toBe('10.96.0.0');
+    expect(dry.allocate('10.96.0.3')).toBeUndefined();
+    // Taken or not: the dry-run allocator checks the range only.
+    expect(ips.allocate('10.96.0.3')).toBeUndefined();
+    expect(dry.allocate('10.96.0.3')).toBeUndefined();
+    expect(dry.allocate('10.97.0.1')).toBe('the provided IP (10.97.0.1) is not in the valid range. The range of valid IPs is 10.96.0.0/29');
+    dry.release('10.96.0.3');
+    expect(ips.allocate('10.96.0.3')).toBe('provided IP is already allocated');
+    expect(ips.allocateNext()).toBe('10.96.0.2');
   });
 });
 

@@ -2,12 +2,17 @@
 // (NormalizeClusterIPs, patchAllocatedValues, dropTypeDependentFields) and the allocation the
 // Service REST does around it (pkg/registry/core/service/storage/alloc.go), for a single-stack IPv4
 // cluster. Allocation errors come from the REST before validation in the real server; here they
-// are held back and returned by validate(), which the registry runs right after prepareForCreate.
+// are held back and returned (or thrown) by validate(), which the registry runs after mutating
+// admission, as the real BeginCreate runs after it. What a write allocated is kept or handed back
+// by finishWrite, once the store committed or refused the write; a dry run allocates nothing.
+// Upstream read at the newest kubernetes/kubernetes versions the index holds (no v1.36 tag there):
+// storage/alloc.go, the IPAddress-based ipallocator/ipallocator.go and portallocator/operation.go.
 import { type FieldError, fieldError, fieldPath } from '../../errors/field-error.ts';
+import { internalError, type StatusError } from '../../errors/status-error.ts';
 import type { KubeObject } from '../object.ts';
 import { isPlainObject } from '../object.ts';
-import type { Strategy } from '../resource-type.ts';
-import type { BuiltinContext } from './context.ts';
+import type { Strategy, StrategyRequest } from '../resource-type.ts';
+import type { BuiltinContext, NodePortAllocator } from './context.ts';
 import { arrAt, child, clone, getIn, type JsonObject, objAt, semanticEqual, setDefault, unset } from './shared.ts';
 import { externallyAccessible, needsHealthCheck, validateServiceClusterIPsRelatedFields, validateServiceSpec, validateServiceUpdateTransitions } from './service-validation.ts';
 
@@ -46,37 +51,39 @@ export function serviceStatusShape(obj: KubeObject): void {
 export function serviceStrategy(ctx: BuiltinContext): Strategy {
   const pending = new WeakMap<KubeObject, FieldError[]>();
   const txns = new WeakMap<KubeObject, AllocationTxn>();
+  // An allocation failure that is no field error (a taken health-check port): thrown by validate,
+  // where the real BeginCreate/BeginUpdate error would already have ended the request.
+  const fatal = new WeakMap<KubeObject, StatusError>();
+  const fail = (obj: KubeObject, err: StatusError | undefined) => {
+    if (err) fatal.set(obj, err);
+  };
+  const failed = (obj: KubeObject): FieldError[] | undefined => {
+    const err = fatal.get(obj);
+    if (err) throw err;
+    return pending.get(obj);
+  };
   const hold = (obj: KubeObject, errs: FieldError[]) => {
     if (errs.length) pending.set(obj, [...(pending.get(obj) ?? []), ...errs]);
     return errs.length === 0;
   };
-  const begin = (obj: KubeObject): BuiltinContext => {
-    const txn = allocationTxn(ctx);
+  const begin = (obj: KubeObject, request: StrategyRequest | undefined): BuiltinContext => {
+    const txn = allocationTxn(ctx, request?.dryRun === true);
     txns.set(obj, txn);
     return txn.ctx;
   };
-  // The Service REST's BeginCreate/BeginUpdate allocate before the strategy validates, and the
-  // store's finish func reverts the allocations (and keeps the releases) when validation refuses.
-  const finish = (obj: KubeObject, errs: FieldError[]): FieldError[] => {
-    const txn = txns.get(obj);
-    txns.delete(obj);
-    if (errs.length) txn?.revert();
-    else txn?.commit();
-    return errs;
-  };
   return {
-    prepareForCreate(obj) {
+    prepareForCreate(obj, request) {
       obj.status = {};
       const spec = child(obj, 'spec');
       normalizeClusterIPs(undefined, spec);
       if (spec.type === 'ExternalName') return;
-      const alloc = begin(obj);
+      const alloc = begin(obj, request);
       if (!hold(obj, initIPFamilyFields(spec, undefined))) return;
       if (!hold(obj, allocClusterIPs(spec, alloc))) return;
       if (needsNodePort(spec) && !hold(obj, initNodePorts(spec, alloc))) return;
-      if (needsHealthCheck(spec)) allocHealthCheckNodePort(spec, alloc);
+      if (needsHealthCheck(spec)) fail(obj, allocHealthCheckNodePort(spec, alloc));
     },
-    prepareForUpdate(obj, old) {
+    prepareForUpdate(obj, old, request) {
       if (old.status === undefined) delete obj.status;
       else obj.status = clone(old.status);
       const spec = child(obj, 'spec');
@@ -85,15 +92,25 @@ export function serviceStrategy(ctx: BuiltinContext): Strategy {
       normalizeClusterIPs(oldSpec, spec);
       dropTypeDependentFields(spec, oldSpec);
       if (spec.type !== 'LoadBalancer' && isPlainObject(obj.status)) obj.status.loadBalancer = {};
-      const alloc = begin(obj);
+      const alloc = begin(obj, request);
       if (spec.type !== 'ExternalName' && !hold(obj, initIPFamilyFields(spec, oldSpec))) return;
       if (!updateClusterIPs(spec, oldSpec, alloc, (errs) => hold(obj, errs))) return;
-      updateNodePorts(spec, oldSpec, alloc, (errs) => hold(obj, errs));
+      fail(obj, updateNodePorts(spec, oldSpec, alloc, (errs) => hold(obj, errs)));
     },
     // An allocation error ends the request alone; else the validation of the allocated object.
-    validate: (obj) => finish(obj, pending.get(obj) ?? validateServiceSpec(obj)),
-    validateUpdate: (obj, old) =>
-      finish(obj, pending.get(obj) ?? [...validateServiceUpdateTransitions(objAt(obj, 'spec') ?? {}, objAt(old, 'spec') ?? {}), ...validateServiceSpec(obj)]),
+    validate: (obj) => failed(obj) ?? validateServiceSpec(obj),
+    validateUpdate: (obj, old) => failed(obj) ?? [...validateServiceUpdateTransitions(objAt(obj, 'spec') ?? {}, objAt(old, 'spec') ?? {}), ...validateServiceSpec(obj)],
+    // The Service REST's FinishFunc (storage.go beginCreate/beginUpdate): once the store committed
+    // the write, the releases it held back are done; if anything refused it (validation, any
+    // admission plugin, the store), what it allocated goes back and the old allocations stay.
+    finishWrite(obj, committed) {
+      const txn = txns.get(obj);
+      txns.delete(obj);
+      pending.delete(obj);
+      fatal.delete(obj);
+      if (committed) txn?.commit();
+      else txn?.revert();
+    },
   };
 }
 
@@ -104,8 +121,13 @@ interface AllocationTxn {
   revert(): void;
 }
 
-/** The Service REST's allocation transaction (storage/transaction.go, portallocator operation). */
-function allocationTxn(ctx: BuiltinContext): AllocationTxn {
+/**
+ * The Service REST's allocation transaction (storage/transaction.go, portallocator operation.go):
+ * allocations happen at once and are released on revert; releases wait for the commit. A dry run
+ * allocates through the dry-run allocators, which keep nothing, and commits and reverts nothing.
+ */
+function allocationTxn(ctx: BuiltinContext, dryRun: boolean): AllocationTxn {
+  if (dryRun) return { ctx: { ...ctx, serviceIPs: ctx.serviceIPs.dryRun(), nodePorts: dryRunNodePorts(ctx.nodePorts) }, commit: () => {}, revert: () => {} };
   const ips: string[] = [];
   const ports: number[] = [];
   const releases: (() => void)[] = [];
@@ -123,6 +145,7 @@ function allocationTxn(ctx: BuiltinContext): AllocationTxn {
         return err;
       },
       release: (ip) => void releases.push(() => ctx.serviceIPs.release(ip)),
+      dryRun: () => ctx.serviceIPs.dryRun(),
     },
     nodePorts: {
       allocateNext: () => {
@@ -136,6 +159,7 @@ function allocationTxn(ctx: BuiltinContext): AllocationTxn {
         return err;
       },
       release: (port) => void releases.push(() => ctx.nodePorts.release(port)),
+      has: (port) => ctx.nodePorts.has(port),
     },
   };
   return {
@@ -145,6 +169,31 @@ function allocationTxn(ctx: BuiltinContext): AllocationTxn {
       ips.forEach((ip) => ctx.serviceIPs.release(ip));
       ports.forEach((port) => ctx.nodePorts.release(port));
     },
+  };
+}
+
+/**
+ * The dry-run side of portallocator/operation.go (PortAllocationOperation with dryRun): a
+ * requested port is refused when taken, or already claimed by this request, but not checked
+ * against the range; a port to choose is a placeholder counting up from 32768 past the highest
+ * this request claimed; nothing is allocated or released.
+ */
+function dryRunNodePorts(real: NodePortAllocator): NodePortAllocator {
+  const claimed: number[] = [];
+  const allocate = (port: number): string | undefined => {
+    if (real.has(port) || claimed.includes(port)) return 'provided port is already allocated';
+    claimed.push(port);
+    return undefined;
+  };
+  return {
+    allocate,
+    allocateNext: () => {
+      const port = (claimed.length ? Math.max(...claimed) : 32768) + 1;
+      claimed.push(port);
+      return port;
+    },
+    release: () => {},
+    has: (port) => real.has(port),
   };
 }
 
@@ -344,9 +393,15 @@ function initNodePorts(spec: JsonObject, ctx: BuiltinContext): FieldError[] {
   return [];
 }
 
-function allocHealthCheckNodePort(spec: JsonObject, ctx: BuiltinContext): void {
-  if (num(spec.healthCheckNodePort) !== 0) ctx.nodePorts.allocate(num(spec.healthCheckNodePort));
-  else spec.healthCheckNodePort = ctx.nodePorts.allocateNext();
+/** allocHealthCheckNodePort: a requested port that is taken ends the request with a 500 (alloc.go). */
+function allocHealthCheckNodePort(spec: JsonObject, ctx: BuiltinContext): StatusError | undefined {
+  const requested = num(spec.healthCheckNodePort);
+  if (requested === 0) {
+    spec.healthCheckNodePort = ctx.nodePorts.allocateNext();
+    return undefined;
+  }
+  const err = ctx.nodePorts.allocate(requested);
+  return err ? internalError(`failed to allocate requested HealthCheck NodePort ${requested}: ${err}`) : undefined;
 }
 
 /** updateClusterIPs: ExternalName transitions allocate or release. */
@@ -359,8 +414,8 @@ function updateClusterIPs(spec: JsonObject, oldSpec: JsonObject, ctx: BuiltinCon
   return true;
 }
 
-/** txnUpdateNodePorts / updateNodePorts / updateHealthCheckNodePort, released at once. */
-function updateNodePorts(spec: JsonObject, oldSpec: JsonObject, ctx: BuiltinContext, hold: (errs: FieldError[]) => boolean): void {
+/** txnUpdateNodePorts / updateNodePorts / updateHealthCheckNodePort; the transaction holds the releases back. */
+function updateNodePorts(spec: JsonObject, oldSpec: JsonObject, ctx: BuiltinContext, hold: (errs: FieldError[]) => boolean): StatusError | undefined {
   const oldNumbers = ports(oldSpec).map((p) => num(p.nodePort)).filter((n) => n !== 0);
   if (needsNodePort(oldSpec) && !needsNodePort(spec)) oldNumbers.forEach((n) => ctx.nodePorts.release(n));
   if (needsNodePort(spec)) {
@@ -372,7 +427,7 @@ function updateNodePorts(spec: JsonObject, oldSpec: JsonObject, ctx: BuiltinCont
       if (num(p.nodePort) !== 0) {
         if (!oldNumbers.includes(num(p.nodePort)) && !claimed.has(num(p.nodePort))) {
           const err = ctx.nodePorts.allocate(num(p.nodePort));
-          if (err && !hold([fieldError.invalid(fieldPath.child(fieldPath.index('spec.ports', i), 'nodePort'), p.nodePort, err)])) return;
+          if (err && !hold([fieldError.invalid(fieldPath.child(fieldPath.index('spec.ports', i), 'nodePort'), p.nodePort, err)])) return undefined;
           claimed.add(num(p.nodePort));
         }
       } else {
@@ -384,8 +439,8 @@ function updateNodePorts(spec: JsonObject, oldSpec: JsonObject, ctx: BuiltinCont
   }
   const neededHC = needsHealthCheck(oldSpec);
   const needsHC = needsHealthCheck(spec);
-  if (!neededHC && needsHC) allocHealthCheckNodePort(spec, ctx);
   if (neededHC && !needsHC && num(oldSpec.healthCheckNodePort) !== 0) ctx.nodePorts.release(num(oldSpec.healthCheckNodePort));
+  return !neededHC && needsHC ? allocHealthCheckNodePort(spec, ctx) : undefined;
 }
 
 /**

@@ -103,7 +103,8 @@ export function composeStrategy(...parts: Strategy[]): Strategy {
   const has = <K extends keyof Strategy>(k: K) => parts.some((p) => p[k]);
   const strategy: Strategy = {};
   if (has('prepareForCreate')) strategy.prepareForCreate = (obj, request) => parts.forEach((p) => p.prepareForCreate?.(obj, request));
-  if (has('prepareForUpdate')) strategy.prepareForUpdate = (obj, old) => parts.forEach((p) => p.prepareForUpdate?.(obj, old));
+  if (has('prepareForUpdate')) strategy.prepareForUpdate = (obj, old, request) => parts.forEach((p) => p.prepareForUpdate?.(obj, old, request));
+  if (has('finishWrite')) strategy.finishWrite = (obj, committed) => parts.forEach((p) => p.finishWrite?.(obj, committed));
   if (has('validate')) strategy.validate = (obj) => parts.flatMap((p): FieldError[] => p.validate?.(obj) ?? []);
   if (has('validateUpdate')) {
     strategy.validateUpdate = (obj, old) => parts.flatMap((p): FieldError[] => p.validateUpdate?.(obj, old) ?? []);

@@ -1,4 +1,5 @@
-// Test helpers: run a type's strategy the way the generic registry does (prepare, then validate).
+// Test helpers: run a type's strategy the way the generic registry does (prepare, validate, then
+// finish the write as committed when validation passed).
 // A type with `loadValidation` needs it awaited first, as the registry does before a write.
 import type { FieldError } from '../../errors/field-error.ts';
 import { fieldErrorMessage } from '../../errors/field-error.ts';
@@ -21,6 +22,7 @@ export function create(type: ResourceType, obj: KubeObject): { obj: KubeObject; 
   copy.metadata = { uid: 'uid-1', ...(copy.metadata ?? {}) };
   type.strategy.prepareForCreate?.(copy);
   const errors = messages(type.strategy.validate?.(copy) ?? []);
+  type.strategy.finishWrite?.(copy, errors.length === 0);
   return { obj: copy, errors, warnings: type.strategy.warnings?.(copy) ?? [] };
 }
 
@@ -31,6 +33,7 @@ export function update(type: ResourceType, obj: KubeObject, old: KubeObject): { 
   if (old.metadata?.generation !== undefined) copy.metadata.generation = old.metadata.generation;
   type.strategy.prepareForUpdate?.(copy, old);
   const errors = messages(type.strategy.validateUpdate?.(copy, old) ?? []);
+  type.strategy.finishWrite?.(copy, errors.length === 0);
   return { obj: copy, errors, warnings: type.strategy.warnings?.(copy, old) ?? [] };
 }
 
