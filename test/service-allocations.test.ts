@@ -303,11 +303,19 @@ describe('an exhausted nodePort range', () => {
         });
       // 2768 ports: 27 Services of 100 take 2700; the 28th gets 68 of its 100 and is refused.
       for (let i = 0; i < 27; i++) await withPorts(`fill-${i}`, 100);
-      await expectStatus(withPorts('too-many', 100, { clusterIP: '10.96.70.60' }), { code: 500, reason: 'InternalError', message: 'Internal error occurred: range is full' });
+      await expectStatus(withPorts('too-many', 100, { clusterIP: '10.96.70.60' }), { code: 500, reason: 'InternalError', message: 'Internal error occurred: failed to allocate a nodePort: range is full' });
       // Its clusterIP and the 68 ports it had taken are free again; then the range is full.
       expect((await api.createNamespacedService({ namespace: 'default', body: svc('ip-free', { clusterIP: '10.96.70.60', ports: [{ port: 80 }] }) })).spec?.clusterIP).toBe('10.96.70.60');
       expect(new Set(nodePortsOf(await withPorts('the-rest', 68))).size).toBe(68);
-      await expectStatus(withPorts('none-left', 1), { code: 500, message: 'Internal error occurred: range is full' });
+      await expectStatus(withPorts('none-left', 1), { code: 500, message: 'Internal error occurred: failed to allocate a nodePort: range is full' });
+      // A LoadBalancer without nodePorts still needs a health-check nodePort for externalTrafficPolicy Local.
+      await expectStatus(
+        api.createNamespacedService({
+          namespace: 'default',
+          body: svc('lb-local', { type: 'LoadBalancer', allocateLoadBalancerNodePorts: false, externalTrafficPolicy: 'Local', ports: [{ port: 80 }] }),
+        }),
+        { code: 500, message: 'Internal error occurred: failed to allocate a HealthCheck NodePort 0: range is full' },
+      );
       // A deleted Service's ports can be taken again.
       await api.deleteNamespacedService({ name: 'fill-0', namespace: 'default' });
       expect(new Set(nodePortsOf(await withPorts('after-delete', 100))).size).toBe(100);

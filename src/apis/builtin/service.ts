@@ -338,6 +338,18 @@ function initIPFamilyFields(spec: JsonObject, oldSpec: JsonObject | undefined): 
   return [];
 }
 
+/**
+ * An allocator's AllocateNext, its failure ("range is full") answered as alloc.go answers it: an
+ * internal error naming what was being allocated ("failed to allocate a nodePort: range is full").
+ */
+function allocateNextOr<T>(next: () => T, what: string): T {
+  try {
+    return next();
+  } catch (err) {
+    throw internalError(`${what}: ${err instanceof Error ? err.message : String(err)}`);
+  }
+}
+
 /** allocClusterIPs: one IP per family, honouring a requested one; headless gets none. */
 function allocClusterIPs(spec: JsonObject, ctx: BuiltinContext): FieldError[] {
   const current = clusterIPs(spec);
@@ -347,7 +359,7 @@ function allocClusterIPs(spec: JsonObject, ctx: BuiltinContext): FieldError[] {
   const requested = clone(ips);
   for (let i = 0; i < ips.length; i++) {
     if (ips[i] === '') {
-      ips[i] = ctx.serviceIPs.allocateNext();
+      ips[i] = allocateNextOr(() => ctx.serviceIPs.allocateNext(), 'failed to allocate a serviceIP');
     } else {
       const err = ctx.serviceIPs.allocate(ips[i]!);
       if (err) {
@@ -377,7 +389,7 @@ function initNodePorts(spec: JsonObject, ctx: BuiltinContext): FieldError[] {
         p.nodePort = np;
         byPort.set(num(p.port), np);
       } else {
-        const next = ctx.nodePorts.allocateNext();
+        const next = allocateNextOr(() => ctx.nodePorts.allocateNext(), 'failed to allocate a nodePort');
         p.nodePort = next;
         byPort.set(num(p.port), next);
       }
@@ -397,7 +409,8 @@ function initNodePorts(spec: JsonObject, ctx: BuiltinContext): FieldError[] {
 function allocHealthCheckNodePort(spec: JsonObject, ctx: BuiltinContext): StatusError | undefined {
   const requested = num(spec.healthCheckNodePort);
   if (requested === 0) {
-    spec.healthCheckNodePort = ctx.nodePorts.allocateNext();
+    // AllocateNext answers port 0 with its error, and alloc.go names that port.
+    spec.healthCheckNodePort = allocateNextOr(() => ctx.nodePorts.allocateNext(), 'failed to allocate a HealthCheck NodePort 0');
     return undefined;
   }
   const err = ctx.nodePorts.allocate(requested);
@@ -431,7 +444,7 @@ function updateNodePorts(spec: JsonObject, oldSpec: JsonObject, ctx: BuiltinCont
           claimed.add(num(p.nodePort));
         }
       } else {
-        p.nodePort = ctx.nodePorts.allocateNext();
+        p.nodePort = allocateNextOr(() => ctx.nodePorts.allocateNext(), 'failed to allocate a nodePort');
       }
     }
     const kept = new Set(list.map((p) => num(p.nodePort)));
