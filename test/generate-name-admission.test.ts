@@ -123,6 +123,19 @@ describe('admission around a generated name', () => {
     });
   });
 
+  it('a generateName namespace is validated by its generated name, with the request namespace it had when sent', async () => {
+    const namespaces = { ...hook('ns.example.com', URL_VALIDATE), rules: [{ operations: ['CREATE'], apiGroups: [''], apiVersions: ['v1'], resources: ['namespaces'] }] };
+    await cluster.apply([{ apiVersion: 'admissionregistration.k8s.io/v1', kind: 'ValidatingWebhookConfiguration', metadata: { name: 'ns' }, webhooks: [namespaces] }]);
+    const validating = serve(URL_VALIDATE);
+    const named = await core.createNamespace({ body: { metadata: { name: 'team-a' } } });
+    const made = await core.createNamespace({ body: { metadata: { generateName: 'team-' } } });
+    expect(made.metadata!.name).toMatch(/^team-[bcdfghjklmnpqrstvwxz2456789]{5}$/);
+    expect(validating.map((r) => [r.request.namespace, r.request.name])).toEqual([
+      [named.metadata!.name, 'team-a'],
+      [undefined, made.metadata!.name], // create.go's namespace = name, taken before generation
+    ]);
+  });
+
   it('a MutatingAdmissionPolicy sees no name and an empty request.name; a ValidatingAdmissionPolicy sees the generated one', async () => {
     const rules = { resourceRules: [{ apiGroups: [''], apiVersions: ['v1'], operations: ['CREATE'], resources: ['configmaps'] }] };
     await cluster.apply([

@@ -350,8 +350,12 @@ export class GenericRegistry {
     if (this.type.namespaced) admitNamespacedCreate(this.ctx.store, this.groupResource, meta);
     if (admission) {
       // rest.AdmissionToValidateObjectFunc: validating admission is asked about the object this
-      // attempt stores, by the name it was created with or else the one generated.
-      await this.ctx.admission!.validate({ ...admission, object: obj, name: admission.name || (meta.name ?? '') });
+      // attempt stores, by the name it was created with or else the one generated. The namespace
+      // stays the request's: a namespace's create took it from its name as sent (create.go), so
+      // a generateName namespace is asked with namespace '' (a cluster-scoped object's anyway).
+      const name = admission.name || (meta.name ?? '');
+      const namespace = admission.namespace ?? (admission.name === '' ? '' : undefined);
+      await this.ctx.admission!.validate({ ...admission, object: obj, name, namespace });
     }
     if (requestedResourceVersion) throw plainServerError('resourceVersion should not be set on objects to be created');
     const key = this.keyOf(meta.namespace, meta.name!);
