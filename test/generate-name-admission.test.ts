@@ -82,6 +82,19 @@ describe('admission around a generated name', () => {
     expect((await core.readNamespacedConfigMap({ namespace: 'default', name: 'chosen-by-hook' })).data).toEqual({ a: '1' });
   });
 
+  it('a generateName a mutating webhook changed is the one the name is drawn from; one it removed leaves the name required', async () => {
+    await webhooks();
+    serve(URL_MUTATE, [{ op: 'replace', path: '/metadata/generateName', value: 'hooked-' }]);
+    const validating = serve(URL_VALIDATE);
+    const created = await core.createNamespacedConfigMap({ namespace: 'default', body: generated() });
+    expect(created.metadata!.name).toMatch(/^hooked-[bcdfghjklmnpqrstvwxz2456789]{5}$/);
+    expect(validating[0]!.request.name).toBe(created.metadata!.name);
+    serve(URL_MUTATE, [{ op: 'remove', path: '/metadata/generateName' }]);
+    const status = await expectStatus(core.createNamespacedConfigMap({ namespace: 'default', body: generated() }), { code: 422, reason: 'Invalid' });
+    expect(status.message).toBe('ConfigMap "" is invalid: metadata.name: Required value: name or generateName is required');
+    expect(validating).toHaveLength(1);
+  });
+
   it('a taken name a mutating webhook set is not retried, and answers the generateName conflict', async () => {
     await core.createNamespacedConfigMap({ namespace: 'default', body: { metadata: { name: 'taken' } } });
     await webhooks();

@@ -298,8 +298,8 @@ export class GenericRegistry {
     // admission, where the real store runs it after generating the name: the name PrepareForCreate
     // may use (a Job's job-name labels) is drawn first, hidden from mutating admission, and is
     // the first attempt's name if no plugin sets one.
-    const sentName = !meta.name && meta.generateName ? undefined : meta.name;
-    const candidate = sentName === undefined ? generateName(meta.generateName!, this.ctx.random) : undefined;
+    const sentPrefix = !meta.name && meta.generateName ? meta.generateName : undefined;
+    const candidate = sentPrefix !== undefined ? generateName(sentPrefix, this.ctx.random) : undefined;
     if (candidate !== undefined) meta.name = candidate;
     // rest.BeforeCreate: system fields are the server's, whatever the client sent.
     meta.uid = options.restore?.uid ?? this.ctx.random.uid();
@@ -319,11 +319,16 @@ export class GenericRegistry {
     const admission = this.admissionAttributes('CREATE', obj, undefined, options);
     if (admission) await this.ctx.admission!.admit(admission);
     const mutatingWarnings = admission?.warnings.length ?? 0;
-    // needsNameGeneration, asked after mutating admission: a name a plugin set is kept.
-    const generate = candidate !== undefined && !obj.metadata?.name;
+    // needsNameGeneration, asked of the admitted object: a name a plugin set is kept, and a
+    // generateName a plugin changed is the one drawn from.
+    const admitted = obj.metadata ?? {};
+    const generate = !admitted.name && !!admitted.generateName;
     for (let attempt = 1; ; attempt++) {
       const current = generate ? deepCopy(obj) : obj;
-      if (generate) current.metadata!.name = attempt === 1 ? candidate : generateName(current.metadata!.generateName!, this.ctx.random);
+      if (generate) {
+        const prefix = current.metadata!.generateName!;
+        current.metadata!.name = attempt === 1 && prefix === sentPrefix ? candidate : generateName(prefix, this.ctx.random);
+      }
       if (admission) admission.warnings.length = mutatingWarnings; // a failed attempt's warnings are not the answer's
       try {
         return await this.storeCreate(current, options, applied, admission, mutatingWarnings, requestedResourceVersion);
