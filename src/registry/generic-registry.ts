@@ -266,17 +266,7 @@ export class GenericRegistry {
       recordUpdateManager(this.type, this.ctx.clock, undefined, obj, this.managerOf(options));
       return { object: this.type.createOnly(obj, { namespace, now: this.ctx.clock.now(), user: options.user, access: this.ctx.access }), created: true, warnings: decodeWarnings };
     }
-    try {
-      return withWarnings(await this.createOnce(obj, options), decodeWarnings);
-    } catch (err) {
-      if (!(err instanceof KeyExistsError)) throw err;
-      // store.go: a storage conflict becomes AlreadyExists, and rest.CheckGeneratedNameError turns
-      // it into the generateName text whenever the object has a generateName (even when the name
-      // was given, by the client or by a mutating plugin); a deleting object prefixes either.
-      const prefix = err.existing.metadata.deletionTimestamp ? 'object is being deleted: ' : '';
-      const name = err.existing.metadata.name;
-      throw obj.metadata?.generateName ? generateNameConflict(this.groupResource, name, prefix) : alreadyExists(this.groupResource, name, prefix);
-    }
+    return withWarnings(await this.createOnce(obj, options), decodeWarnings);
   }
 
   /**
@@ -286,7 +276,8 @@ export class GenericRegistry {
    * it (unless a plugin set one), then validation and validating admission see it; a generated
    * name that already exists is drawn again, up to GENERATE_NAME_ATTEMPTS times in all
    * (RetryGenerateName, GA since 1.32), re-running only what follows mutating admission.
-   * Throws KeyExistsError when the name is taken.
+   * A taken name answers 409 AlreadyExists; an apply's create (`applied`) gets the
+   * KeyExistsError instead, to apply to the object that won.
    */
   private async createOnce(input: KubeObject, options: WriteOptions, applied = false): Promise<WriteResult> {
     await loadCelFor(this.type, input); // the validation below may compile CEL rules, loaded on first use
@@ -333,8 +324,14 @@ export class GenericRegistry {
       try {
         return await this.storeCreate(current, options, applied, admission, mutatingWarnings, requestedResourceVersion);
       } catch (err) {
-        if (generate && err instanceof KeyExistsError && attempt < GENERATE_NAME_ATTEMPTS) continue;
-        throw err;
+        if (!(err instanceof KeyExistsError) || applied) throw err;
+        if (generate && attempt < GENERATE_NAME_ATTEMPTS) continue;
+        // store.go: the storage conflict becomes AlreadyExists, which rest.CheckGeneratedNameError
+        // gives the generateName text whenever the object has a generateName (even with a name the
+        // client or a mutating plugin gave); a deleting object prefixes either.
+        const prefix = err.existing.metadata.deletionTimestamp ? 'object is being deleted: ' : '';
+        const name = current.metadata!.name!;
+        throw current.metadata!.generateName ? generateNameConflict(this.groupResource, name, prefix) : alreadyExists(this.groupResource, name, prefix);
       }
     }
   }
