@@ -172,6 +172,27 @@ describe('Service creates refused after allocation', () => {
   });
 });
 
+describe('generateName Services', () => {
+  const generated = (spec: k8s.V1ServiceSpec, labels?: Record<string, string>) =>
+    core.createNamespacedService({ namespace: 'default', body: { metadata: { generateName: 'gen-', ...(labels ? { labels } : {}) }, spec } });
+
+  it('refuses a taken nodePort as a named create does, and keeps nothing', async () => {
+    await create('gen-holder', nodePort(30780));
+    const status = await expectStatus(generated({ ...nodePort(30780), clusterIP: '10.96.70.80' }), { code: 422, reason: 'Invalid' });
+    expect(causeLines(status)).toEqual(['spec.ports[0].nodePort: Invalid value: 30780: provided port is already allocated']);
+    await takes('gen-free-ip', 30781, '10.96.70.80');
+  });
+
+  it('holds what a stored one took, and hands back what a refused one took', async () => {
+    const stored = await generated({ ...nodePort(30782), clusterIP: '10.96.70.82' });
+    expect(stored.metadata?.name).toMatch(/^gen-/);
+    await portHeld('gen-held', 30782);
+    await ipHeld('gen-held-ip', '10.96.70.82');
+    await denied(generated({ ...nodePort(30783), clusterIP: '10.96.70.83' }, deny));
+    await takes('gen-denied-free', 30783, '10.96.70.83');
+  });
+});
+
 describe('Service updates', () => {
   it('a refused update hands back the nodePort it took and keeps the old one', async () => {
     await create('upd-port', nodePort(30720));

@@ -1,21 +1,12 @@
 // admission.NewForbidden (apiserver/pkg/admission/errors.go): a plugin's refusal as a 403 about
-// the object, named as extractResourceName does before a generated name exists.
+// the object, named as extractResourceName does. A generateName create has no name in the
+// mutating phase (the registry generates it afterwards), so a refusal there names the prefix
+// (`pods "web-"`); the validating phase is asked by the generated name.
 import { forbidden, type StatusError } from '../errors/status-error.ts';
 import type { AdmissionAttributes } from '../registry/admission.ts';
-import { generatedPrefix } from '../registry/generate-name.ts';
 
-/**
- * `phase` says where the refusal comes from: the real mutating phase runs before rest.BeforeCreate
- * generates a name, so a create with generateName is named by its prefix there (`pods "web-"`);
- * the registry here generates the name first, and this undoes that for 'admit'.
- */
-export function admissionForbidden(attributes: AdmissionAttributes, why: string, phase: 'admit' | 'validate' = 'validate'): StatusError {
-  const meta = attributes.object?.metadata;
-  let name = extractResourceName(attributes);
-  if (phase === 'admit' && attributes.operation === 'CREATE' && meta?.name && meta.generateName && generatedPrefix(meta.name, meta.generateName) !== undefined) {
-    name = meta.generateName;
-  }
-  return forbidden({ group: attributes.type.group, resource: attributes.type.plural }, name, why);
+export function admissionForbidden(attributes: AdmissionAttributes, why: string): StatusError {
+  return forbidden({ group: attributes.type.group, resource: attributes.type.plural }, extractResourceName(attributes), why);
 }
 
 /** admission.extractResourceName: the request's name, else the object's name or generateName, else "Unknown". */

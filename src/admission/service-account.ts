@@ -56,10 +56,10 @@ export function serviceAccountPlugin(services: AdmissionServices): AdmissionPlug
     return sa;
   };
   /** getServiceAccount, or the 403 both phases answer when it is missing. */
-  const serviceAccountFor = async (a: AdmissionAttributes, name: string, phase: 'admit' | 'validate'): Promise<StoredObject> => {
+  const serviceAccountFor = async (a: AdmissionAttributes, name: string): Promise<StoredObject> => {
     const namespace = a.namespace ?? '';
     const sa = await lookup(namespace, name);
-    if (!sa) throw admissionForbidden(a, `error looking up service account ${namespace}/${name}: serviceaccount ${JSON.stringify(name)} not found`, phase);
+    if (!sa) throw admissionForbidden(a, `error looking up service account ${namespace}/${name}: serviceaccount ${JSON.stringify(name)} not found`);
     return sa;
   };
   /**
@@ -88,7 +88,7 @@ export function serviceAccountPlugin(services: AdmissionServices): AdmissionPlug
           // (Convert_core_PodSpec_To_v1_PodSpec); the pod was decoded before this plugin ran.
           spec.serviceAccount = DEFAULT_SERVICE_ACCOUNT_NAME;
         }
-        const sa = await serviceAccountFor(a, str(spec.serviceAccountName), 'admit');
+        const sa = await serviceAccountFor(a, str(spec.serviceAccountName));
         if (shouldAutomount(sa, spec)) mountServiceAccountToken(spec, () => generateName(`${SERVICE_ACCOUNT_VOLUME_NAME}-`, services.random));
         // Go copies the ServiceAccount's when the pod's list is empty (an empty list is not written).
         if (!(Array.isArray(spec.imagePullSecrets) && spec.imagePullSecrets.length > 0)) {
@@ -96,9 +96,9 @@ export function serviceAccountPlugin(services: AdmissionServices): AdmissionPlug
           if (pullSecrets.length) spec.imagePullSecrets = pullSecrets;
         }
       }
-      // Admit ends with Validate, so its refusals come from the mutating phase (named before the
-      // generated name exists); the validating phase runs it again on the final object.
-      await validateCreate(a, pod, spec, 'admit');
+      // Admit ends with Validate, so its refusals come from the mutating phase (a generateName pod
+      // has no name yet); the validating phase runs it again on the final object.
+      await validateCreate(a, pod, spec);
     },
 
     async validate(a) {
@@ -109,33 +109,33 @@ export function serviceAccountPlugin(services: AdmissionServices): AdmissionPlug
         const sa = await requireServiceAccount(a, pod, spec);
         if (enforcesMountableSecrets(sa)) {
           const why = limitContainerSecretReferences(sa, list(spec.ephemeralContainers), 'ephemeral container');
-          if (why) throw admissionForbidden(a, why, 'validate');
+          if (why) throw admissionForbidden(a, why);
         }
         return;
       }
-      if (a.operation === 'CREATE') await validateCreate(a, pod, spec, 'validate');
+      if (a.operation === 'CREATE') await validateCreate(a, pod, spec);
     },
   };
 
   /** Validate for a create: mirror pods' limits, the ServiceAccount's existence, mountable secrets. */
-  async function validateCreate(a: AdmissionAttributes, pod: KubeObject, spec: Json, phase: 'admit' | 'validate'): Promise<void> {
+  async function validateCreate(a: AdmissionAttributes, pod: KubeObject, spec: Json): Promise<void> {
     if (isMirrorPod(pod)) {
       const why = mirrorPodRefusal(spec);
-      if (why) throw admissionForbidden(a, why, phase);
+      if (why) throw admissionForbidden(a, why);
       return;
     }
-    const sa = await requireServiceAccount(a, pod, spec, phase);
+    const sa = await requireServiceAccount(a, pod, spec);
     if (enforcesMountableSecrets(sa)) {
       const why = limitSecretReferences(sa, spec);
-      if (why) throw admissionForbidden(a, why, phase);
+      if (why) throw admissionForbidden(a, why);
     }
   }
 
   /** Validate's and limitEphemeralContainerSecretReferences' shared start. */
-  async function requireServiceAccount(a: AdmissionAttributes, pod: KubeObject, spec: Json, phase: 'admit' | 'validate' = 'validate'): Promise<StoredObject> {
+  async function requireServiceAccount(a: AdmissionAttributes, pod: KubeObject, spec: Json): Promise<StoredObject> {
     const name = str(spec.serviceAccountName);
-    if (!name) throw admissionForbidden(a, `no service account specified for pod ${a.namespace ?? ''}/${pod.metadata?.name ?? ''}`, phase);
-    return serviceAccountFor(a, name, phase);
+    if (!name) throw admissionForbidden(a, `no service account specified for pod ${a.namespace ?? ''}/${pod.metadata?.name ?? ''}`);
+    return serviceAccountFor(a, name);
   }
 }
 

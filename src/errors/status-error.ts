@@ -144,9 +144,9 @@ export function alreadyExists(gr: GroupResource, name: string, prefix = ''): Sta
   });
 }
 
-export function generateNameConflict(gr: GroupResource, name: string): StatusError {
+export function generateNameConflict(gr: GroupResource, name: string, prefix = ''): StatusError {
   return new StatusError({
-    message: `${qualifiedResource(gr)} ${JSON.stringify(name)} already exists, the server was not able to generate a unique name for the object`,
+    message: `${prefix}${qualifiedResource(gr)} ${JSON.stringify(name)} already exists, the server was not able to generate a unique name for the object`,
     reason: 'AlreadyExists',
     details: { ...grDetails(gr, name), retryAfterSeconds: 1 },
     code: 409,

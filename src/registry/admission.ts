@@ -5,8 +5,12 @@
 //
 // Where the phases run follows the real handlers (endpoints/handlers/create.go, update.go,
 // patch.go, delete.go and registry/generic/registry/store.go):
-// - create: field manager → mutating admission → BeforeCreate (system fields, PrepareForCreate,
-//   validation) → validating admission → storage;
+// - create: field manager → mutating admission (a generateName create has no name yet, and is
+//   asked with name '') → the store's Create: the name generated unless a plugin set one,
+//   BeforeCreate (system fields, PrepareForCreate, validation) → validating admission, asked by
+//   the generated name → storage; a generated name that is taken is drawn again and this part
+//   re-run, 8 attempts in all (RetryGenerateName). kubefake sets the system fields and runs
+//   PrepareForCreate before mutating admission (webhooks are sent the object without them);
 // - update and patch: the patched object, field manager → mutating admission → BeforeUpdate
 //   (PrepareForUpdate, ValidateUpdate) → validating admission → storage (inside GuaranteedUpdate,
 //   so a conflict re-runs both phases on the new state);

@@ -266,32 +266,32 @@ export class GenericRegistry {
       recordUpdateManager(this.type, this.ctx.clock, undefined, obj, this.managerOf(options));
       return { object: this.type.createOnly(obj, { namespace, now: this.ctx.clock.now(), user: options.user, access: this.ctx.access, tokens: this.ctx.tokens }), created: true, warnings: decodeWarnings };
     }
-    const meta = obj.metadata!;
-    const generated = !meta.name && !!meta.generateName;
-    for (let attempt = 1; ; attempt++) {
-      if (generated) meta.name = generateName(meta.generateName!, this.ctx.random);
-      try {
-        return withWarnings(await this.createOnce(obj, options, false, generated), decodeWarnings);
-      } catch (err) {
-        if (generated && err instanceof KeyExistsError) {
-          if (attempt < GENERATE_NAME_ATTEMPTS) continue;
-          throw generateNameConflict(this.groupResource, meta.name!);
-        }
-        if (err instanceof KeyExistsError) {
-          const prefix = err.existing.metadata.deletionTimestamp ? 'object is being deleted: ' : '';
-          throw alreadyExists(this.groupResource, meta.name!, prefix);
-        }
-        throw err;
-      }
-    }
+    return withWarnings(await this.createOnce(obj, options), decodeWarnings);
   }
 
-  private async createOnce(input: KubeObject, options: WriteOptions, applied = false, generatedName = false): Promise<WriteResult> {
+  /**
+   * The create handler and the store's Create (endpoints/handlers/create.go,
+   * registry/generic/registry/store.go). Mutating admission sees the object as sent: a
+   * generateName create has no name yet and is admitted with name ''. The name is generated after
+   * it (unless a plugin set one), then validation and validating admission see it; a generated
+   * name that already exists is drawn again, up to GENERATE_NAME_ATTEMPTS times in all
+   * (RetryGenerateName, GA since 1.32), re-running only what follows mutating admission.
+   * A taken name answers 409 AlreadyExists; an apply's create (`applied`) gets the
+   * KeyExistsError instead, to apply to the object that won.
+   */
+  private async createOnce(input: KubeObject, options: WriteOptions, applied = false): Promise<WriteResult> {
     await loadCelFor(this.type, input); // the validation below may compile CEL rules, loaded on first use
     if (this.type.loadValidation) await this.type.loadValidation();
     const obj = deepCopy(input);
     const meta = obj.metadata!;
     const requestedResourceVersion = meta.resourceVersion;
+    // kubefake runs the strategy's PrepareForCreate (its defaulting included) before mutating
+    // admission, where the real store runs it after generating the name: the name PrepareForCreate
+    // may use (a Job's job-name labels) is drawn first, hidden from mutating admission, and is
+    // the first attempt's name if no plugin sets one.
+    const sentPrefix = !meta.name && meta.generateName ? meta.generateName : undefined;
+    const candidate = sentPrefix !== undefined ? generateName(sentPrefix, this.ctx.random) : undefined;
+    if (candidate !== undefined) meta.name = candidate;
     // rest.BeforeCreate: system fields are the server's, whatever the client sent.
     meta.uid = options.restore?.uid ?? this.ctx.random.uid();
     meta.creationTimestamp = options.restore?.creationTimestamp ?? formatTimestamp(this.ctx.clock.now());
@@ -300,41 +300,87 @@ export class GenericRegistry {
     delete meta.deletionGracePeriodSeconds;
     delete meta.selfLink;
     delete meta.resourceVersion;
-    const dryRun = isDryRun(options.dryRun);
     const finish = this.finisher(obj);
     try {
-      this.type.strategy.prepareForCreate?.(obj, { user: options.user, dryRun });
+      this.type.strategy.prepareForCreate?.(obj, { user: options.user, dryRun: isDryRun(options.dryRun) });
       if (!applied) recordUpdateManager(this.type, this.ctx.clock, undefined, obj, this.managerOf(options));
       // Mutating admission sees the object after the field manager, so what plugins add is not
       // attributed to the request's manager (create.go). Here it also sees the system fields and
-      // PrepareForCreate's changes, which the real chain applies after it.
+      // PrepareForCreate's changes, which the real chain applies after it (webhooks are sent the
+      // object without the system fields: webhooks/request.ts).
+      if (candidate !== undefined) delete meta.name;
       const admission = this.admissionAttributes('CREATE', obj, undefined, options);
-      // create.go takes the name from the object before rest.BeforeCreate generates one.
-      if (admission && generatedName) admission.name = '';
       if (admission) await this.ctx.admission!.admit(admission);
       const mutatingWarnings = admission?.warnings.length ?? 0;
-      const typeErrors = this.type.strategy.validateTypeMeta?.(obj) ?? [];
-      const errors = typeErrors.length ? typeErrors : [...validateObjectMeta(meta, this.metaRules()), ...(this.type.strategy.validate?.(obj) ?? [])];
-      if (errors.length) throw this.invalid(meta.name ?? '', errors);
-      if (this.type.namespaced) admitNamespacedCreate(this.ctx.store, this.groupResource, meta);
-      if (admission) await this.ctx.admission!.validate(admission);
-      if (requestedResourceVersion) throw plainServerError('resourceVersion should not be set on objects to be created');
-      const key = this.keyOf(meta.namespace, meta.name!);
-      const warnings = orderedWarnings(admission?.warnings ?? [], mutatingWarnings, this.type.strategy.warnings?.(obj) ?? []);
-      if (dryRun) {
-        const existing = this.ctx.store.get(this.bucket, key);
-        if (existing) throw new KeyExistsError(existing);
-        const object = this.present(await this.roundTrip(obj));
-        finish(true);
-        return { object, created: true, warnings };
+      // needsNameGeneration, asked of the admitted object: a name a plugin set is kept, and a
+      // generateName a plugin changed is the one drawn from.
+      const admitted = obj.metadata ?? {};
+      const generate = !admitted.name && !!admitted.generateName;
+      for (let attempt = 1; ; attempt++) {
+        // Every attempt is of the same object (an attempt refused for its name changed nothing
+        // else): the strategy's finishWrite and its validation know the write by that object.
+        if (generate) {
+          const prefix = obj.metadata!.generateName!;
+          obj.metadata!.name = attempt === 1 && prefix === sentPrefix ? candidate : generateName(prefix, this.ctx.random);
+        }
+        if (admission) admission.warnings.length = mutatingWarnings; // a failed attempt's warnings are not the answer's
+        try {
+          return await this.storeCreate(obj, options, applied, admission, mutatingWarnings, requestedResourceVersion, () => finish(true));
+        } catch (err) {
+          if (!(err instanceof KeyExistsError) || applied) throw err;
+          if (generate && attempt < GENERATE_NAME_ATTEMPTS) continue;
+          // store.go: the storage conflict becomes AlreadyExists, which rest.CheckGeneratedNameError
+          // gives the generateName text whenever the object has a generateName (even with a name the
+          // client or a mutating plugin gave); a deleting object prefixes either.
+          const prefix = err.existing.metadata.deletionTimestamp ? 'object is being deleted: ' : '';
+          const name = obj.metadata!.name!;
+          throw obj.metadata!.generateName ? generateNameConflict(this.groupResource, name, prefix) : alreadyExists(this.groupResource, name, prefix);
+        }
       }
-      const stored = await this.commitWrite(obj, applied, (encoded, limits) => this.ctx.store.create(this.bucket, key, encoded, limits));
-      finish(true);
-      return { object: this.present(await this.fromStoreOne(stored)), created: true, warnings };
     } catch (err) {
       finish(false);
       throw err;
     }
+  }
+
+  /** One attempt of the store's create: validation, validating admission, storage. */
+  private async storeCreate(
+    obj: KubeObject,
+    options: WriteOptions,
+    applied: boolean,
+    admission: AdmissionAttributes | undefined,
+    mutatingWarnings: number,
+    requestedResourceVersion: string | undefined,
+    /** Told once the write is stored (or a dry run has answered), before anything else that could fail. */
+    committed: () => void,
+  ): Promise<WriteResult> {
+    const meta = obj.metadata!;
+    const typeErrors = this.type.strategy.validateTypeMeta?.(obj) ?? [];
+    const errors = typeErrors.length ? typeErrors : [...validateObjectMeta(meta, this.metaRules()), ...(this.type.strategy.validate?.(obj) ?? [])];
+    if (errors.length) throw this.invalid(meta.name ?? '', errors);
+    if (this.type.namespaced) admitNamespacedCreate(this.ctx.store, this.groupResource, meta);
+    if (admission) {
+      // rest.AdmissionToValidateObjectFunc: validating admission is asked about the object this
+      // attempt stores, by the name it was created with or else the one generated. The namespace
+      // stays the request's: a namespace's create took it from its name as sent (create.go), so
+      // a generateName namespace is asked with namespace '' (a cluster-scoped object's anyway).
+      const name = admission.name || (meta.name ?? '');
+      const namespace = admission.namespace ?? (admission.name === '' ? '' : undefined);
+      await this.ctx.admission!.validate({ ...admission, object: obj, name, namespace });
+    }
+    if (requestedResourceVersion) throw plainServerError('resourceVersion should not be set on objects to be created');
+    const key = this.keyOf(meta.namespace, meta.name!);
+    const warnings = orderedWarnings(admission?.warnings ?? [], mutatingWarnings, this.type.strategy.warnings?.(obj) ?? []);
+    if (isDryRun(options.dryRun)) {
+      const existing = this.ctx.store.get(this.bucket, key);
+      if (existing) throw new KeyExistsError(existing);
+      const object = this.present(await this.roundTrip(obj));
+      committed();
+      return { object, created: true, warnings };
+    }
+    const stored = await this.commitWrite(obj, applied, (encoded, limits) => this.ctx.store.create(this.bucket, key, encoded, limits));
+    committed();
+    return { object: this.present(await this.fromStoreOne(stored)), created: true, warnings };
   }
 
   /**

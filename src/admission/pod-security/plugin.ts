@@ -137,7 +137,7 @@ export function podSecurityPlugin(reads: PodSecurityReads, defaults: Policy = DE
       const result = evaluate(policy.enforce);
       if (!result.allowed) {
         // admission.NewForbidden: named as the request names it, else as the object does (a generated name).
-        refusal = admissionForbidden(attrs, `violates PodSecurity ${goQuote(levelVersionString(policy.enforce))}: ${checks.evaluator.forbiddenDetail(result)}`, 'validate');
+        refusal = admissionForbidden(attrs, `violates PodSecurity ${goQuote(levelVersionString(policy.enforce))}: ${checks.evaluator.forbiddenDetail(result)}`);
       }
     }
     const audit = evaluate(policy.audit);

@@ -164,14 +164,14 @@ function addPatchAnnotation(attributes: AdmissionAttributes, hook: WebhookAccess
 
 /**
  * The registry's object becomes the patched one. What the real handler does to the object after
- * mutating admission runs again: a create's system fields and generated name (rest.BeforeCreate)
- * and the strategy's PrepareForCreate/PrepareForUpdate with the defaulting kubefake does there;
- * a custom resource's schema pruning and defaulting (what the CR codec does to a webhook's
+ * mutating admission runs again: a create's system fields (rest.BeforeCreate; a name the webhook
+ * set is kept, and then none is generated) and the strategy's PrepareForCreate/PrepareForUpdate
+ * with the defaulting kubefake does there; a custom resource's schema pruning and defaulting (what the CR codec does to a webhook's
  * additions).
  */
 function replaceInPlace(obj: KubeObject, next: KubeObject, r: WebhookRequest): void {
   const before = obj.metadata ?? {};
-  const systemFields = { uid: before.uid, creationTimestamp: before.creationTimestamp, generation: before.generation, ...(r.name === '' ? { name: before.name } : {}) };
+  const systemFields = { uid: before.uid, creationTimestamp: before.creationTimestamp, generation: before.generation };
   const copy = structuredClone(next);
   // The registry holds on to the object and to its metadata: both are changed in place.
   const heldMetadata = obj.metadata;

@@ -55,15 +55,14 @@ export function webhookRequestOf(attributes: AdmissionAttributes): WebhookReques
 /**
  * The object as the webhook receives it. Mutating admission of a create runs before
  * rest.BeforeCreate in the real handler (create.go), so it has no uid, creationTimestamp or
- * generation yet, nor the name a generateName create gets there; kubefake's registry sets them
- * first (see createOnce) and they are left out here.
+ * generation yet; kubefake's registry sets them first (see createOnce) and they are left out
+ * here. (A generateName create has no name yet: the registry generates it after this phase.)
  */
 export function reviewObject(r: WebhookRequest, mutating: boolean): KubeObject | null {
   const obj = r.object;
   if (!obj) return null;
   if (!(mutating && r.operation === 'CREATE' && obj.metadata)) return obj;
   const { uid: _uid, creationTimestamp: _created, generation: _generation, ...metadata } = obj.metadata;
-  if (r.name === '' && metadata.generateName) delete metadata.name;
   return { ...obj, metadata };
 }
 
