@@ -5,6 +5,8 @@ import type { KubeObject } from '../../apis/object.ts';
 import { formatMicroTimestamp, formatTimestamp } from '../../go/time.ts';
 import type { ControllerContext } from '../context.ts';
 import { deepEqual } from '../../util/deep-equal.ts';
+import { CONTROLLER_MANAGER, KUBELET_MANAGER } from './component-managers.ts';
+import { patchStatusAs } from './controller-support.ts';
 
 /** The name of the i-th node (1-based). */
 export const nodeName = (i: number): string => `kubefake-node-${i}`;
@@ -119,16 +121,18 @@ export async function registerNodes(ctx: ControllerContext, count: number, kubel
   const registry = ctx.registryFor(type);
   const leases = ctx.registryFor(ctx.catalog.find('coordination.k8s.io', 'v1', 'leases')!);
   for (let i = 1; i <= count; i++) {
-    const { object: node } = await registry.create(undefined, nodeObject(i), { fieldManager: 'kubelet' });
-    await leases.create(NODE_LEASE_NAMESPACE, nodeLease(node, ctx.clock.now()), { fieldManager: 'kubelet' });
+    const { object: node } = await registry.create(undefined, nodeObject(i), { fieldManager: KUBELET_MANAGER });
+    await leases.create(NODE_LEASE_NAMESPACE, nodeLease(node, ctx.clock.now()), { fieldManager: KUBELET_MANAGER });
     const status = nodeStatus(i, kubeletVersion, ctx.clock.now());
-    registry.systemUpdate(undefined, nodeName(i), (node) => {
+    // The kubelet's first status sync: nodeutil.PatchNodeStatus, a patch of nodes/status.
+    patchStatusAs(ctx, type, KUBELET_MANAGER, undefined, nodeName(i), (node) => {
       if (deepEqual(node.status, status)) return false;
       node.status = status;
       return true;
     });
     // The node lifecycle controller takes off the not-ready taint TaintNodesByCondition put on at
     // create once the node reports Ready (pkg/controller/nodelifecycle, doNoScheduleTaintingPass).
+    // controller.RemoveTaintOffNode patches the node (PatchNodeTaints) as kube-controller-manager.
     registry.systemUpdate(undefined, nodeName(i), (node) => {
       const spec = (node.spec ?? {}) as { taints?: { key?: string; effect?: string }[] };
       const taints = spec.taints ?? [];
@@ -138,6 +142,6 @@ export async function registerNodes(ctx: ControllerContext, count: number, kubel
       else delete spec.taints;
       node.spec = spec;
       return true;
-    });
+    }, undefined, CONTROLLER_MANAGER);
   }
 }
