@@ -1,7 +1,8 @@
 // Who the simulated control plane's writes are recorded as in managedFields, seen through
 // @kubernetes/client-node as `kubectl get -o yaml --show-managed-fields` shows them on a real
 // cluster: the ReplicaSet controller's pod (kube-controller-manager Update), the kubelet's status
-// patches of pods and nodes (kubelet Update, subresource status), the scheduler's
+// patches of pods and nodes (kubelet Update, subresource status), the node controllers' additions
+// (kube-controller-manager), the scheduler's
 // PodScheduled=False patch (kube-scheduler, status), and no entry for the binding (BindingREST
 // writes storage directly). Server-side apply then conflicts with those managers as it would.
 import * as k8s from '@kubernetes/client-node';
@@ -73,17 +74,26 @@ describe('managedFields of the control plane writes', () => {
     });
   });
 
-  it('records the kubelet for a node it registered and for the node status it patched', async () => {
+  it('records the kubelet for a node it registered and the node status it patched, kube-controller-manager for what its node controllers add', async () => {
     const core = await start();
     const node = await core.readNode({ name: 'kubefake-node-1' });
     expect(owners(node)).toEqual([
+      ['kube-controller-manager', 'Update', ''],
       ['kubelet', 'Update', ''],
       ['kubelet', 'Update', 'status'],
     ]);
+    // The TTL controller's annotation and nodeipam's pod range; the not-ready taint it took off is nobody's.
+    expect(fieldsOf(node, 'kube-controller-manager')).toEqual({
+      'f:metadata': { 'f:annotations': { 'f:node.alpha.kubernetes.io/ttl': {} } },
+      'f:spec': { 'f:podCIDR': {}, 'f:podCIDRs': { '.': {}, 'v:"10.244.0.0/24"': {} } },
+    });
+    expect(node.spec?.taints).toBeUndefined();
+    expect(node.metadata?.annotations).toEqual({ 'node.alpha.kubernetes.io/ttl': '0', 'volumes.kubernetes.io/controller-managed-attach-detach': 'true' });
     const status = fieldsOf(node, 'kubelet', 'status')!['f:status']!;
     expect(Object.keys(status['f:conditions'] as Record<string, unknown>)).toEqual(['.', 'k:{"type":"DiskPressure"}', 'k:{"type":"MemoryPressure"}', 'k:{"type":"PIDPressure"}', READY]);
     expect(status).toMatchObject({ 'f:nodeInfo': { 'f:kubeletVersion': {} }, 'f:allocatable': { 'f:pods': {} }, 'f:addresses': {} });
-    expect(Object.keys(fieldsOf(node, 'kubelet')!)).toEqual(['f:metadata', 'f:spec']);
+    expect(fieldsOf(node, 'kubelet')!['f:spec']).toEqual({ 'f:providerID': {} });
+    expect(Object.keys(fieldsOf(node, 'kubelet')!['f:metadata']!['f:annotations']!)).toEqual(['.', 'f:volumes.kubernetes.io/controller-managed-attach-detach']);
   });
 });
 
