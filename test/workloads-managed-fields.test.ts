@@ -59,6 +59,24 @@ describe('managedFields of the control plane writes', () => {
     expect(pod.status?.conditions?.map((c) => c.type)).toContain('PodScheduled');
   });
 
+  it('records kube-controller-manager for the Deployment and ReplicaSet status it wrote, and the ReplicaSet it created', async () => {
+    const core = await start();
+    await deploymentPod(core);
+    const apps = cluster.kubeConfig.makeApiClient(k8s.AppsV1Api);
+    const deployment = await apps.readNamespacedDeployment({ namespace: 'default', name: 'web' });
+    expect(owners(deployment)).toEqual([
+      ['kube-controller-manager', 'Update', 'status'],
+      ['kubernetes-client-javascript', 'Update', ''],
+    ]);
+    // UpdateStatus carries the revision annotation (the status strategy keeps annotations).
+    expect(fieldsOf(deployment, 'kube-controller-manager', 'status')!['f:metadata']).toEqual({ 'f:annotations': { '.': {}, 'f:deployment.kubernetes.io/revision': {} } });
+    const [replicaSet] = (await apps.listNamespacedReplicaSet({ namespace: 'default' })).items;
+    expect(owners(replicaSet!)).toEqual([
+      ['kube-controller-manager', 'Update', ''],
+      ['kube-controller-manager', 'Update', 'status'],
+    ]);
+  });
+
   it('records kube-scheduler for the PodScheduled=False status of a pod no node fits', async () => {
     const core = await start();
     await core.createNamespacedPod({ namespace: 'default', body: { metadata: { name: 'huge' }, spec: { containers: [{ name: 'a', image: 'nginx', resources: { requests: { cpu: '1000' } } }] } } });
