@@ -32,7 +32,7 @@ export const emptyManaged = (): Managed => ({ fields: new Map(), times: new Map(
  */
 export function managerIdentifier(entry: ManagedFieldsEntry): string {
   // Every write computes its manager's identifier: the few distinct ones are marshalled once.
-  const memoKey = `${entry.manager ?? ''}\0${entry.operation ?? ''}\0${entry.apiVersion ?? ''}\0${entry.subresource ?? ''}`;
+  const memoKey = JSON.stringify([entry.manager, entry.operation, entry.apiVersion, entry.subresource]);
   let id = identifiers.get(memoKey);
   if (id === undefined) {
     id = marshalIdentifier(entry);
