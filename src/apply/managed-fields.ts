@@ -31,6 +31,23 @@ export const emptyManaged = (): Managed => ({ fields: new Map(), times: new Map(
  * apiVersion for Apply, so one applier owns its fields whatever version it applied through).
  */
 export function managerIdentifier(entry: ManagedFieldsEntry): string {
+  // Every write computes its manager's identifier: the few distinct ones are marshalled once.
+  const memoKey = JSON.stringify([entry.manager, entry.operation, entry.apiVersion, entry.subresource]);
+  let id = identifiers.get(memoKey);
+  if (id === undefined) {
+    id = marshalIdentifier(entry);
+    if (identifiers.size >= MEMO_LIMIT) identifiers.clear();
+    identifiers.set(memoKey, id);
+  }
+  return id;
+}
+
+/** Bounds the identifier memos (managers are client-chosen strings). */
+const MEMO_LIMIT = 1000;
+const identifiers = new Map<string, string>();
+const parsedIdentifiers = new Map<string, Readonly<ManagedFieldsEntry> | undefined>();
+
+function marshalIdentifier(entry: ManagedFieldsEntry): string {
   const id: ManagedFieldsEntry = {};
   if (entry.manager) id.manager = entry.manager;
   if (entry.operation) id.operation = entry.operation;
@@ -39,14 +56,38 @@ export function managerIdentifier(entry: ManagedFieldsEntry): string {
   return marshalGoJson(id);
 }
 
-export const parseIdentifier = (manager: string): ManagedFieldsEntry | undefined => {
+/** The entry an identifier names (shared and frozen: read it, never change it). */
+export const parseIdentifier = (manager: string): Readonly<ManagedFieldsEntry> | undefined => {
+  if (parsedIdentifiers.has(manager)) return parsedIdentifiers.get(manager);
+  let parsed: Readonly<ManagedFieldsEntry> | undefined;
   try {
     const v = JSON.parse(manager) as unknown;
-    return isMap(v) ? (v as ManagedFieldsEntry) : undefined;
+    parsed = isMap(v) ? Object.freeze(v as ManagedFieldsEntry) : undefined;
   } catch {
-    return undefined;
+    parsed = undefined;
   }
+  if (parsedIdentifiers.size >= MEMO_LIMIT) parsedIdentifiers.clear();
+  parsedIdentifiers.set(manager, parsed);
+  return parsed;
 };
+
+/**
+ * Encoding the sets back is most of a write's managedFields cost, and most entries come back
+ * unchanged (a kubelet status write leaves the controller's entry as it was). A FieldsV1 this
+ * module encoded is its set's canonical form, so a set decoded from one (still that object, or
+ * the store's frozen equal copy of it) is encoded as it. Decoded sets are never changed in
+ * place: the updater and the field manager make new sets (union, difference).
+ */
+const encodedHere = new WeakSet<object>();
+const encodingOf = new WeakMap<FieldSet, Record<string, unknown>>();
+
+function encodeSet(set: FieldSet): Record<string, unknown> {
+  const known = encodingOf.get(set);
+  if (known) return known;
+  const fieldsV1 = set.toFieldsV1();
+  encodedHere.add(fieldsV1);
+  return fieldsV1;
+}
 
 export class ManagedFieldsDecodeError extends Error {}
 
@@ -74,6 +115,7 @@ export function decodeManagedFields(encoded: unknown): Managed {
     let set: FieldSet;
     try {
       set = raw.fieldsV1 === undefined || raw.fieldsV1 === null ? new FieldSet() : FieldSet.fromFieldsV1(raw.fieldsV1);
+      if (isMap(raw.fieldsV1) && encodedHere.has(raw.fieldsV1)) encodingOf.set(set, raw.fieldsV1);
     } catch (err) {
       throw new ManagedFieldsDecodeError(`error decoding versioned set: ${(err as Error).message}`);
     }
@@ -99,7 +141,7 @@ export function encodeManagedFields(managed: Managed): ManagedFieldsEntry[] | un
     const time = managed.times.get(id);
     if (time !== undefined) entry.time = time;
     entry.fieldsType = 'FieldsV1';
-    entry.fieldsV1 = vs.set.toFieldsV1();
+    entry.fieldsV1 = encodeSet(vs.set);
     if (parsed.subresource) entry.subresource = parsed.subresource;
     entries.push(entry);
   }

@@ -93,19 +93,27 @@ function validateScalar(kind: ScalarKind, v: unknown, prefix: string): Validatio
 
 /** TypedValue.Validate: undeclared fields, wrong types, bad or (unless allowed) duplicate list keys. */
 export function validate(atom: Atom, value: unknown, allowDuplicates = false): ValidationError[] {
+  // Every write validates its objects, nearly always without finding anything: the walk in key
+  // order (which decides the errors' order and which undeclared field is named) only once it has.
+  const errs = validateIn(atom, value, allowDuplicates, false);
+  return errs.length ? validateIn(atom, value, allowDuplicates, true) : errs;
+}
+
+function validateIn(atom: Atom, value: unknown, allowDuplicates: boolean, inKeyOrder: boolean): ValidationError[] {
   const a = deduceAtom(atom, value);
   if (a.map) {
     if (value === undefined) return errorf('expected map, got nil');
     if (value === null) return [];
     if (!isMap(value)) return errorf(`expected map, got ${goValue(value)}`);
     const errs: ValidationError[] = [];
-    for (const key of mapKeys(value)) {
+    for (const key of inKeyOrder ? mapKeys(value) : Object.keys(value)) {
       const t = fieldType(a.map, key);
       if (!t) {
         appendAll(errs, prefixed(errorf('field not declared in schema'), '.' + key));
         break;
       }
-      appendAll(errs, prefixed(validate(t, value[key], allowDuplicates), '.' + key));
+      const found = validateIn(t, value[key], allowDuplicates, inKeyOrder);
+      if (found.length) appendAll(errs, prefixed(found, '.' + key));
     }
     return errs;
   }
@@ -114,7 +122,8 @@ export function validate(atom: Atom, value: unknown, allowDuplicates = false): V
     if (value === undefined || value === null) return [];
     if (!Array.isArray(value)) return errorf(`expected list, got ${goValue(value)}`);
     const errs: ValidationError[] = [];
-    const seen = new FieldSet();
+    // The keys seen, only to report duplicates.
+    const seen = allowDuplicates ? undefined : new FieldSet();
     for (let i = 0; i < value.length; i++) {
       const child = value[i];
       let pe: PathElement = { index: i };
@@ -122,10 +131,13 @@ export function validate(atom: Atom, value: unknown, allowDuplicates = false): V
         const r = listItemToPathElement(a.list, child);
         if ('error' in r) return [...errs, ...errorf(`element ${i}: ${r.error}`)];
         pe = r.pe;
-        if (seen.hasMember(pe) && !allowDuplicates) appendAll(errs, errorf(`duplicate entries for key ${peString(pe)}`));
-        seen.insert([pe]);
+        if (seen) {
+          if (seen.hasMember(pe)) appendAll(errs, errorf(`duplicate entries for key ${peString(pe)}`));
+          seen.insert([pe]);
+        }
       }
-      appendAll(errs, prefixed(validate(a.list.elementType, child, allowDuplicates), peString(pe)));
+      const found = validateIn(a.list.elementType, child, allowDuplicates, inKeyOrder);
+      if (found.length) appendAll(errs, prefixed(found, peString(pe)));
     }
     return errs;
   }

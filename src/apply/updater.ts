@@ -5,7 +5,7 @@
 import { FieldSet, type Path } from './fieldpath.ts';
 import type { Atom } from './smd-schema.ts';
 import { compare, merge, removeItems, toFieldSet, TypedValueError, validationErrorsText, type Comparison } from './typed.ts';
-import { valuesEqual } from './value.ts';
+import { isMap, valuesEqual } from './value.ts';
 
 export interface VersionedSet {
   set: FieldSet;
@@ -56,8 +56,25 @@ function conflictsFrom(sets: ManagedFields): Conflict[] {
   return out;
 }
 
+/**
+ * The object without the top-level fields the reset fields name whole (spec on `/status`, status
+ * on the resource): what comparing them finds is filtered out anyway, and walking a pod's spec on
+ * every status write is most of the comparison's cost.
+ */
+function withoutWholeResetFields(reset: FieldSet | undefined, obj: unknown): unknown {
+  if (!reset || !isMap(obj)) return obj;
+  let out: Record<string, unknown> | undefined;
+  for (const pe of reset.members) {
+    if (!('field' in pe) || !Object.hasOwn(obj, pe.field)) continue;
+    out ??= { ...obj };
+    delete out[pe.field];
+  }
+  return out ?? obj;
+}
+
 function updateOwners(u: Updater, oldObj: unknown, newObj: unknown, version: string, managers: ManagedFields, workflow: string, force: boolean) {
-  const cmp = filterComparison(u, version, compare(u.atom, oldObj, newObj));
+  const reset = u.ignored?.(version);
+  const cmp = filterComparison(u, version, compare(u.atom, withoutWholeResetFields(reset, oldObj), withoutWholeResetFields(reset, newObj)));
   const conflicts: ManagedFields = new Map();
   const removed: ManagedFields = new Map();
   for (const [manager, managerSet] of managers) {

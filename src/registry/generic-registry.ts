@@ -640,14 +640,22 @@ export class GenericRegistry {
    * the fields these writers own. `mutate` edits a copy and answers whether it changed anything.
    * Completes a pending deletion when the change leaves no finalizers. Answers the stored object
    * (undefined once deleted or when the object is gone or its uid differs).
+   *
+   * `manager` names a writer that reaches the real apiserver as a client (the kubelet's status
+   * patch, the scheduler's, a controller's patch): its change is recorded in managedFields as that
+   * manager's Update on this registry's type (the `/status` registry records subresource status),
+   * as the handler's field manager would. Without it the write leaves managedFields as they were,
+   * as the apiserver's own storage-level writes (binding, eviction's condition) do. The object is
+   * written as stored, so a manager is only for types stored at the version they are served in.
    */
-  systemUpdate(namespace: string | undefined, name: string, mutate: (obj: KubeObject) => boolean, uid?: string): StoredObject | undefined {
+  systemUpdate(namespace: string | undefined, name: string, mutate: (obj: KubeObject) => boolean, uid?: string, manager?: string): StoredObject | undefined {
     const key = this.keyOf(namespace, name);
     for (;;) {
       const existing = this.peek(namespace, name);
       if (!existing || (uid !== undefined && existing.metadata.uid !== uid)) return undefined;
       const obj = deepCopy(existing) as KubeObject;
       if (!mutate(obj)) return existing;
+      if (manager !== undefined) recordUpdateManager(this.type, this.ctx.clock, existing, obj, manager);
       try {
         if (completesDeletion(obj, existing, this.type)) {
           this.ctx.store.delete(this.bucket, key, existing.metadata.resourceVersion);

@@ -111,6 +111,25 @@ export async function updateStatus(
   });
 }
 
+/**
+ * A component's status patch (the kubelet's and the scheduler's PatchPodStatus, the kubelet's
+ * PatchNodeStatus): `mutate` edits a copy of the stored object past the status strategy (see
+ * systemUpdate), and the change is recorded as `manager`'s Update of the status subresource, as
+ * the apiserver's field manager records a strategic merge patch of `/status`. Answers the stored
+ * object after the write (or as it was; undefined when gone or replaced).
+ */
+export function patchStatusAs(
+  ctx: ControllerContext,
+  type: ResourceType,
+  manager: string,
+  namespace: string | undefined,
+  name: string,
+  mutate: (obj: KubeObject) => boolean,
+  uid?: string,
+): StoredObject | undefined {
+  return ctx.registryFor(statusTypeOf(type)!).systemUpdate(namespace, name, mutate, uid, manager);
+}
+
 /** Updates the whole object (spec, metadata) as a controller's Update does, retrying conflicts; `manager` names the writer (kube-controller-manager unless said). */
 export async function updateObject(
   ctx: ControllerContext,

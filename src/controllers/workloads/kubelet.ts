@@ -3,7 +3,8 @@
 // containers start (Running, podIP) and become ready, run to completion, or crash and restart with
 // the kubelet's back-off, as programmed per pod (kubelet-behavior.ts). A pod deleted gracefully is
 // confirmed (deleted with grace 0) once its containers stop: by default when the grace period runs
-// out. Status is written as the kubelet's status manager does, past the pod strategy.
+// out. Status is written as the kubelet's status manager does, past the pod strategy, recorded in
+// managedFields as the `kubelet` manager's Update of pods/status (its PatchPodStatus).
 import type { KubeObject } from '../../apis/object.ts';
 import { badRequest, StatusError } from '../../errors/status-error.ts';
 import type { ContainerLog, ExecResult, KubeletConnection, PodLogOptions } from '../../registry/subresources/pod-connect.ts';
@@ -18,6 +19,8 @@ import { lifeAt, type LifeStage } from './pod-lifecycle.ts';
 import { podStatusAt } from './pod-status.ts';
 import { specOf, statusOf } from './objects.ts';
 import type { ClockTimers } from './timers.ts';
+import { KUBELET_MANAGER } from './component-managers.ts';
+import { patchStatusAs } from './controller-support.ts';
 import { deepEqual } from '../../util/deep-equal.ts';
 
 const PODS = '/pods';
@@ -200,7 +203,10 @@ export class Kubelet extends QueueController implements KubeletConnection {
       // Someone else's write (labels, a patch of the status) may leave nothing for the kubelet to change.
       if (record.written?.stage === signature && deepEqual(status, statusOf(pod))) record.written = { resourceVersion: pod.metadata.resourceVersion!, stage: signature };
       else {
-        const stored = registry.systemUpdate(
+        const stored = patchStatusAs(
+          this.ctx,
+          type,
+          KUBELET_MANAGER,
           namespace,
           name,
           (p) => {
@@ -239,7 +245,10 @@ export class Kubelet extends QueueController implements KubeletConnection {
     const final: LifeStage = life.stage === 'finished' ? life : { stage: 'finished', restarts, last: { startedAt, finishedAt: stopAt, exitCode: killed ? 137 : 143 } };
     const node = this.nodes.get(record.node)!;
     const status = podStatusAt(pod, final, { hostIP: node.hostIP, podIP: record.podIP, acceptedAt: record.acceptedAt }, now);
-    this.ctx.registryFor(this.ctx.catalog.find('', 'v1', 'pods')!).systemUpdate(
+    patchStatusAs(
+      this.ctx,
+      this.ctx.catalog.find('', 'v1', 'pods')!,
+      KUBELET_MANAGER,
       namespace,
       name,
       (p) => {

@@ -1,10 +1,13 @@
-// The Nodes a workloads cluster starts with: what a kubelet registers (labels, podCIDR, its Lease in
+// The Nodes a workloads cluster starts with: what a kubelet registers (labels, its Lease in
 // kube-node-lease) and then reports as its status (conditions, capacity/allocatable, addresses, nodeInfo, daemonEndpoints),
-// with the texts of pkg/kubelet/nodestatus/setters.go. Every node is alike and Ready.
+// with the texts of pkg/kubelet/nodestatus/setters.go, and what kube-controller-manager adds (podCIDR,
+// the TTL annotation). Every node is alike and Ready.
 import type { KubeObject } from '../../apis/object.ts';
 import { formatMicroTimestamp, formatTimestamp } from '../../go/time.ts';
 import type { ControllerContext } from '../context.ts';
 import { deepEqual } from '../../util/deep-equal.ts';
+import { CONTROLLER_MANAGER, KUBELET_MANAGER } from './component-managers.ts';
+import { patchStatusAs } from './controller-support.ts';
 
 /** The name of the i-th node (1-based). */
 export const nodeName = (i: number): string => `kubefake-node-${i}`;
@@ -50,10 +53,10 @@ function nodeObject(i: number): KubeObject {
         'kubernetes.io/hostname': name,
         'kubernetes.io/os': 'linux',
       },
-      // What kubeadm-style kubelets annotate at registration.
-      annotations: { 'node.alpha.kubernetes.io/ttl': '0', 'volumes.kubernetes.io/controller-managed-attach-detach': 'true' },
+      // What the kubelet annotates at registration (initialNode, with controller attach/detach on).
+      annotations: { 'volumes.kubernetes.io/controller-managed-attach-detach': 'true' },
     },
-    spec: { podCIDR: podCidrOf(i), podCIDRs: [podCidrOf(i)], providerID: `kubefake://${name}` },
+    spec: { providerID: `kubefake://${name}` },
   };
 }
 
@@ -113,31 +116,44 @@ function nodeLease(node: KubeObject, now: Date): KubeObject {
   };
 }
 
-/** Registers `count` Ready nodes through the registry (create, then the kubelet's status), as kubelets do at startup. */
+/** Registers `count` Ready nodes through the registry (create, then the kubelet's status, then the controller manager's patch), as kubelets do at startup. */
 export async function registerNodes(ctx: ControllerContext, count: number, kubeletVersion: string): Promise<void> {
   const type = ctx.catalog.find('', 'v1', 'nodes')!;
   const registry = ctx.registryFor(type);
   const leases = ctx.registryFor(ctx.catalog.find('coordination.k8s.io', 'v1', 'leases')!);
   for (let i = 1; i <= count; i++) {
-    const { object: node } = await registry.create(undefined, nodeObject(i), { fieldManager: 'kubelet' });
-    await leases.create(NODE_LEASE_NAMESPACE, nodeLease(node, ctx.clock.now()), { fieldManager: 'kubelet' });
+    const { object: node } = await registry.create(undefined, nodeObject(i), { fieldManager: KUBELET_MANAGER });
+    await leases.create(NODE_LEASE_NAMESPACE, nodeLease(node, ctx.clock.now()), { fieldManager: KUBELET_MANAGER });
     const status = nodeStatus(i, kubeletVersion, ctx.clock.now());
-    registry.systemUpdate(undefined, nodeName(i), (node) => {
+    // The kubelet's first status sync: nodeutil.PatchNodeStatus, a patch of nodes/status.
+    patchStatusAs(ctx, type, KUBELET_MANAGER, undefined, nodeName(i), (node) => {
       if (deepEqual(node.status, status)) return false;
       node.status = status;
       return true;
     });
     // The node lifecycle controller takes off the not-ready taint TaintNodesByCondition put on at
     // create once the node reports Ready (pkg/controller/nodelifecycle, doNoScheduleTaintingPass).
-    registry.systemUpdate(undefined, nodeName(i), (node) => {
-      const spec = (node.spec ?? {}) as { taints?: { key?: string; effect?: string }[] };
-      const taints = spec.taints ?? [];
-      const kept = taints.filter((t) => !(t.key === 'node.kubernetes.io/not-ready' && t.effect === 'NoSchedule'));
-      if (kept.length === taints.length) return false;
-      if (kept.length) spec.taints = kept;
-      else delete spec.taints;
-      node.spec = spec;
-      return true;
-    });
+    // kube-controller-manager's node controllers, as one patch of the node: the TTL controller's
+    // annotation (pkg/controller/ttl), nodeipam's pod range (PatchNodeCIDRs), and the node
+    // lifecycle controller taking off the not-ready taint TaintNodesByCondition put on at create
+    // once the node reports Ready (doNoScheduleTaintingPass, RemoveTaintOffNode).
+    registry.systemUpdate(
+      undefined,
+      nodeName(i),
+      (node) => {
+        const before = structuredClone([node.metadata?.annotations, node.spec]);
+        node.metadata!.annotations = { ...node.metadata!.annotations, 'node.alpha.kubernetes.io/ttl': '0' };
+        const spec = (node.spec ?? {}) as { podCIDR?: string; podCIDRs?: string[]; taints?: { key?: string; effect?: string }[] };
+        spec.podCIDR ??= podCidrOf(i);
+        spec.podCIDRs ??= [spec.podCIDR];
+        const kept = (spec.taints ?? []).filter((t) => !(t.key === 'node.kubernetes.io/not-ready' && t.effect === 'NoSchedule'));
+        if (kept.length) spec.taints = kept;
+        else delete spec.taints;
+        node.spec = spec;
+        return !deepEqual([node.metadata?.annotations, node.spec], before);
+      },
+      undefined,
+      CONTROLLER_MANAGER,
+    );
   }
 }

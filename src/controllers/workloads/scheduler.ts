@@ -19,6 +19,8 @@ import { termMatches } from './node-selector.ts';
 import { podRequests, quantityValue, type Requests } from './resources.ts';
 import { nodeVolumes, podClaims, reserveVolumes, type NodeVolumes } from './volume-binding.ts';
 import { CLAIMS, CLASSES, VOLUMES } from './volumes.ts';
+import { SCHEDULER_MANAGER } from './component-managers.ts';
+import { patchStatusAs } from './controller-support.ts';
 import { deepEqual } from '../../util/deep-equal.ts';
 
 const PODS = '/pods';
@@ -186,7 +188,11 @@ export class Scheduler extends QueueController {
     // handleSchedulingFailure: every failed attempt is recorded; repeats become the event's series.
     this.recorder.event(pod, 'Warning', 'FailedScheduling', 'Scheduling', message);
     const now = formatTimestamp(this.ctx.clock.now());
-    registry.systemUpdate(
+    // handleSchedulingFailure's util.PatchPodStatus: a patch of pods/status as kube-scheduler.
+    patchStatusAs(
+      this.ctx,
+      type,
+      SCHEDULER_MANAGER,
       namespace,
       name,
       (p) => {

@@ -1,0 +1,30 @@
+// managedFields written back after a write: an entry whose set the write left alone is encoded as
+// it came (the same FieldsV1), one whose set changed is encoded anew.
+import { describe, expect, it } from 'vitest';
+import { FieldSet } from './fieldpath.ts';
+import { decodeManagedFields, encodeManagedFields, managerIdentifier } from './managed-fields.ts';
+
+const entry = (manager: string, subresource?: string) => managerIdentifier({ manager, operation: 'Update', apiVersion: 'v1', subresource });
+
+describe('encodeManagedFields after decodeManagedFields', () => {
+  it('gives back an unchanged entry as it was encoded, and a changed one as its new set', () => {
+    const controller = entry('kube-controller-manager');
+    const kubelet = entry('kubelet', 'status');
+    const first = encodeManagedFields({
+      fields: new Map([
+        [controller, { set: FieldSet.of([{ field: 'spec' }, { field: 'replicas' }]), apiVersion: 'v1', applied: false }],
+        [kubelet, { set: FieldSet.of([{ field: 'status' }, { field: 'phase' }]), apiVersion: 'v1', applied: false }],
+      ]),
+      times: new Map([[controller, '2025-01-01T00:00:00Z'], [kubelet, '2025-01-01T00:00:00Z']]),
+    })!;
+    const decoded = decodeManagedFields(first);
+    const vs = decoded.fields.get(kubelet)!;
+    decoded.fields.set(kubelet, { ...vs, set: vs.set.union(FieldSet.of([{ field: 'status' }, { field: 'podIP' }])) });
+    const second = encodeManagedFields(decoded)!;
+    expect(second[0]!.fieldsV1).toBe(first[0]!.fieldsV1);
+    expect(second[1]!.fieldsV1).toEqual({ 'f:status': { 'f:phase': {}, 'f:podIP': {} } });
+    // A FieldsV1 that did not come from here (a client's, in its own key order) is encoded anew.
+    const sent = decodeManagedFields([{ ...first[0], fieldsV1: { 'f:spec': { 'f:replicas': {} }, 'f:metadata': { 'f:labels': {} } } }]);
+    expect(Object.keys(encodeManagedFields(sent)![0]!.fieldsV1!)).toEqual(['f:metadata', 'f:spec']);
+  });
+});
