@@ -259,6 +259,34 @@ describe('CronJob', () => {
     expect((await batch.listNamespacedJob({ namespace })).items).toEqual([]);
   });
 
+  // cronjob_controllerv2.go syncCronJob: nextScheduleTime fails for a schedule that never comes
+  // round (utils.go mostRecentScheduleTime); kubectl's test/cmd/events.sh waits for this event.
+  it('reports a schedule that never fires ("59 23 31 2 *") as a Warning InvalidSchedule event and makes no job', async () => {
+    await start();
+    await batch.createNamespacedCronJob({ namespace, body: cronJob({ schedule: '59 23 31 2 *' }) });
+    await cluster.settle();
+    cluster.clock.advance(60 * 60_000);
+    await cluster.settle();
+    expect((await batch.listNamespacedJob({ namespace })).items).toEqual([]);
+    const events = (await core.listNamespacedEvent({ namespace, fieldSelector: 'involvedObject.kind=CronJob,involvedObject.name=tick' })).items;
+    expect(events.map((e) => [e.type, e.reason, e.message, e.source?.component])).toEqual([
+      ['Warning', 'InvalidSchedule', 'invalid schedule: 59 23 31 2 * : time difference between two schedules is less than 1 second', 'cronjob-controller'],
+    ]);
+    expect((await batch.readNamespacedCronJob({ name: 'tick', namespace })).status?.lastScheduleTime).toBeUndefined();
+  });
+
+  it('reports nothing for a schedule that fires, nor for a never-firing one while suspended', async () => {
+    await start();
+    await batch.createNamespacedCronJob({ namespace, body: cronJob({}) });
+    await batch.createNamespacedCronJob({ namespace, body: { ...cronJob({ schedule: '59 23 31 2 *', suspend: true }), metadata: { name: 'never' } } });
+    await cluster.settle();
+    cluster.clock.advance(5 * 60_000);
+    await cluster.settle();
+    const reasons = (await core.listNamespacedEvent({ namespace, fieldSelector: 'involvedObject.kind=CronJob' })).items.map((e) => `${e.involvedObject.name}:${e.reason}`);
+    expect(reasons).toContain('tick:SuccessfulCreate');
+    expect(reasons.filter((r) => r.endsWith(':InvalidSchedule'))).toEqual([]);
+  });
+
   it('keeps successfulJobsHistoryLimit finished jobs', async () => {
     await start();
     await batch.createNamespacedCronJob({ namespace, body: cronJob({ successfulJobsHistoryLimit: 1 }) });

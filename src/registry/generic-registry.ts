@@ -408,7 +408,7 @@ export class GenericRegistry {
         if (!this.type.allowCreateOnUpdate) throw notFound(this.groupResource, name);
         return this.create(namespace, obj, options);
       }
-      const requested = obj.metadata!.resourceVersion;
+      const requested = conditionalVersion(obj.metadata!.resourceVersion);
       if (!requested && !this.type.allowUnconditionalUpdate) {
         // The real gk here is built from the resource, so details.kind is the plural.
         throw invalid({ group: this.type.group, kind: this.type.plural }, name, [
@@ -847,4 +847,14 @@ export class GenericRegistry {
     const { apiVersion: _a, kind: _k, ...rest } = obj;
     return { apiVersion: this.apiVersion, kind: this.type.kind, ...rest };
   }
+}
+
+/**
+ * The resourceVersion an update is conditional on: none when the body carries none or "0". The
+ * apiserver parses the body's version to a number and treats 0 as unconditional where the
+ * strategy allows it (registry/generic/registry/store.go Update: doUnconditionalUpdate), so
+ * `kubectl replace` of a manifest saying resourceVersion "0" overwrites the live object.
+ */
+function conditionalVersion(resourceVersion: string | undefined): string | undefined {
+  return resourceVersion && resourceVersion !== '0' ? resourceVersion : undefined;
 }

@@ -39,6 +39,17 @@ function formatInZone(ms: number, location: string): string {
   return `${parts.year}-${parts.month}-${parts.day}T${parts.hour}:${parts.minute}:${parts.second}${offset}`;
 }
 
+/**
+ * Whether mostRecentScheduleTime fails for this schedule: robfig/cron's Next answers the zero time
+ * when nothing matches within five years, so once `now` is not before the first activation t1,
+ * t2 - t1 is below a second whenever either is missing.
+ */
+function hasNoNextTime(schedule: CronSpec, earliest: number, now: number): boolean {
+  const t1 = cronNext(schedule, earliest);
+  if (t1 === undefined) return true;
+  return now >= t1 && cronNext(schedule, t1) === undefined;
+}
+
 export class CronJobController extends QueueController {
   readonly name = 'cronjob';
   private readonly jobs = new OwnedIndex(JOBS);
@@ -98,11 +109,15 @@ export class CronJobController extends QueueController {
     } catch {
       // An unparsable schedule (validation refuses these on writes) makes nothing.
     }
-    if (schedule && spec.suspend !== true) {
-      const earliest = Math.max(
-        Date.parse((status.lastScheduleTime as string | undefined) ?? cronJob.metadata.creationTimestamp!),
-        spec.startingDeadlineSeconds !== undefined ? now - numberOr(spec.startingDeadlineSeconds, 0) * 1000 : -Infinity,
-      );
+    const earliest = Math.max(
+      Date.parse((status.lastScheduleTime as string | undefined) ?? cronJob.metadata.creationTimestamp!),
+      spec.startingDeadlineSeconds !== undefined ? now - numberOr(spec.startingDeadlineSeconds, 0) * 1000 : -Infinity,
+    );
+    if (schedule && spec.suspend !== true && hasNoNextTime(schedule, earliest, now)) {
+      // mostRecentScheduleTime's error (pkg/controller/cronjob/utils.go): a schedule that parses but
+      // never comes round, such as "59 23 31 2 *" (February 31st), is reported and not requeued.
+      this.events.event(cronJob, 'Warning', 'InvalidSchedule', `invalid schedule: ${String(spec.schedule)} : time difference between two schedules is less than 1 second`);
+    } else if (schedule && spec.suspend !== true) {
       // getMostRecentScheduleTime: the latest activation in (earliest, now].
       let mostRecent: number | undefined;
       for (let t = cronNext(schedule, earliest), n = 0; t !== undefined && t <= now && n < 100_000; t = cronNext(schedule, t), n++) mostRecent = t;
