@@ -4,7 +4,7 @@
 // (cluster.kubeConfig's default), over the in-process msw transport and over listen() loopback,
 // kubefake with no transport and no client at all, and a static stream with no kubefake at all
 // through msw and client-node (the floor those two layers set). Rounds of the cases are interleaved so a busy machine hits all of them alike.
-// Run alone: `node bench/watch.ts`.
+// Run alone: `node bench/watch.ts`; BENCH_WATCH_CASES=0,2 runs only those cases (indices into CASES).
 import * as k8s from '@kubernetes/client-node';
 import { readFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
@@ -16,6 +16,8 @@ import { attachHost, detachHost } from '../src/transport/msw-network.ts';
 
 export interface WatchBenchOptions {
   watchers?: number;
+  /** Which cases to run, by index into CASES (all when empty). */
+  cases?: number[];
   /** Writes per second, spread evenly (one due every 1000/rate ms). */
   rate?: number;
   /** Seconds of writing per round. */
@@ -300,18 +302,19 @@ function summarize(name: string, rounds: RoundResult[]): WatchCaseSummary {
 }
 
 export async function watchFanOut(options: WatchBenchOptions = {}): Promise<{ summaries: WatchCaseSummary[]; options: Required<WatchBenchOptions>; load: [number, number] }> {
-  const o: Required<WatchBenchOptions> = { watchers: 10, rate: 1000, seconds: 2, rounds: 3, ...options };
-  const results = CASES.map(() => [] as RoundResult[]);
+  const o: Required<WatchBenchOptions> = { watchers: 10, rate: 1000, seconds: 2, rounds: 3, cases: [], ...options };
+  const cases = o.cases.length ? o.cases.map((i) => CASES[i]!).filter(Boolean) : CASES;
+  const results = cases.map(() => [] as RoundResult[]);
   const loadBefore = loadavg()[0]!;
   // Warm-up: a short round of each case, not counted (JIT, first-cluster interception setup).
-  for (const c of CASES) await c.run({ ...o, seconds: 0.5 });
+  for (const c of cases) await c.run({ ...o, seconds: 0.5 });
   for (let r = 0; r < o.rounds; r++) {
-    for (let k = 0; k < CASES.length; k++) {
-      const index = (r + k) % CASES.length;
-      results[index]!.push(await CASES[index]!.run(o));
+    for (let k = 0; k < cases.length; k++) {
+      const index = (r + k) % cases.length;
+      results[index]!.push(await cases[index]!.run(o));
     }
   }
-  return { summaries: CASES.map((c, i) => summarize(c.name, results[i]!)), options: o, load: [loadBefore, loadavg()[0]!] };
+  return { summaries: cases.map((c, i) => summarize(c.name, results[i]!)), options: o, load: [loadBefore, loadavg()[0]!] };
 }
 
 /** The markdown section for bench/RESULTS.md. */
@@ -347,6 +350,8 @@ if (import.meta.main) {
   const section = await watchSection({
     rounds: Number(process.env.BENCH_WATCH_ROUNDS ?? 3),
     seconds: Number(process.env.BENCH_WATCH_SECONDS ?? 2),
+    // e.g. BENCH_WATCH_CASES=0,1 runs the dispatcher and msw cases only (indices into CASES).
+    cases: (process.env.BENCH_WATCH_CASES ?? '').split(',').filter((s) => s.trim() !== '').map(Number),
   });
   console.log(section);
   process.exit(0);
