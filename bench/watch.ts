@@ -336,7 +336,8 @@ export async function watchSection(options: WatchBenchOptions = {}): Promise<str
 ${o.watchers} watchers of one collection while ConfigMaps are created at ${o.rate} writes/s, each write due at its own
 millisecond (POSTs answered by \`cluster.handle()\`), ${o.seconds} s per round, ${o.rounds} rounds per case, the cases' rounds
 interleaved. Latency is from the write's commit (the store assigning its resourceVersion) to each watcher's callback;
-"from issue" adds the write request itself. Percentiles are medians over rounds; "worst p99" is the worst round's.
+"from issue" adds the write request itself. Only the bench's own writes count (not the namespace's replayed
+kube-root-ca.crt). Percentiles are medians over rounds; "worst p99" is the worst round's.
 Load average (1 min) before/after: ${load[0].toFixed(2)} / ${load[1].toFixed(2)}.
 
 | path | events delivered (expected) | events/s delivered | commit→delivery p50 (ms) | p99 (ms) | worst p99 (ms) | from issue p50 / p99 (ms) | GC ms per s / longest GC (ms) | event-loop delay p99 (ms) | CPU per event (µs) | waiting for a CPU (ms per s) |
