@@ -11,6 +11,7 @@ import { compare, toFieldSet } from '../apply/typed.ts';
 import { aggregatedRules } from '../controllers/clusterrole-aggregation.ts';
 import { BOOTSTRAP_CLUSTER_ROLE_BINDINGS, BOOTSTRAP_CLUSTER_ROLES } from '../generated/bootstrap-rbac.ts';
 import { formatTimestamp } from '../go/time.ts';
+import { deepEqual } from '../util/deep-equal.ts';
 import type { VersionedStore } from '../storage/versioned-store.ts';
 import type { Clock, RandomSource } from '../util/clock-and-random.ts';
 
@@ -62,6 +63,7 @@ function managedEntry(manager: string, operation: 'Update' | 'Apply', fieldsV1: 
 function bootstrapTemplates(): readonly Template[] {
   if (templates) return templates;
   const roles = BOOTSTRAP_CLUSTER_ROLES as unknown as readonly PolicyObject[];
+  const aggregated = settledAggregation(roles);
   const built: Template[] = [];
   for (const role of roles) {
     const { rules, aggregationRule, metadata } = role;
@@ -74,7 +76,7 @@ function bootstrapTemplates(): readonly Template[] {
     const selectors = aggregationRule?.clusterRoleSelectors;
     if (selectors) {
       // Then the aggregation controller's forced apply of `rules` alone (Apply entries sort first).
-      finalRules = aggregatedRules(selectors, roles.filter((r) => r !== role));
+      finalRules = aggregated.get(metadata.name)!;
       if (finalRules.length > 0) managedFields.unshift(managedEntry(AGGREGATION_MANAGER, 'Apply', appliedFieldsV1('ClusterRole', { rules: finalRules })));
     }
     const object: Record<string, unknown> = { apiVersion: API_VERSION, kind: 'ClusterRole', metadata: { name: metadata.name, labels: metadata.labels, annotations: metadata.annotations } };
@@ -91,6 +93,28 @@ function bootstrapTemplates(): readonly Template[] {
     built.push({ bucket: `${GROUP}/clusterrolebindings`, key: metadata.name, object: object as KubeObject, managedFields: [managedEntry(APISERVER_MANAGER, 'Update', fields)] });
   }
   return (templates = deepFreeze(built));
+}
+
+/**
+ * The rules each aggregated role holds once the aggregation controller has nothing left to do:
+ * aggregated roles feed each other (view into edit, edit into admin), so it runs to a fixed point,
+ * each round as the controller would, over the roles as the previous round left them.
+ */
+function settledAggregation(roles: readonly PolicyObject[]): Map<string, unknown[]> {
+  let current = roles.map((role) => ({ ...role, rules: role.rules ?? [] }));
+  for (let round = 0; round <= roles.length; round++) {
+    let changed = false;
+    current = current.map((role, i) => {
+      const selectors = role.aggregationRule?.clusterRoleSelectors;
+      if (!selectors) return role;
+      const rules = aggregatedRules(selectors, current.filter((_, j) => j !== i));
+      if (deepEqual(rules, role.rules)) return role;
+      changed = true;
+      return { ...role, rules };
+    });
+    if (!changed) return new Map(current.filter((r) => r.aggregationRule?.clusterRoleSelectors).map((r) => [r.metadata.name, r.rules]));
+  }
+  throw new Error('kubefake: the bootstrap roles\' aggregation does not settle');
 }
 
 /**
