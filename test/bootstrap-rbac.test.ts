@@ -53,6 +53,27 @@ describe('bootstrap RBAC on a default cluster (no auth)', () => {
     expect(discovery?.subjects).toEqual([{ apiGroup: 'rbac.authorization.k8s.io', kind: 'Group', name: 'system:authenticated' }]);
   });
 
+  it('holds the bootstrap Roles and RoleBindings of kube-system and kube-public, managed as any client creating them would be', async () => {
+    const system = (await rbac.listNamespacedRole({ namespace: 'kube-system' })).items.map((r) => r.metadata!.name);
+    expect(system).toEqual(expect.arrayContaining(['extension-apiserver-authentication-reader', 'system::leader-locking-kube-controller-manager', 'system::leader-locking-kube-scheduler', 'system:controller:bootstrap-signer', 'system:controller:token-cleaner']));
+    expect((await rbac.listNamespacedRole({ namespace: 'kube-public' })).items.map((r) => r.metadata!.name)).toEqual(['system:controller:bootstrap-signer']);
+    expect((await rbac.listNamespacedRole({ namespace: 'default' })).items).toEqual([]);
+    const binding = await rbac.readNamespacedRoleBinding({ namespace: 'kube-system', name: 'system::leader-locking-kube-scheduler' });
+    expect(binding.roleRef).toEqual({ apiGroup: 'rbac.authorization.k8s.io', kind: 'Role', name: 'system::leader-locking-kube-scheduler' });
+    expect(binding.subjects).toEqual([
+      { apiGroup: 'rbac.authorization.k8s.io', kind: 'User', name: 'system:kube-scheduler' },
+      { kind: 'ServiceAccount', name: 'kube-scheduler', namespace: 'kube-system' },
+    ]);
+    const copy = await rbac.createNamespacedRoleBinding({
+      namespace: 'kube-system',
+      body: { metadata: { name: 'copy', labels: binding.metadata!.labels, annotations: binding.metadata!.annotations }, roleRef: binding.roleRef, subjects: binding.subjects },
+      fieldManager: 'test',
+    });
+    expect(binding.metadata?.managedFields).toHaveLength(1);
+    expect(binding.metadata?.managedFields?.[0]).toMatchObject({ manager: 'kube-apiserver', operation: 'Update', fieldsV1: copy.metadata?.managedFields?.[0]?.fieldsV1 });
+    await rbac.deleteNamespacedRoleBinding({ namespace: 'kube-system', name: 'copy' });
+  });
+
   it('serves view, edit and admin already aggregated: view from aggregate-to-view, edit and admin on top of the roles they select', async () => {
     const roles = (await rbac.listClusterRole()).items;
     const rulesOf = (name: string) => roles.find((r) => r.metadata?.name === name)!.rules;
@@ -95,7 +116,8 @@ describe('bootstrap RBAC on a default cluster (no auth)', () => {
 
   it('are the cluster’s own objects: left out of snapshot() and diff() until changed, shown with includeBootstrap', async () => {
     await using fresh = await createFakeCluster();
-    expect(fresh.snapshot().filter((o) => o.kind === 'ClusterRole' || o.kind === 'ClusterRoleBinding')).toEqual([]);
+    expect(fresh.snapshot().filter((o) => o.apiVersion === 'rbac.authorization.k8s.io/v1')).toEqual([]);
+    expect(fresh.snapshot({ includeBootstrap: true }).filter((o) => o.kind === 'RoleBinding').map((o) => o.metadata?.namespace)).toContain('kube-public');
     const all = fresh.snapshot({ includeBootstrap: true }).filter((o) => o.kind === 'ClusterRole').map((o) => o.metadata?.name);
     expect(all).toContain('cluster-admin');
     const before = fresh.snapshot();
@@ -167,6 +189,12 @@ describe.skipIf(!kubectlAvailable)('kubectl get clusterroles on a default cluste
     const pages = (await Promise.all(lists.map((r) => r.responseBody()))) as { metadata: { continue?: string }; rows?: unknown[]; items?: unknown[] }[];
     expect(pages.map((p) => (p.rows ?? p.items)!.length)).toEqual(pages.map((_, i) => Math.min(10, count - 10 * i)));
     expect(pages.map((p) => !!p.metadata.continue)).toEqual(pages.map((_, i) => i < pages.length - 1));
+  });
+
+  it('lists the bootstrap Roles of kube-system', async () => {
+    const { code, stdout } = await kubectl(['get', 'roles', '-n', 'kube-system', '-o', 'name']);
+    expect(code).toBe(0);
+    expect(stdout).toContain('role.rbac.authorization.k8s.io/extension-apiserver-authentication-reader\n');
   });
 
   it('shows view’s aggregated rules in describe', async () => {

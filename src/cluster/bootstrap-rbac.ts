@@ -3,13 +3,13 @@
 // "rbac/bootstrap-roles"; the objects are src/generated/bootstrap-rbac.ts, from upstream's
 // bootstrappolicy). The objects are built once per process as frozen templates, managedFields
 // included, and each cluster stores shallow copies carrying its own uid and timestamps straight
-// into the store: no registry, admission or field manager runs, so ~20 objects cost little.
+// into the store: no registry, admission or field manager runs, so ~30 objects cost little.
 import type { KubeObject } from '../apis/object.ts';
 import { STRIPPED } from '../apply/field-manager.ts';
 import { builtinSchema } from '../apply/builtin-schema.ts';
 import { compare, toFieldSet } from '../apply/typed.ts';
 import { aggregatedRules } from '../controllers/clusterrole-aggregation.ts';
-import { BOOTSTRAP_CLUSTER_ROLE_BINDINGS, BOOTSTRAP_CLUSTER_ROLES } from '../generated/bootstrap-rbac.ts';
+import { BOOTSTRAP_CLUSTER_ROLE_BINDINGS, BOOTSTRAP_CLUSTER_ROLES, BOOTSTRAP_ROLE_BINDINGS, BOOTSTRAP_ROLES } from '../generated/bootstrap-rbac.ts';
 import { formatTimestamp } from '../go/time.ts';
 import { deepEqual } from '../util/deep-equal.ts';
 import type { VersionedStore } from '../storage/versioned-store.ts';
@@ -33,7 +33,7 @@ interface Template {
 
 /** What the generated policy holds (every object has a name, labels and annotations). */
 interface PolicyObject {
-  metadata: { name: string; labels: Record<string, string>; annotations: Record<string, string> };
+  metadata: { name: string; namespace?: string; labels: Record<string, string>; annotations: Record<string, string> };
   rules?: unknown[] | null;
   aggregationRule?: { clusterRoleSelectors?: unknown[] };
   subjects?: unknown[];
@@ -84,13 +84,23 @@ function bootstrapTemplates(): readonly Template[] {
     if (aggregationRule) object.aggregationRule = aggregationRule;
     built.push({ bucket: `${GROUP}/clusterroles`, key: metadata.name, object: object as KubeObject, managedFields });
   }
-  for (const binding of BOOTSTRAP_CLUSTER_ROLE_BINDINGS as unknown as readonly PolicyObject[]) {
-    const { metadata, subjects, roleRef } = binding;
-    const object: Record<string, unknown> = { apiVersion: API_VERSION, kind: 'ClusterRoleBinding', metadata: { name: metadata.name, labels: metadata.labels, annotations: metadata.annotations } };
-    if (subjects) object.subjects = subjects;
-    object.roleRef = roleRef;
-    const fields = createdFieldsV1('ClusterRoleBinding', { metadata: { labels: metadata.labels, annotations: metadata.annotations }, subjects, roleRef });
-    built.push({ bucket: `${GROUP}/clusterrolebindings`, key: metadata.name, object: object as KubeObject, managedFields: [managedEntry(APISERVER_MANAGER, 'Update', fields)] });
+  // The bindings, and the Roles and RoleBindings of kube-system and kube-public, as created.
+  const plain: [string, string, readonly Record<string, unknown>[]][] = [
+    ['ClusterRoleBinding', 'clusterrolebindings', BOOTSTRAP_CLUSTER_ROLE_BINDINGS],
+    ['Role', 'roles', BOOTSTRAP_ROLES],
+    ['RoleBinding', 'rolebindings', BOOTSTRAP_ROLE_BINDINGS],
+  ];
+  for (const [kind, resource, objects] of plain) {
+    for (const { metadata, subjects, roleRef, rules } of objects as unknown as readonly PolicyObject[]) {
+      const { name, namespace, labels, annotations } = metadata;
+      const object: Record<string, unknown> = { apiVersion: API_VERSION, kind, metadata: namespace ? { name, namespace, labels, annotations } : { name, labels, annotations } };
+      if (rules) object.rules = rules;
+      if (subjects) object.subjects = subjects;
+      if (roleRef) object.roleRef = roleRef;
+      const { apiVersion: _v, kind: _k, metadata: _m, ...fields } = object;
+      const managedFields = [managedEntry(APISERVER_MANAGER, 'Update', createdFieldsV1(kind, { metadata: { labels, annotations }, ...fields }))];
+      built.push({ bucket: `${GROUP}/${resource}`, key: namespace ? `${namespace}/${name}` : name, object: object as KubeObject, managedFields });
+    }
   }
   return (templates = deepFreeze(built));
 }
@@ -119,16 +129,18 @@ function settledAggregation(roles: readonly PolicyObject[]): Map<string, unknown
 
 /**
  * Stores the bootstrap ClusterRoles (admin, edit and view already aggregated, as the controller
- * leaves them) and ClusterRoleBindings, each a shallow copy of a shared frozen template with this
+ * leaves them), ClusterRoleBindings, and the Roles and RoleBindings of kube-system and
+ * kube-public (the namespaces must exist), each a shallow copy of a shared frozen template with this
  * cluster's uid and creation time (one timestamp for all, read once).
  */
 export function installBootstrapRbac(store: VersionedStore, clock: Clock, random: RandomSource): void {
   const now = formatTimestamp(clock.now());
   for (const { bucket, key, object, managedFields } of bootstrapTemplates()) {
-    const { name, labels, annotations } = object.metadata as PolicyObject['metadata'];
+    const { name, namespace, labels, annotations } = object.metadata as PolicyObject['metadata'];
     // Go's ObjectMeta order, as the apiserver writes it.
     const metadata = {
       name,
+      ...(namespace ? { namespace } : {}),
       uid: random.uid(),
       resourceVersion: '',
       creationTimestamp: now,

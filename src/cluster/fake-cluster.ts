@@ -75,7 +75,7 @@ export interface FakeClusterOptions {
    * Authentication and RBAC as a real server runs them (docs/auth.md): every request needs a
    * known bearer token (`cluster.kubeConfig` is the administrator, in system:masters;
    * `cluster.kubeConfigFor(identity)` any other), is authorized by the Roles and bindings
-   * stored (the bootstrap roles installed), and is recorded in `cluster.permissions`. Default off.
+   * stored (every cluster has the bootstrap roles), and is recorded in `cluster.permissions`. Default off.
    */
   auth?: boolean;
   /**
