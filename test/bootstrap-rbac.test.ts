@@ -203,3 +203,20 @@ describe.skipIf(!kubectlAvailable)('kubectl get clusterroles on a default cluste
     expect(stdout).toMatch(/^\s+pods\s+\[\]\s+\[\]\s+\[get list watch\]$/m);
   });
 });
+
+describe('the generated bootstrap objects', () => {
+  it('are what bootstrap-rbac-templates.ts derives from the upstream policy files (rerun scripts/gen-bootstrap-rbac.mjs when they change)', async () => {
+    const { readFileSync } = await import('node:fs');
+    const { load } = await import('js-yaml');
+    const { bootstrapTemplates } = await import('../src/cluster/bootstrap-rbac-templates.ts');
+    const { BOOTSTRAP_RBAC } = await import('../src/generated/bootstrap-rbac.ts');
+    const items = (file: string) =>
+      (load(readFileSync(new URL(`../scripts/upstream/v1.36/rbac/${file}`, import.meta.url), 'utf8')) as { items: { metadata: Record<string, unknown> }[] }).items.map((item) => {
+        const { creationTimestamp: _c, ...metadata } = item.metadata;
+        return { ...item, metadata };
+      });
+    const derived = bootstrapTemplates({ clusterRoles: items('cluster-roles.yaml'), clusterRoleBindings: items('cluster-role-bindings.yaml'), roles: items('namespace-roles.yaml'), roleBindings: items('namespace-role-bindings.yaml') });
+    expect(JSON.parse(JSON.stringify(derived))).toEqual(JSON.parse(JSON.stringify(BOOTSTRAP_RBAC)));
+    expect(derived.map((t) => t.bucket.split('/')[1])).toEqual([...Array(13).fill('clusterroles'), ...Array(6).fill('clusterrolebindings'), ...Array(7).fill('roles'), ...Array(7).fill('rolebindings')]);
+  });
+});
