@@ -29,7 +29,7 @@ const CURRENT_OPERATION = 'current-operation';
 export const LAST_APPLIED_ANNOTATION = 'kubectl.kubernetes.io/last-applied-configuration';
 
 /** The fields stripMetaManager removes from every manager's set. */
-const STRIPPED = FieldSet.of(
+export const STRIPPED = FieldSet.of(
   [{ field: 'apiVersion' }],
   [{ field: 'kind' }],
   [{ field: 'metadata' }],

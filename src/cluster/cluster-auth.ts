@@ -1,16 +1,12 @@
 // An `auth: true` cluster's authentication and authorization, assembled (loaded only for such a
 // cluster: fake-cluster.ts imports this module on demand, and what it needs from src/auth with it): the token authenticator
 // (the default kubeconfig's token is the administrator's), the RBAC authorizer over the store,
-// the permission log behind cluster.permissions, and the bootstrap roles a real cluster starts with.
-import type { ApiCatalog } from '../apis/catalog.ts';
-import type { KubeObject } from '../apis/object.ts';
-import type { ResourceType } from '../apis/resource-type.ts';
+// and the permission log behind cluster.permissions (the bootstrap roles every cluster has: bootstrap-rbac.ts).
 import { ADMIN_IDENTITY, TokenAuthenticator, usernameOf, type Identity } from '../auth/authenticator.ts';
 import { validateServiceAccountToken, type TokenObjectGetter } from '../auth/service-account-token-validator.ts';
 import type { AuthParts } from '../auth/filter.ts';
 import { minimalRoleYaml, notAllowedBy, PermissionLog, type UsedPermission } from '../auth/permissions.ts';
 import { RbacAuthorizer } from '../auth/rbac-authorizer.ts';
-import { BOOTSTRAP_CLUSTER_ROLE_BINDINGS, BOOTSTRAP_CLUSTER_ROLES } from '../generated/bootstrap-rbac.ts';
 import type { GenericRegistry } from '../registry/generic-registry.ts';
 import { serviceAccountTokenClaims } from '../registry/subresources/serviceaccount-token.ts';
 import type { VersionedStore } from '../storage/versioned-store.ts';
@@ -54,14 +50,6 @@ export function clusterAuth(store: VersionedStore, registryOf: (resource: TokenR
   });
   authenticator.register(ADMIN_TOKEN, ADMIN_IDENTITY);
   return { authenticator, authorizer: new RbacAuthorizer(store), permissions: new PermissionLog() };
-}
-
-/** The bootstrap ClusterRoles and ClusterRoleBindings (generated from upstream's bootstrap policy). */
-export async function installBootstrapRbac(catalog: ApiCatalog, registryFor: (type: ResourceType) => GenericRegistry): Promise<void> {
-  const roles = registryFor(catalog.find('rbac.authorization.k8s.io', 'v1', 'clusterroles')!);
-  const bindings = registryFor(catalog.find('rbac.authorization.k8s.io', 'v1', 'clusterrolebindings')!);
-  for (const role of BOOTSTRAP_CLUSTER_ROLES) await roles.create(undefined, structuredClone(role) as KubeObject);
-  for (const binding of BOOTSTRAP_CLUSTER_ROLE_BINDINGS) await bindings.create(undefined, structuredClone(binding) as KubeObject);
 }
 
 /** cluster.permissions of an `auth: true` cluster. */

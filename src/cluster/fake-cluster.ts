@@ -57,6 +57,7 @@ import type { Identity } from '../auth/authenticator.ts';
 import type { Permissions } from './cluster-auth.ts';
 import { permissionsWithoutAuth } from './permissions-without-auth.ts';
 import { bootstrapSystemPriorityClasses } from '../admission/priority.ts';
+import { installBootstrapRbac } from './bootstrap-rbac.ts';
 import type { WebhookHandler, WebhookTarget } from '../webhooks/types.ts';
 
 export type { Manifests, ManifestSource } from './manifests.ts';
@@ -74,7 +75,7 @@ export interface FakeClusterOptions {
    * Authentication and RBAC as a real server runs them (docs/auth.md): every request needs a
    * known bearer token (`cluster.kubeConfig` is the administrator, in system:masters;
    * `cluster.kubeConfigFor(identity)` any other), is authorized by the Roles and bindings
-   * stored (the bootstrap roles installed), and is recorded in `cluster.permissions`. Default off.
+   * stored (every cluster has the bootstrap roles), and is recorded in `cluster.permissions`. Default off.
    */
   auth?: boolean;
   /**
@@ -342,7 +343,8 @@ export async function createInProcessCluster(options: FakeClusterOptions = {}): 
   const namespaces = registryFor(catalog.find('', 'v1', 'namespaces')!);
   for (const name of BOOT_NAMESPACES) await namespaces.create(undefined, { metadata: { name } });
   await bootstrapSystemPriorityClasses(registryFor(catalog.find('scheduling.k8s.io', 'v1', 'priorityclasses')!));
-  if (auth) await authKit!.installBootstrapRbac(catalog, registryFor);
+  // kube-apiserver's rbac/bootstrap-roles hook runs whatever the authorization mode.
+  installBootstrapRbac(ctx.store, clock, random);
 
   controllers.add(new GarbageCollector(controllerContext, controllers.reportError));
   controllers.add(new NamespaceController(controllerContext, controllers.reportError));
@@ -370,8 +372,6 @@ export async function createInProcessCluster(options: FakeClusterOptions = {}): 
     controllers.add(controller);
     await controller.syncExisting();
   }
-  // The bootstrap's aggregated roles (admin, edit, view) are filled before the cluster counts as booted.
-  if (auth) await controllers.settle();
   harness.ready();
 
   const listeners: Listener[] = [];

@@ -38,18 +38,10 @@ export class ClusterRoleAggregationController extends QueueController {
     const role = this.ctx.store.get(BUCKET, name) as ({ aggregationRule?: AggregationRule; rules?: unknown[] | null } & object) | undefined;
     const selectors = role?.aggregationRule?.clusterRoleSelectors;
     if (!role || !selectors) return;
-    const all = this.ctx.store
-      .list(BUCKET, '')
-      .filter(({ key }) => key !== name)
-      .sort((a, b) => compareGoStrings(a.key, b.key));
-    const rules: unknown[] = [];
-    for (const selector of selectors) {
-      const matcher = labelSelectorAsSelector(selector);
-      for (const { object } of all) {
-        if (!matcher.matches(object.metadata.labels)) continue;
-        for (const rule of ((object as { rules?: unknown[] | null }).rules ?? [])) if (!rules.some((r) => deepEqual(r, rule))) rules.push(rule);
-      }
-    }
+    const rules = aggregatedRules(
+      selectors,
+      this.ctx.store.list(BUCKET, '').filter(({ key }) => key !== name).map(({ object }) => object),
+    );
     if (deepEqual(role.rules ?? [], rules)) return;
     const type = this.ctx.catalog.find('rbac.authorization.k8s.io', 'v1', 'clusterroles')!;
     // rbacv1ac.ClusterRole(name).WithRules(...): no rules at all leaves `rules` out (omitempty),
@@ -59,4 +51,22 @@ export class ClusterRoleAggregationController extends QueueController {
     const apply: ApplyPatch = { kind: 'apply', config, force: true, fieldValidation: 'Strict' };
     await this.ctx.registryFor(type).patch(undefined, name, apply, { fieldManager: this.name });
   }
+}
+
+/**
+ * The rules an aggregated ClusterRole gets from `others` (every other ClusterRole): selector by
+ * selector, roles in name order, each rule once. Also what the bootstrap's admin/edit/view hold
+ * when a cluster starts (src/cluster/bootstrap-rbac.ts), so the controller finds nothing to do.
+ */
+export function aggregatedRules(selectors: readonly unknown[], others: readonly { metadata: { name?: string; labels?: Record<string, string> } }[]): unknown[] {
+  const sorted = [...others].sort((a, b) => compareGoStrings(a.metadata.name ?? '', b.metadata.name ?? ''));
+  const rules: unknown[] = [];
+  for (const selector of selectors) {
+    const matcher = labelSelectorAsSelector(selector);
+    for (const object of sorted) {
+      if (!matcher.matches(object.metadata.labels)) continue;
+      for (const rule of ((object as { rules?: unknown[] | null }).rules ?? [])) if (!rules.some((r) => deepEqual(r, rule))) rules.push(rule);
+    }
+  }
+  return rules;
 }

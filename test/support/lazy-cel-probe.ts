@@ -36,7 +36,7 @@ registerHooks({
     if (result.url.endsWith('/transport/http-listener.ts')) listener.add(result.url);
     if (result.url.endsWith('/patch/index.ts') || result.url.endsWith('/patch/strategic-merge.ts')) patchEngines.add(result.url);
     if (result.url.includes('/node_modules/pkijs/') || result.url.endsWith('/transport/serving-certs.ts')) tls.add(result.url);
-    if (result.url.includes('/src/auth/') || result.url.endsWith('/cluster/cluster-auth.ts') || result.url.endsWith('/generated/bootstrap-rbac.ts')) auth.add(result.url);
+    if (result.url.includes('/src/auth/') || result.url.endsWith('/cluster/cluster-auth.ts')) auth.add(result.url);
     if (result.url.includes('/src/controllers/workloads/') || result.url.endsWith('/cluster/workloads.ts')) workloads.add(result.url);
     if (result.url.endsWith('/pod-security/evaluator.ts') || result.url.endsWith('/pod-security/baseline-checks.ts')) podSecurityChecks.add(result.url);
     if (result.url.endsWith('/admission/webhooks/patch.ts')) webhookPatch.add(result.url);
