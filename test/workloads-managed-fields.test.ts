@@ -94,6 +94,8 @@ describe('managedFields of the control plane writes', () => {
 
   it('records the kubelet for a node it registered and the node status it patched, kube-controller-manager for what its node controllers add', async () => {
     const core = await start();
+    // The node controllers' patch follows the kubelet's first status: wait until the loops are idle.
+    await cluster.settle();
     const node = await core.readNode({ name: 'kubefake-node-1' });
     expect(owners(node)).toEqual([
       ['kube-controller-manager', 'Update', ''],
