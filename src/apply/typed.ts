@@ -384,7 +384,8 @@ export function compare(atom: Atom, lhs: unknown, rhs: unknown): Comparison {
 }
 
 function compareNode(atom: Atom, lhs: unknown, rhs: unknown, path: PathElement[], c: Comparison): void {
-  if (lhs === undefined && rhs === undefined) return;
+  // The same value (a part a read-modify-write left as stored) has no differences to find.
+  if (lhs === rhs) return;
   const alhs = deduceAtom(atom, lhs);
   const arhs = deduceAtom(atom, rhs);
   const state = { leaf: false };

@@ -54,6 +54,7 @@ import { convertingWatchSink } from './converting-watch-sink.ts';
 import { fieldSelectorForName, parseFieldSelector } from '../selectors/field-selector.ts';
 import { SelectorParseError } from '../selectors/selector-error.ts';
 import { applyStrictWarnings, isApplyPatch, type ApplyPatch } from '../apply/apply-patch.ts';
+import { shareUnchanged } from '../util/share-unchanged.ts';
 import { applyToLive, ignoreManagedFieldsTimestamps, managerOrUserAgent, recordUpdateManager } from '../apply/registry-hooks.ts';
 import { decodeBuiltin, hasTypedDecoding } from '../decoding/builtin-decoder.ts';
 
@@ -655,7 +656,13 @@ export class GenericRegistry {
       if (!existing || (uid !== undefined && existing.metadata.uid !== uid)) return undefined;
       const obj = deepCopy(existing) as KubeObject;
       if (!mutate(obj)) return existing;
-      if (manager !== undefined) recordUpdateManager(this.type, this.ctx.clock, existing, obj, manager);
+      // What the write left as it was goes back to being the stored (frozen) parts: the field
+      // manager's comparison and the store's freeze skip them.
+      shareUnchanged(obj as Record<string, unknown>, existing as Record<string, unknown>, ['metadata']);
+      if (manager !== undefined) {
+        recordUpdateManager(this.type, this.ctx.clock, existing, obj, manager);
+        shareUnchanged(obj.metadata as Record<string, unknown>, existing.metadata as Record<string, unknown>);
+      }
       try {
         if (completesDeletion(obj, existing, this.type)) {
           this.ctx.store.delete(this.bucket, key, existing.metadata.resourceVersion);
