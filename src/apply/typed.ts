@@ -435,7 +435,8 @@ function compareAtom(a: Atom, lhs: unknown, rhs: unknown, path: PathElement[], c
 }
 
 function compareListItems(t: ListType, lhs: unknown[], rhs: unknown[], path: PathElement[], c: Comparison): void {
-  const all: PathElement[] = [];
+  // Each item's element and its identity, in the order compared (lhs items, then rhs-only ones).
+  const all: { pe: PathElement; id: string }[] = [];
   const lValues = new Map<string, unknown[]>();
   const rValues = new Map<string, unknown[]>();
   for (const child of lhs) {
@@ -445,7 +446,7 @@ function compareListItems(t: ListType, lhs: unknown[], rhs: unknown[], path: Pat
     if (lValues.has(id)) lValues.get(id)!.push(child);
     else {
       lValues.set(id, [child]);
-      all.push(r.pe);
+      all.push({ pe: r.pe, id });
     }
   }
   for (const child of rhs) {
@@ -455,12 +456,12 @@ function compareListItems(t: ListType, lhs: unknown[], rhs: unknown[], path: Pat
     if (rValues.has(id)) rValues.get(id)!.push(child);
     else {
       rValues.set(id, [child]);
-      if (!lValues.has(id)) all.push(r.pe);
+      if (!lValues.has(id)) all.push({ pe: r.pe, id });
     }
   }
-  for (const pe of all) {
-    const lList = lValues.get(peId(pe)) ?? [];
-    const rList = rValues.get(peId(pe)) ?? [];
+  for (const { pe, id } of all) {
+    const lList = lValues.get(id) ?? [];
+    const rList = rValues.get(id) ?? [];
     const p = [...path, pe];
     if (lList.length <= 1 && rList.length <= 1) compareNode(t.elementType, lList[0], rList[0], p, c);
     else if (lList.length >= 2 && rList.length >= 2) {
