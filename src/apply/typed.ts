@@ -99,6 +99,27 @@ export function validate(atom: Atom, value: unknown, allowDuplicates = false): V
   return errs.length ? validateIn(atom, value, allowDuplicates, true) : errs;
 }
 
+/**
+ * Stored (frozen) parts found valid, per type and duplicate rule. An Update validates the live
+ * and the new object, and a status write's new pod shares the live one's spec and metadata parts
+ * (and most of a Deployment's pods share one frozen template-made spec): each is walked once.
+ * Only the topmost frozen part of a walk is looked up or remembered.
+ */
+const validFrozen = [new WeakMap<Atom, WeakSet<object>>(), new WeakMap<Atom, WeakSet<object>>()] as const;
+
+function validateChild(atom: Atom, child: unknown, allowDuplicates: boolean, inKeyOrder: boolean, parent: object): ValidationError[] {
+  if (typeof child !== 'object' || child === null || Object.isFrozen(parent) || !Object.isFrozen(child)) return validateIn(atom, child, allowDuplicates, inKeyOrder);
+  const byAtom = validFrozen[allowDuplicates ? 1 : 0];
+  let valid = byAtom.get(atom);
+  if (valid?.has(child)) return [];
+  const errs = validateIn(atom, child, allowDuplicates, inKeyOrder);
+  if (errs.length === 0) {
+    if (!valid) byAtom.set(atom, (valid = new WeakSet()));
+    valid.add(child);
+  }
+  return errs;
+}
+
 function validateIn(atom: Atom, value: unknown, allowDuplicates: boolean, inKeyOrder: boolean): ValidationError[] {
   const a = deduceAtom(atom, value);
   if (a.map) {
@@ -112,7 +133,7 @@ function validateIn(atom: Atom, value: unknown, allowDuplicates: boolean, inKeyO
         appendAll(errs, prefixed(errorf('field not declared in schema'), '.' + key));
         break;
       }
-      const found = validateIn(t, value[key], allowDuplicates, inKeyOrder);
+      const found = validateChild(t, value[key], allowDuplicates, inKeyOrder, value);
       if (found.length) appendAll(errs, prefixed(found, '.' + key));
     }
     return errs;
@@ -136,7 +157,7 @@ function validateIn(atom: Atom, value: unknown, allowDuplicates: boolean, inKeyO
           seen.insert([pe]);
         }
       }
-      const found = validateIn(a.list.elementType, child, allowDuplicates, inKeyOrder);
+      const found = validateChild(a.list.elementType, child, allowDuplicates, inKeyOrder, value);
       if (found.length) appendAll(errs, prefixed(found, peString(pe)));
     }
     return errs;
