@@ -403,12 +403,25 @@ function unionNodes(a: readonly SetNode[], b: readonly SetNode[]): SetNode[] {
   return [...out, ...a.slice(i), ...b.slice(j)];
 }
 
+/**
+ * Key elements serialised so far (key values are scalars; elements are never changed once made).
+ * A list item's element is one object for every path below the item (a condition's six fields),
+ * and a set whose children came out of order looks each one up by its serialised form: Go JSON
+ * of the key, once per element rather than per path.
+ */
+const serialized = new WeakMap<PathElement, string>();
+
 /** serializePathElement: `f:name`, `k:{"a":1,"b":"x"}` (keys in key order), `v:<json>`, `i:3`. */
 export function serializePE(pe: PathElement): string {
   if ('field' in pe) return 'f:' + pe.field;
-  if ('key' in pe) return 'k:{' + pe.key.map((k) => `${goJson(k.name)}:${goJson(k.value)}`).join(',') + '}';
   if ('value' in pe) return 'v:' + goJson(pe.value);
-  return 'i:' + pe.index;
+  if ('index' in pe) return 'i:' + pe.index;
+  let s = serialized.get(pe);
+  if (s === undefined) {
+    s = 'k:{' + pe.key.map((k) => `${goJson(k.name)}:${goJson(k.value)}`).join(',') + '}';
+    serialized.set(pe, s);
+  }
+  return s;
 }
 
 export class FieldPathError extends Error {}

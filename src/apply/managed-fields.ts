@@ -80,6 +80,27 @@ export const parseIdentifier = (manager: string): Readonly<ManagedFieldsEntry> |
  */
 const encodedHere = new WeakSet<object>();
 const encodingOf = new WeakMap<FieldSet, Record<string, unknown>>();
+/**
+ * The set decoded from a FieldsV1 this module encoded, once the store has frozen it. Its content
+ * can no longer change and decoded sets are never changed in place, so every object sharing the
+ * stored tree (a ReplicaSet's thousand pods share their controller's) decodes it once.
+ */
+const decodedFrom = new WeakMap<object, FieldSet>();
+
+function decodeSet(fieldsV1: unknown): FieldSet {
+  if (fieldsV1 === undefined || fieldsV1 === null) return new FieldSet();
+  const ours = isMap(fieldsV1) && encodedHere.has(fieldsV1);
+  if (ours && Object.isFrozen(fieldsV1)) {
+    const known = decodedFrom.get(fieldsV1);
+    if (known) return known;
+  }
+  const set = FieldSet.fromFieldsV1(fieldsV1);
+  if (ours) {
+    encodingOf.set(set, fieldsV1);
+    if (Object.isFrozen(fieldsV1)) decodedFrom.set(fieldsV1, set);
+  }
+  return set;
+}
 
 function encodeSet(set: FieldSet): Record<string, unknown> {
   const known = encodingOf.get(set);
@@ -114,8 +135,7 @@ export function decodeManagedFields(encoded: unknown): Managed {
     const id = managerIdentifier(entry);
     let set: FieldSet;
     try {
-      set = raw.fieldsV1 === undefined || raw.fieldsV1 === null ? new FieldSet() : FieldSet.fromFieldsV1(raw.fieldsV1);
-      if (isMap(raw.fieldsV1) && encodedHere.has(raw.fieldsV1)) encodingOf.set(set, raw.fieldsV1);
+      set = decodeSet(raw.fieldsV1);
     } catch (err) {
       throw new ManagedFieldsDecodeError(`error decoding versioned set: ${(err as Error).message}`);
     }

@@ -99,6 +99,27 @@ export function validate(atom: Atom, value: unknown, allowDuplicates = false): V
   return errs.length ? validateIn(atom, value, allowDuplicates, true) : errs;
 }
 
+/**
+ * Stored (frozen) parts found valid, per type and duplicate rule. An Update validates the live
+ * and the new object, and a status write's new pod shares the live one's spec and metadata parts
+ * (and most of a Deployment's pods share one frozen template-made spec): each is walked once.
+ * Only the topmost frozen part of a walk is looked up or remembered.
+ */
+const validFrozen = [new WeakMap<Atom, WeakSet<object>>(), new WeakMap<Atom, WeakSet<object>>()] as const;
+
+function validateChild(atom: Atom, child: unknown, allowDuplicates: boolean, inKeyOrder: boolean, parent: object): ValidationError[] {
+  if (typeof child !== 'object' || child === null || Object.isFrozen(parent) || !Object.isFrozen(child)) return validateIn(atom, child, allowDuplicates, inKeyOrder);
+  const byAtom = validFrozen[allowDuplicates ? 1 : 0];
+  let valid = byAtom.get(atom);
+  if (valid?.has(child)) return [];
+  const errs = validateIn(atom, child, allowDuplicates, inKeyOrder);
+  if (errs.length === 0) {
+    if (!valid) byAtom.set(atom, (valid = new WeakSet()));
+    valid.add(child);
+  }
+  return errs;
+}
+
 function validateIn(atom: Atom, value: unknown, allowDuplicates: boolean, inKeyOrder: boolean): ValidationError[] {
   const a = deduceAtom(atom, value);
   if (a.map) {
@@ -112,7 +133,7 @@ function validateIn(atom: Atom, value: unknown, allowDuplicates: boolean, inKeyO
         appendAll(errs, prefixed(errorf('field not declared in schema'), '.' + key));
         break;
       }
-      const found = validateIn(t, value[key], allowDuplicates, inKeyOrder);
+      const found = validateChild(t, value[key], allowDuplicates, inKeyOrder, value);
       if (found.length) appendAll(errs, prefixed(found, '.' + key));
     }
     return errs;
@@ -136,7 +157,7 @@ function validateIn(atom: Atom, value: unknown, allowDuplicates: boolean, inKeyO
           seen.insert([pe]);
         }
       }
-      const found = validateIn(a.list.elementType, child, allowDuplicates, inKeyOrder);
+      const found = validateChild(a.list.elementType, child, allowDuplicates, inKeyOrder, value);
       if (found.length) appendAll(errs, prefixed(found, peString(pe)));
     }
     return errs;
@@ -384,7 +405,8 @@ export function compare(atom: Atom, lhs: unknown, rhs: unknown): Comparison {
 }
 
 function compareNode(atom: Atom, lhs: unknown, rhs: unknown, path: PathElement[], c: Comparison): void {
-  if (lhs === undefined && rhs === undefined) return;
+  // The same value (a part a read-modify-write left as stored) has no differences to find.
+  if (lhs === rhs) return;
   const alhs = deduceAtom(atom, lhs);
   const arhs = deduceAtom(atom, rhs);
   const state = { leaf: false };
@@ -434,7 +456,8 @@ function compareAtom(a: Atom, lhs: unknown, rhs: unknown, path: PathElement[], c
 }
 
 function compareListItems(t: ListType, lhs: unknown[], rhs: unknown[], path: PathElement[], c: Comparison): void {
-  const all: PathElement[] = [];
+  // Each item's element and its identity, in the order compared (lhs items, then rhs-only ones).
+  const all: { pe: PathElement; id: string }[] = [];
   const lValues = new Map<string, unknown[]>();
   const rValues = new Map<string, unknown[]>();
   for (const child of lhs) {
@@ -444,7 +467,7 @@ function compareListItems(t: ListType, lhs: unknown[], rhs: unknown[], path: Pat
     if (lValues.has(id)) lValues.get(id)!.push(child);
     else {
       lValues.set(id, [child]);
-      all.push(r.pe);
+      all.push({ pe: r.pe, id });
     }
   }
   for (const child of rhs) {
@@ -454,12 +477,12 @@ function compareListItems(t: ListType, lhs: unknown[], rhs: unknown[], path: Pat
     if (rValues.has(id)) rValues.get(id)!.push(child);
     else {
       rValues.set(id, [child]);
-      if (!lValues.has(id)) all.push(r.pe);
+      if (!lValues.has(id)) all.push({ pe: r.pe, id });
     }
   }
-  for (const pe of all) {
-    const lList = lValues.get(peId(pe)) ?? [];
-    const rList = rValues.get(peId(pe)) ?? [];
+  for (const { pe, id } of all) {
+    const lList = lValues.get(id) ?? [];
+    const rList = rValues.get(id) ?? [];
     const p = [...path, pe];
     if (lList.length <= 1 && rList.length <= 1) compareNode(t.elementType, lList[0], rList[0], p, c);
     else if (lList.length >= 2 && rList.length >= 2) {

@@ -54,6 +54,7 @@ import { convertingWatchSink } from './converting-watch-sink.ts';
 import { fieldSelectorForName, parseFieldSelector } from '../selectors/field-selector.ts';
 import { SelectorParseError } from '../selectors/selector-error.ts';
 import { applyStrictWarnings, isApplyPatch, type ApplyPatch } from '../apply/apply-patch.ts';
+import { shareUnchanged } from '../util/share-unchanged.ts';
 import { applyToLive, ignoreManagedFieldsTimestamps, managerOrUserAgent, recordUpdateManager } from '../apply/registry-hooks.ts';
 import { decodeBuiltin, hasTypedDecoding } from '../decoding/builtin-decoder.ts';
 
@@ -81,6 +82,19 @@ export interface DeleteResult {
 
 /** Stored and decoded objects are plain JSON: deepCopyJson copies them ~7× faster than structuredClone. */
 const deepCopy = <T>(v: T): T => deepCopyJson(v);
+
+/**
+ * A stored object's copy for a control-plane writer to edit. Its managedFields stay the stored,
+ * frozen list (in their place among the metadata): writers replace the list, never edit it, and
+ * the field manager only reads it, so copying the sets' trees on every status write is wasted.
+ */
+function copyToEdit(stored: StoredObject): KubeObject {
+  const managed = stored.metadata.managedFields;
+  if (managed === undefined || !Object.isFrozen(managed)) return deepCopy(stored) as KubeObject;
+  const copy = deepCopy({ ...stored, metadata: { ...stored.metadata, managedFields: undefined } }) as KubeObject;
+  copy.metadata!.managedFields = managed;
+  return copy;
+}
 
 /** What a patch's 422 prints as the patch: the patched JSON, or what the patch type says (%+v of a strategic patch map). */
 const patchInvalidValue = (options: WriteOptions, patched: unknown): string => options.patchDecoding?.invalidValue?.() ?? goJson(patched);
@@ -653,9 +667,15 @@ export class GenericRegistry {
     for (;;) {
       const existing = this.peek(namespace, name);
       if (!existing || (uid !== undefined && existing.metadata.uid !== uid)) return undefined;
-      const obj = deepCopy(existing) as KubeObject;
+      const obj = copyToEdit(existing);
       if (!mutate(obj)) return existing;
-      if (manager !== undefined) recordUpdateManager(this.type, this.ctx.clock, existing, obj, manager);
+      // What the write left as it was goes back to being the stored (frozen) parts: the field
+      // manager's comparison and the store's freeze skip them.
+      shareUnchanged(obj as Record<string, unknown>, existing as Record<string, unknown>, ['metadata']);
+      if (manager !== undefined) {
+        recordUpdateManager(this.type, this.ctx.clock, existing, obj, manager);
+        shareUnchanged(obj.metadata as Record<string, unknown>, existing.metadata as Record<string, unknown>);
+      }
       try {
         if (completesDeletion(obj, existing, this.type)) {
           this.ctx.store.delete(this.bucket, key, existing.metadata.resourceVersion);
