@@ -55,6 +55,26 @@ describe('deterministic mode', () => {
     expect(cluster.clock.frozen).toBe(true);
   });
 
+  it('times managedFields by its own clock when another cluster of the process wrote the same types first', async () => {
+    // Most built-in resource types (apps/v1 among them) are shared by the clusters of a process;
+    // each cluster's writes are timed by its own clock (a field manager kept per type alone kept
+    // the first cluster's clock for every later cluster).
+    const times = async (cluster: FakeCluster) => {
+      const apps = cluster.kubeConfig.makeApiClient(k8s.AppsV1Api);
+      const template = { metadata: { labels: { app: 'w' } }, spec: { containers: [{ name: 'c', image: 'x' }] } };
+      await apps.createNamespacedDeployment({ namespace: 'default', body: { metadata: { name: 'w' }, spec: { selector: { matchLabels: { app: 'w' } }, template } } });
+      const status = { status: { conditions: [{ type: 'Available', status: 'True' }] } };
+      const written = await apps.patchNamespacedDeploymentStatus({ name: 'w', namespace: 'default', body: status }, k8s.setHeaderOptions('Content-Type', k8s.PatchStrategy.MergePatch));
+      return written.metadata!.managedFields!.map((e) => `${e.subresource ?? ''}@${e.time?.toISOString()}`).sort();
+    };
+    {
+      await using first = await createFakeCluster({ clock: '2031-05-05T05:05:05Z' });
+      expect(await times(first)).toEqual(['@2031-05-05T05:05:05.000Z', 'status@2031-05-05T05:05:05.000Z']);
+    }
+    await using second = await createFakeCluster({ deterministic: true });
+    expect(await times(second)).toEqual(['@2025-01-01T00:00:00.000Z', 'status@2025-01-01T00:00:00.000Z']);
+  });
+
   it('hands out the same uids and names for the same seed, different ones for another seed', async () => {
     const firstUids = async (options: Parameters<typeof createFakeCluster>[0]) => {
       await using cluster = await createFakeCluster(options);

@@ -16,7 +16,10 @@ import { DEDUCED } from './smd-schema.ts';
 import { isMap } from './value.ts';
 import { setOwn } from '../util/own-property.ts';
 
-const managers = new WeakMap<ResourceType, FieldManager>();
+// Per type and per clock: built-in resource types are shared by every cluster in a process, and each
+// cluster's writes are timed by its own clock (a deterministic cluster's frozen one, another's real
+// one). Kept per type alone, every later cluster recorded the first cluster's time.
+const managers = new WeakMap<ResourceType, WeakMap<Clock, FieldManager>>();
 
 /**
  * The fields the endpoint's strategy resets, which nobody owns (GetResetFields): status on a
@@ -38,7 +41,9 @@ function resetFieldsOf(type: ResourceType): FieldSet | undefined {
 
 /** The field manager of a resource type (the `/status` derived type gets its own). */
 export function fieldManagerFor(type: ResourceType, clock: Clock): FieldManager {
-  let fm = managers.get(type);
+  let byClock = managers.get(type);
+  if (!byClock) managers.set(type, (byClock = new WeakMap()));
+  let fm = byClock.get(clock);
   if (!fm) {
     const atom = type.unstructured ? customResourceSchema(type.schema) : (builtinSchema(type.group, type.version, type.kind) ?? DEDUCED);
     fm = new FieldManager({
@@ -51,7 +56,7 @@ export function fieldManagerFor(type: ResourceType, clock: Clock): FieldManager 
       now: () => formatTimestamp(clock.now()),
       zero: type.unstructured ? undefined : builtinZero(type.group, type.version, type.kind),
     });
-    managers.set(type, fm);
+    byClock.set(clock, fm);
   }
   return fm;
 }
