@@ -23,6 +23,8 @@ export class WorkQueue {
   private readonly worker: (key: string) => Promise<void> | void;
   private readonly options: WorkQueueOptions;
   private scheduled = false;
+  /** The macrotask a scheduled drain waits on, cancelled by stop(): it holds the queue and its worker's cluster. */
+  private immediate: ReturnType<typeof setImmediate> | undefined;
   private running = false;
   private stopped = false;
   private waiters: Array<() => void> = [];
@@ -51,6 +53,13 @@ export class WorkQueue {
   stop(): void {
     this.stopped = true;
     this.pending.clear();
+    // A closed cluster is not kept until the event loop next turns (a test file's clusters may all
+    // open and close within microtasks of one turn).
+    if (this.immediate !== undefined) {
+      clearImmediate(this.immediate);
+      this.immediate = undefined;
+      this.scheduled = false;
+    }
     if (!this.running) this.notifyIdle();
   }
 
@@ -58,7 +67,11 @@ export class WorkQueue {
     if (this.scheduled || this.running) return;
     this.scheduled = true;
     if (this.options.prompt) queueMicrotask(() => void this.drain());
-    else setImmediate(() => void this.drain());
+    else
+      this.immediate = setImmediate(() => {
+        this.immediate = undefined;
+        void this.drain();
+      });
   }
 
   private async drain(): Promise<void> {
