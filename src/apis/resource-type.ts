@@ -28,6 +28,13 @@ export interface Strategy {
    * or handed back here.
    */
   finishWrite?(obj: KubeObject, committed: boolean): void;
+  /**
+   * A create's name changed after prepareForCreate saw `previous`: a mutating plugin set one, or
+   * a taken generated name was drawn again. The real store names the object before it runs
+   * PrepareForCreate, on a fresh copy each attempt (store.go createWithGenerateNameRetry), so what
+   * prepareForCreate derived from the name (a Job's job-name labels) follows the new one.
+   */
+  renamedForCreate?(obj: KubeObject, previous: string): void;
   /** Kind-specific validation on create; paths are absolute (`data`, `spec.replicas`). */
   validate?(obj: KubeObject): FieldError[];
   /** Kind-specific validation on update. */

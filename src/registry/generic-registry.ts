@@ -317,6 +317,13 @@ export class GenericRegistry {
     const finish = this.finisher(obj);
     try {
       this.type.strategy.prepareForCreate?.(obj, { user: options.user, dryRun: isDryRun(options.dryRun) });
+      // The name prepareForCreate saw; a later one (a plugin's, a retry's draw) is passed on to the strategy.
+      let preparedName = meta.name;
+      const named = () => {
+        const name = obj.metadata?.name;
+        if (preparedName !== undefined && name !== undefined && name !== preparedName) this.type.strategy.renamedForCreate?.(obj, preparedName);
+        preparedName = name;
+      };
       if (!applied) recordUpdateManager(this.type, this.ctx.clock, undefined, obj, this.managerOf(options));
       // Mutating admission sees the object after the field manager, so what plugins add is not
       // attributed to the request's manager (create.go). Here it also sees the system fields and
@@ -337,6 +344,7 @@ export class GenericRegistry {
           const prefix = obj.metadata!.generateName!;
           obj.metadata!.name = attempt === 1 && prefix === sentPrefix ? candidate : generateName(prefix, this.ctx.random);
         }
+        named();
         if (admission) admission.warnings.length = mutatingWarnings; // a failed attempt's warnings are not the answer's
         try {
           return await this.storeCreate(obj, options, applied, admission, mutatingWarnings, requestedResourceVersion, () => finish(true));
