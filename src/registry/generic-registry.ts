@@ -337,6 +337,7 @@ export class GenericRegistry {
       // generateName a plugin changed is the one drawn from.
       const admitted = obj.metadata ?? {};
       const generate = !admitted.name && !!admitted.generateName;
+      this.type.strategy.beginCreate?.(obj, { user: options.user, dryRun: isDryRun(options.dryRun) });
       for (let attempt = 1; ; attempt++) {
         // Every attempt is of the same object (an attempt refused for its name changed nothing
         // else): the strategy's finishWrite and its validation know the write by that object.
@@ -580,6 +581,7 @@ export class GenericRegistry {
         // The mutated view (a Scale) goes back into the object.
         if (view) view.apply(obj, admission.object!);
       }
+      this.type.strategy.beginUpdate?.(obj, existing, { user: options.user, dryRun });
       const mutatingWarnings = admission?.warnings.length ?? 0;
       ignoreManagedFieldsTimestamps(obj, existing);
       const typeErrors = this.type.strategy.validateTypeMeta?.(obj) ?? [];
