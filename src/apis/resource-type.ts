@@ -20,14 +20,29 @@ export interface Strategy {
   /** Carries fields over from the old object on update (status, generation bumps). */
   prepareForUpdate?(obj: KubeObject, old: KubeObject, request?: StrategyRequest): void;
   /**
+   * The generic store's BeginCreate/BeginUpdate (registry/generic/registry/store.go): run once per
+   * write, after mutating admission and before validation, for what a write takes outside the
+   * store (a Service's ClusterIPs and NodePorts). Mutating admission may run prepareForCreate/
+   * prepareForUpdate again on a webhook's patched object; these run once. finishWrite ends them.
+   */
+  beginCreate?(obj: KubeObject, request?: StrategyRequest): void;
+  beginUpdate?(obj: KubeObject, old: KubeObject, request?: StrategyRequest): void;
+  /**
    * The generic store's FinishFunc (BeginCreate/BeginUpdate in apiserver's registry/generic/
    * registry/store.go): called once for every create or update whose prepareForCreate or
-   * prepareForUpdate began, with true once the write is committed (or a dry run answered) and
+   * prepareForUpdate began (beginCreate/beginUpdate included), with true once the write is committed (or a dry run answered) and
    * false when anything refused it (the prepare itself throwing, validation, admission, the
    * store). What a write holds outside the store (a Service's ClusterIPs and NodePorts) is kept
    * or handed back here.
    */
   finishWrite?(obj: KubeObject, committed: boolean): void;
+  /**
+   * A create's name changed after prepareForCreate saw `previous`: a mutating plugin set one, or
+   * a taken generated name was drawn again. The real store names the object before it runs
+   * PrepareForCreate, on a fresh copy each attempt (store.go createWithGenerateNameRetry), so what
+   * prepareForCreate derived from the name (a Job's job-name labels) follows the new one.
+   */
+  renamedForCreate?(obj: KubeObject, previous: string): void;
   /** Kind-specific validation on create; paths are absolute (`data`, `spec.replicas`). */
   validate?(obj: KubeObject): FieldError[];
   /** Kind-specific validation on update. */

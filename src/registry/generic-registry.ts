@@ -317,6 +317,13 @@ export class GenericRegistry {
     const finish = this.finisher(obj);
     try {
       this.type.strategy.prepareForCreate?.(obj, { user: options.user, dryRun: isDryRun(options.dryRun) });
+      // The name prepareForCreate saw; a later one (a plugin's, a retry's draw) is passed on to the strategy.
+      let preparedName = meta.name;
+      const named = () => {
+        const name = obj.metadata?.name;
+        if (preparedName !== undefined && name !== undefined && name !== preparedName) this.type.strategy.renamedForCreate?.(obj, preparedName);
+        preparedName = name;
+      };
       if (!applied) recordUpdateManager(this.type, this.ctx.clock, undefined, obj, this.managerOf(options));
       // Mutating admission sees the object after the field manager, so what plugins add is not
       // attributed to the request's manager (create.go). Here it also sees the system fields and
@@ -330,6 +337,7 @@ export class GenericRegistry {
       // generateName a plugin changed is the one drawn from.
       const admitted = obj.metadata ?? {};
       const generate = !admitted.name && !!admitted.generateName;
+      this.type.strategy.beginCreate?.(obj, { user: options.user, dryRun: isDryRun(options.dryRun) });
       for (let attempt = 1; ; attempt++) {
         // Every attempt is of the same object (an attempt refused for its name changed nothing
         // else): the strategy's finishWrite and its validation know the write by that object.
@@ -337,6 +345,7 @@ export class GenericRegistry {
           const prefix = obj.metadata!.generateName!;
           obj.metadata!.name = attempt === 1 && prefix === sentPrefix ? candidate : generateName(prefix, this.ctx.random);
         }
+        named();
         if (admission) admission.warnings.length = mutatingWarnings; // a failed attempt's warnings are not the answer's
         try {
           return await this.storeCreate(obj, options, applied, admission, mutatingWarnings, requestedResourceVersion, () => finish(true));
@@ -572,6 +581,7 @@ export class GenericRegistry {
         // The mutated view (a Scale) goes back into the object.
         if (view) view.apply(obj, admission.object!);
       }
+      this.type.strategy.beginUpdate?.(obj, existing, { user: options.user, dryRun });
       const mutatingWarnings = admission?.warnings.length ?? 0;
       ignoreManagedFieldsTimestamps(obj, existing);
       const typeErrors = this.type.strategy.validateTypeMeta?.(obj) ?? [];

@@ -63,7 +63,7 @@ export function batchV1ResourceTypes(): ResourceType[] {
       returnDeletedObject: false,
       strategy: composeStrategy(
         defaulting(defaultJob),
-        { prepareForCreate: generateSelectorIfNeeded },
+        { prepareForCreate: generateSelectorIfNeeded, renamedForCreate: renameSelectorLabels },
         statusSubresource(),
         generation(),
         // Defaulting runs again when the stored object is read back: the Job then takes the
@@ -128,11 +128,34 @@ function generateSelectorIfNeeded(obj: KubeObject): void {
   const name = goString(obj.metadata?.name);
   const uid = goString(obj.metadata?.uid);
   // Existing values are kept; a conflict is validation's to report.
-  for (const key of JOB_NAME_LABELS) if (!(key in labels)) labels[key] = name;
+  const added = JOB_NAME_LABELS.filter((key) => !(key in labels));
+  for (const key of added) labels[key] = name;
+  if (added.length) jobNameLabelsAdded.set(obj, added);
   for (const key of CONTROLLER_UID_LABELS) if (!(key in labels)) labels[key] = uid;
   if (labelsSharedWithTemplate.has(obj)) meta(obj).labels = { ...(labels as Record<string, string>) };
   const matchLabels = child(child(spec, 'selector'), 'matchLabels');
   if (!('batch.kubernetes.io/controller-uid' in matchLabels)) matchLabels['batch.kubernetes.io/controller-uid'] = uid;
+}
+
+/** The job-name label keys generateSelectorIfNeeded added (rather than found) on a Job being created. */
+const jobNameLabelsAdded = new WeakMap<KubeObject, string[]>();
+
+/**
+ * The Job's name changed after generateSelectorIfNeeded labelled its template with `previous`
+ * (a retried generateName, a mutating plugin's name): the labels it added take the new name, as
+ * the real PrepareForCreate, run after naming, would have written them. A label a plugin changed
+ * meanwhile is left as the plugin set it.
+ */
+function renameSelectorLabels(obj: KubeObject, previous: string): void {
+  const added = jobNameLabelsAdded.get(obj);
+  if (!added) return;
+  const name = goString(obj.metadata?.name);
+  const templateLabels = objAt(objAt(objAt(objAt(obj, 'spec'), 'template'), 'metadata'), 'labels');
+  const shared = labelsSharedWithTemplate.has(obj) ? objAt(obj.metadata, 'labels') : undefined;
+  for (const labels of [templateLabels, shared]) {
+    if (!labels) continue;
+    for (const key of added) if (labels[key] === previous) labels[key] = name;
+  }
 }
 
 /** SetDefaults_CronJob; the job template's pod spec gets the PodSpec defaults. */

@@ -1,9 +1,10 @@
 // The Service strategy: SetDefaults_Service, the svcStrategy of pkg/registry/core/service/strategy.go
 // (NormalizeClusterIPs, patchAllocatedValues, dropTypeDependentFields) and the allocation the
 // Service REST does around it (pkg/registry/core/service/storage/alloc.go), for a single-stack IPv4
-// cluster. Allocation errors come from the REST before validation in the real server; here they
-// are held back and returned (or thrown) by validate(), which the registry runs after mutating
-// admission, as the real BeginCreate runs after it. What a write allocated is kept or handed back
+// cluster. The allocation runs in beginCreate/beginUpdate, once per write after mutating admission
+// as the real BeginCreate/BeginUpdate (a webhook's patch re-runs prepareForCreate/Update, which
+// allocate nothing). Allocation errors come from the REST before validation in the real server;
+// here they are held back and returned (or thrown) by validate(). What a write allocated is kept or handed back
 // by finishWrite, once the store committed or refused the write; a dry run allocates nothing.
 // Upstream read at the newest kubernetes/kubernetes versions the index holds (no v1.36 tag there):
 // storage/alloc.go, the IPAddress-based ipallocator/ipallocator.go and portallocator/operation.go.
@@ -76,6 +77,11 @@ export function serviceStrategy(ctx: BuiltinContext): Strategy {
       obj.status = {};
       const spec = child(obj, 'spec');
       normalizeClusterIPs(undefined, spec);
+    },
+    // storage.go beginCreate: allocation follows mutating admission (which may have changed what
+    // is requested, and sees no allocated values), once per write.
+    beginCreate(obj, request) {
+      const spec = child(obj, 'spec');
       if (spec.type === 'ExternalName') return;
       const alloc = begin(obj, request);
       if (!hold(obj, initIPFamilyFields(spec, undefined))) return;
@@ -83,7 +89,7 @@ export function serviceStrategy(ctx: BuiltinContext): Strategy {
       if (needsNodePort(spec) && !hold(obj, initNodePorts(spec, alloc))) return;
       if (needsHealthCheck(spec)) fail(obj, allocHealthCheckNodePort(spec, alloc));
     },
-    prepareForUpdate(obj, old, request) {
+    prepareForUpdate(obj, old) {
       if (old.status === undefined) delete obj.status;
       else obj.status = clone(old.status);
       const spec = child(obj, 'spec');
@@ -92,6 +98,11 @@ export function serviceStrategy(ctx: BuiltinContext): Strategy {
       normalizeClusterIPs(oldSpec, spec);
       dropTypeDependentFields(spec, oldSpec);
       if (spec.type !== 'LoadBalancer' && isPlainObject(obj.status)) obj.status.loadBalancer = {};
+    },
+    // storage.go beginUpdate, after mutating admission as beginCreate.
+    beginUpdate(obj, old, request) {
+      const spec = child(obj, 'spec');
+      const oldSpec = objAt(old, 'spec') ?? {};
       const alloc = begin(obj, request);
       if (spec.type !== 'ExternalName' && !hold(obj, initIPFamilyFields(spec, oldSpec))) return;
       if (!updateClusterIPs(spec, oldSpec, alloc, (errs) => hold(obj, errs))) return;

@@ -104,6 +104,9 @@ export function composeStrategy(...parts: Strategy[]): Strategy {
   const strategy: Strategy = {};
   if (has('prepareForCreate')) strategy.prepareForCreate = (obj, request) => parts.forEach((p) => p.prepareForCreate?.(obj, request));
   if (has('prepareForUpdate')) strategy.prepareForUpdate = (obj, old, request) => parts.forEach((p) => p.prepareForUpdate?.(obj, old, request));
+  if (has('beginCreate')) strategy.beginCreate = (obj, request) => parts.forEach((p) => p.beginCreate?.(obj, request));
+  if (has('beginUpdate')) strategy.beginUpdate = (obj, old, request) => parts.forEach((p) => p.beginUpdate?.(obj, old, request));
+  if (has('renamedForCreate')) strategy.renamedForCreate = (obj, previous) => parts.forEach((p) => p.renamedForCreate?.(obj, previous));
   if (has('finishWrite')) strategy.finishWrite = (obj, committed) => parts.forEach((p) => p.finishWrite?.(obj, committed));
   if (has('validate')) strategy.validate = (obj) => parts.flatMap((p): FieldError[] => p.validate?.(obj) ?? []);
   if (has('validateUpdate')) {

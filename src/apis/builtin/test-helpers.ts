@@ -21,6 +21,7 @@ export function create(type: ResourceType, obj: KubeObject): { obj: KubeObject; 
   const copy = structuredClone(obj);
   copy.metadata = { uid: 'uid-1', ...(copy.metadata ?? {}) };
   type.strategy.prepareForCreate?.(copy);
+  type.strategy.beginCreate?.(copy);
   const errors = messages(type.strategy.validate?.(copy) ?? []);
   type.strategy.finishWrite?.(copy, errors.length === 0);
   return { obj: copy, errors, warnings: type.strategy.warnings?.(copy) ?? [] };
@@ -32,6 +33,7 @@ export function update(type: ResourceType, obj: KubeObject, old: KubeObject): { 
   copy.metadata = { ...(copy.metadata ?? {}), uid: old.metadata?.uid ?? 'uid-1' };
   if (old.metadata?.generation !== undefined) copy.metadata.generation = old.metadata.generation;
   type.strategy.prepareForUpdate?.(copy, old);
+  type.strategy.beginUpdate?.(copy, old);
   const errors = messages(type.strategy.validateUpdate?.(copy, old) ?? []);
   type.strategy.finishWrite?.(copy, errors.length === 0);
   return { obj: copy, errors, warnings: type.strategy.warnings?.(copy, old) ?? [] };
