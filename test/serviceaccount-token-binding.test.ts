@@ -211,4 +211,15 @@ describe('TokenReview on an authenticating cluster', () => {
     await expectUnauthorized(cluster, token);
     expect(await review(authn, token)).toEqual({ user: {}, error: 'service account token has expired' });
   });
+
+  it('answers the audiences granted in the order the review asks for them (authenticator.Audiences.Intersect)', async () => {
+    const { cluster, core, authn } = await authCluster();
+    await using _ = cluster;
+    const token = (await core.createNamespacedServiceAccountToken({ name: 'bot', namespace: 'default', body: { spec: { audiences: ['a', 'b', ISSUER] } } })).status!.token!;
+    expect((await review(authn, token, ['b', 'a']))!.audiences).toEqual(['b', 'a']);
+    expect((await review(authn, token, ['c', 'b', 'b']))!.audiences).toEqual(['b', 'b']);
+    // The cluster's own tokens too (authenticator.WrapAudienceAgnosticToken intersects the same way).
+    const jane = (cluster.kubeConfigFor({ user: 'jane' }).getCurrentUser() as { token: string }).token;
+    expect((await review(authn, jane, ['x', ISSUER, ISSUER]))!.audiences).toEqual([ISSUER, ISSUER]);
+  });
 });
