@@ -222,4 +222,15 @@ describe('TokenReview on an authenticating cluster', () => {
     const jane = (cluster.kubeConfigFor({ user: 'jane' }).getCurrentUser() as { token: string }).token;
     expect((await review(authn, jane, ['x', ISSUER, ISSUER]))!.audiences).toEqual([ISSUER, ISSUER]);
   });
+
+  it('answers the user extra as Go encodes a map: keys sorted (credential-id, node-name, node-uid, pod-name, pod-uid)', async () => {
+    const { cluster, core, authn } = await authCluster();
+    await using _ = cluster;
+    await core.createNode({ body: { metadata: { name: 'node-a' } } });
+    await core.createNamespacedPod({ namespace: 'default', body: { metadata: { name: 'job' }, spec: { ...podSpec, nodeName: 'node-a' } } });
+    const token = await tokenFor(core, { kind: 'Pod', apiVersion: 'v1', name: 'job' });
+    const keys = ['credential-id', 'node-name', 'node-uid', 'pod-name', 'pod-uid'].map((k) => `authentication.kubernetes.io/${k}`);
+    expect(Object.keys((await review(authn, token))!.user!.extra!)).toEqual(keys);
+    expect(Object.keys((await whoAmI(cluster, token)).status!.userInfo!.extra!)).toEqual(keys);
+  });
 });

@@ -124,7 +124,8 @@ export function validateServiceAccountToken(claims: ServiceAccountTokenClaims, r
     username: `system:serviceaccount:${namespace}:${saName}`,
     uid: saRef.uid ?? '',
     groups: ['system:serviceaccounts', `system:serviceaccounts:${namespace}`, 'system:authenticated'],
-    ...(Object.keys(extra).length ? { extra } : {}),
+    // A Go map on the wire (TokenReview, SelfSubjectReview): keys sorted.
+    ...(Object.keys(extra).length ? { extra: Object.fromEntries(Object.entries(extra).sort(([a], [b]) => (a < b ? -1 : 1))) } : {}),
   };
   return { user, audiences };
 }
