@@ -233,4 +233,25 @@ describe('TokenReview on an authenticating cluster', () => {
     expect(Object.keys((await review(authn, token))!.user!.extra!)).toEqual(keys);
     expect(Object.keys((await whoAmI(cluster, token)).status!.userInfo!.extra!)).toEqual(keys);
   });
+
+  it("refuses another cluster's token by its key id, and a tampered one by its signature (pkg/serviceaccount/jwt.go)", async () => {
+    const a = await authCluster();
+    await using _a = a.cluster;
+    const b = await authCluster();
+    await using _b = b.cluster;
+    const foreign = await tokenFor(a.core);
+    await expectUnauthorized(b.cluster, foreign);
+    expect(await review(b.authn, foreign)).toEqual({ user: {}, error: 'invalid signature, no keys found' });
+
+    // Same key id, payload changed: the signature no longer verifies.
+    const [header, payload, signature] = (await tokenFor(b.core)).split('.') as [string, string, string];
+    const claims = JSON.parse(Buffer.from(payload, 'base64url').toString());
+    const tampered = [header, Buffer.from(JSON.stringify({ ...claims, sub: 'system:serviceaccount:default:root' })).toString('base64url'), signature].join('.');
+    await expectUnauthorized(b.cluster, tampered);
+    expect(await review(b.authn, tampered)).toEqual({ user: {}, error: 'go-jose/go-jose: error in cryptographic primitive' });
+
+    // A header that is no JWS header: not a token the service account authenticator parses.
+    const garbled = [Buffer.from('not json').toString('base64url'), payload, signature].join('.');
+    expect(await review(b.authn, garbled)).toEqual({ user: {}, error: 'invalid bearer token' });
+  });
 });
