@@ -211,4 +211,47 @@ describe('TokenReview on an authenticating cluster', () => {
     await expectUnauthorized(cluster, token);
     expect(await review(authn, token)).toEqual({ user: {}, error: 'service account token has expired' });
   });
+
+  it('answers the audiences granted in the order the review asks for them (authenticator.Audiences.Intersect)', async () => {
+    const { cluster, core, authn } = await authCluster();
+    await using _ = cluster;
+    const token = (await core.createNamespacedServiceAccountToken({ name: 'bot', namespace: 'default', body: { spec: { audiences: ['a', 'b', ISSUER] } } })).status!.token!;
+    expect((await review(authn, token, ['b', 'a']))!.audiences).toEqual(['b', 'a']);
+    expect((await review(authn, token, ['c', 'b', 'b']))!.audiences).toEqual(['b', 'b']);
+    // The cluster's own tokens too (authenticator.WrapAudienceAgnosticToken intersects the same way).
+    const jane = (cluster.kubeConfigFor({ user: 'jane' }).getCurrentUser() as { token: string }).token;
+    expect((await review(authn, jane, ['x', ISSUER, ISSUER]))!.audiences).toEqual([ISSUER, ISSUER]);
+  });
+
+  it('answers the user extra as Go encodes a map: keys sorted (credential-id, node-name, node-uid, pod-name, pod-uid)', async () => {
+    const { cluster, core, authn } = await authCluster();
+    await using _ = cluster;
+    await core.createNode({ body: { metadata: { name: 'node-a' } } });
+    await core.createNamespacedPod({ namespace: 'default', body: { metadata: { name: 'job' }, spec: { ...podSpec, nodeName: 'node-a' } } });
+    const token = await tokenFor(core, { kind: 'Pod', apiVersion: 'v1', name: 'job' });
+    const keys = ['credential-id', 'node-name', 'node-uid', 'pod-name', 'pod-uid'].map((k) => `authentication.kubernetes.io/${k}`);
+    expect(Object.keys((await review(authn, token))!.user!.extra!)).toEqual(keys);
+    expect(Object.keys((await whoAmI(cluster, token)).status!.userInfo!.extra!)).toEqual(keys);
+  });
+
+  it("refuses another cluster's token by its key id, and a tampered one by its signature (pkg/serviceaccount/jwt.go)", async () => {
+    const a = await authCluster();
+    await using _a = a.cluster;
+    const b = await authCluster();
+    await using _b = b.cluster;
+    const foreign = await tokenFor(a.core);
+    await expectUnauthorized(b.cluster, foreign);
+    expect(await review(b.authn, foreign)).toEqual({ user: {}, error: 'invalid signature, no keys found' });
+
+    // Same key id, payload changed: the signature no longer verifies.
+    const [header, payload, signature] = (await tokenFor(b.core)).split('.') as [string, string, string];
+    const claims = JSON.parse(Buffer.from(payload, 'base64url').toString());
+    const tampered = [header, Buffer.from(JSON.stringify({ ...claims, sub: 'system:serviceaccount:default:root' })).toString('base64url'), signature].join('.');
+    await expectUnauthorized(b.cluster, tampered);
+    expect(await review(b.authn, tampered)).toEqual({ user: {}, error: 'go-jose/go-jose: error in cryptographic primitive' });
+
+    // A header that is no JWS header: not a token the service account authenticator parses.
+    const garbled = [Buffer.from('not json').toString('base64url'), payload, signature].join('.');
+    expect(await review(b.authn, garbled)).toEqual({ user: {}, error: 'invalid bearer token' });
+  });
 });

@@ -5,8 +5,7 @@
 // system:anonymous in system:unauthenticated (anonymous auth is on by default).
 import { randomBytes } from 'node:crypto';
 import type { UserInfo } from '../apis/options.ts';
-import { SERVICE_ACCOUNT_ISSUER } from '../registry/subresources/serviceaccount-token.ts';
-import type { TokenAuthentication } from './service-account-token-validator.ts';
+import { API_AUDIENCES, type TokenAuthentication } from './service-account-token-validator.ts';
 
 /** Whom a kubeconfig speaks for: a user with groups, or a service account `namespace/name`. */
 export type Identity = { user: string; groups?: string[]; uid?: string; extra?: Record<string, string[]> } | { serviceAccount: string };
@@ -15,9 +14,6 @@ export const ANONYMOUS: UserInfo = { username: 'system:anonymous', groups: ['sys
 export const ADMIN_IDENTITY: Identity = { user: 'kubefake-admin', groups: ['system:masters'] };
 
 const ALL_AUTHENTICATED = 'system:authenticated';
-
-/** --api-audiences: the API server's own audiences (its service account issuer, as kubeadm sets it). */
-export const API_AUDIENCES: readonly string[] = [SERVICE_ACCOUNT_ISSUER];
 
 /** bearertoken.invalidToken: the error when a bearer token is presented and no authenticator knows it. */
 const INVALID_BEARER_TOKEN = 'invalid bearer token';
@@ -83,7 +79,8 @@ export class TokenAuthenticator {
   review(token: string, audiences: readonly string[] = API_AUDIENCES): TokenAuthentication {
     const known = this.tokens.get(token);
     if (known) {
-      const granted = API_AUDIENCES.filter((a) => audiences.includes(a));
+      // authenticator.Audiences.Intersect: the requested audiences that are the API server's, in the request's order.
+      const granted = audiences.filter((a) => API_AUDIENCES.includes(a));
       if (granted.length) return { user: known, audiences: granted };
     }
     return this.serviceAccountToken(token, audiences) ?? { error: INVALID_BEARER_TOKEN };

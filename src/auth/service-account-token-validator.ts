@@ -9,8 +9,11 @@
 // deletion rule is Validate's `invalidIfDeletedBefore`). kube-apiserver's 10s cache of successful
 // token authentications is not modelled: every request is validated afresh.
 import type { UserInfo } from '../apis/options.ts';
-import type { ServiceAccountTokenClaims } from '../registry/subresources/serviceaccount-token.ts';
+import { SERVICE_ACCOUNT_ISSUER, type ServiceAccountTokenClaims } from '../registry/subresources/serviceaccount-token.ts';
 import { goQuote } from '../errors/go-format.ts';
+
+/** --api-audiences: the API server's own audiences (its service account issuer, as kubeadm sets it). */
+export const API_AUDIENCES: readonly string[] = [SERVICE_ACCOUNT_ISSUER];
 
 /** go-jose jwt.DefaultLeeway: how far a token's times, and a deletion, may lie. */
 const LEEWAY_MS = 60_000;
@@ -54,9 +57,11 @@ function deletedBefore(obj: TokenObject, now: Date): boolean {
  * server's own when the request names none), or the error that refuses it.
  */
 export function validateServiceAccountToken(claims: ServiceAccountTokenClaims, requestedAudiences: string[], now: Date, objects: TokenObjectGetter): TokenAuthentication {
-  // checkAudiences: the token's audiences that the request accepts (a token without any is for the API server).
-  const tokenAudiences = claims.aud?.length ? claims.aud : requestedAudiences;
-  const audiences = tokenAudiences.filter((a) => requestedAudiences.includes(a));
+  // checkAudiences: a token without audiences is for the API server's (implicitAuds); the granted
+  // ones are authenticator.Audiences.Intersect's: the requested audiences the token has, in the
+  // request's order and as often as requested.
+  const tokenAudiences = claims.aud?.length ? claims.aud : [...API_AUDIENCES];
+  const audiences = requestedAudiences.filter((a) => tokenAudiences.includes(a));
   if (audiences.length === 0) return { error: `token audiences ${quotedList(tokenAudiences)} is invalid for the target audiences ${quotedList(requestedAudiences)}` };
 
   // jwt.Claims.Validate with DefaultLeeway: not-before, expiry, then issued-at (NumericDates are seconds).
@@ -119,7 +124,8 @@ export function validateServiceAccountToken(claims: ServiceAccountTokenClaims, r
     username: `system:serviceaccount:${namespace}:${saName}`,
     uid: saRef.uid ?? '',
     groups: ['system:serviceaccounts', `system:serviceaccounts:${namespace}`, 'system:authenticated'],
-    ...(Object.keys(extra).length ? { extra } : {}),
+    // A Go map on the wire (TokenReview, SelfSubjectReview): keys sorted.
+    ...(Object.keys(extra).length ? { extra: Object.fromEntries(Object.entries(extra).sort(([a], [b]) => (a < b ? -1 : 1))) } : {}),
   };
   return { user, audiences };
 }

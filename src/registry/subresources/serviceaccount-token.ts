@@ -95,7 +95,8 @@ export interface ServiceAccountTokenClaims {
 /**
  * The claims of a token this cluster signed (the first half of jwtTokenAuthenticator.AuthenticateToken,
  * pkg/serviceaccount/jwt.go): undefined when it is not a JWT with this cluster's issuer (the
- * authenticator has no opinion); go-jose's error when the issuer is ours but the signature is not;
+ * authenticator has no opinion); `invalid signature, no keys found` when its key id is not this
+ * cluster's key's, go-jose's error when the signature does not verify;
  * otherwise the claims, not yet validated (audiences, times, the objects named: auth's job).
  */
 export function serviceAccountTokenClaims(serviceAccounts: GenericRegistry, token: string): { claims: ServiceAccountTokenClaims } | { error: string } | undefined {
@@ -110,7 +111,16 @@ export function serviceAccountTokenClaims(serviceAccounts: GenericRegistry, toke
   }
   // hasCorrectIssuer reads the unverified payload's iss.
   if (claims === null || typeof claims !== 'object' || claims.iss !== SERVICE_ACCOUNT_ISSUER) return undefined;
+  // jwt.ParseSigned: a header that does not parse is no token of this authenticator's.
+  let kid: unknown;
+  try {
+    kid = (JSON.parse(Buffer.from(header, 'base64url').toString('utf8')) as { kid?: unknown } | null)?.kid;
+  } catch {
+    return undefined;
+  }
   const signer = signers.get(serviceAccounts);
+  // GetPublicKeys(kid): the keys with the token's key id (all of them when it names none).
+  if (typeof kid === 'string' && kid !== '' && kid !== signer?.kid) return { error: 'invalid signature, no keys found' };
   let verified = false;
   try {
     verified = !!signer && createVerify('RSA-SHA256').update(`${header}.${payload}`).verify(signer.publicKey, Buffer.from(signature, 'base64url'));
