@@ -21,7 +21,7 @@ import re
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from go_types import GoTypes, group_name, json_table, SERVED_PACKAGES as PACKAGES, source_version, split_map  # noqa: E402
+from go_types import GoTypes, json_table, kind_structs, SERVED_PACKAGES as PACKAGES, source_version, split_map  # noqa: E402
 
 
 # Types that implement json.Unmarshaler: the decoder ports each one's UnmarshalJSON by name.
@@ -107,17 +107,9 @@ def struct_fields(full):
 
 def main():
     kinds = {}
-    for pkg in PACKAGES:
-        types.load(pkg)
-        group = group_name(pkg)
-        version = pkg.split('.')[1]
-        for full, st in types.structs.items():
-            if st['pkg'] != pkg or not st['fields']:
-                continue
-            first = st['fields'][0]
-            if first.embedded and first.go_type.endswith('.TypeMeta') and 'inline' in first.options:
-                kinds[f"{group + '/' if group else ''}{version}/{full.split('.')[-1]}"] = full
-                expr(full.split('.')[-1], pkg, st['imports'])
+    for group, version, full, st in kind_structs(types, PACKAGES):
+        kinds[f"{group + '/' if group else ''}{version}/{full.split('.')[-1]}"] = full
+        expr(full.split('.')[-1], st['pkg'], st['imports'])
     while pending:
         name = pending.pop(0)
         if name not in structs_out:

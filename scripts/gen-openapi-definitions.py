@@ -33,7 +33,7 @@ import re
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from go_types import GoTypes, group_name, import_path_of, json_table, markers, SERVED_PACKAGES as PACKAGES, source_version, split_map  # noqa: E402
+from go_types import GoTypes, import_path_of, json_table, kind_structs, markers, SERVED_PACKAGES as PACKAGES, source_version, split_map  # noqa: E402
 
 V3 = '#/components/schemas/'
 
@@ -316,19 +316,11 @@ def meta_gvk(full):
 def main():
     kinds = {}
     gvks = {}
-    for pkg in PACKAGES:
-        types.load(pkg)
-        group = group_name(pkg)
-        version = pkg.split('.')[1]
-        for full, st in list(types.structs.items()):
-            if st['pkg'] != pkg or not st['fields']:
-                continue
-            first = st['fields'][0]
-            if first.embedded and first.go_type.endswith('.TypeMeta') and 'inline' in first.options:
-                kind = full.split('.')[-1]
-                kinds[f'{group}/{version}/{kind}'] = def_name(full)
-                gvks[full] = {'group': group, 'kind': kind, 'version': version}
-                ref_to(full)
+    for group, version, full, _ in kind_structs(types, PACKAGES):
+        kind = full.split('.')[-1]
+        kinds[f'{group}/{version}/{kind}'] = def_name(full)
+        gvks[full] = {'group': group, 'kind': kind, 'version': version}
+        ref_to(full)
     v2 = {}
     while pending:
         full = pending.pop(0)

@@ -22,7 +22,7 @@ import re
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from go_types import GoTypes, group_name, json_table, source_version, split_map  # noqa: E402
+from go_types import GoTypes, json_table, kind_structs, source_version, split_map  # noqa: E402
 
 # The k8s.io/api group versions a default v1.36 apiserver serves (apiextensions and
 # apiregistration objects are not sent as protobuf by kubectl; their JSON schema types have no
@@ -110,19 +110,12 @@ def rows_of(full):
 
 def main():
     kinds = {}
-    for pkg in PACKAGES:
-        types.load(pkg)
-        group = group_name(pkg)
-        version = pkg.split('.')[1]
-        for full, st in sorted(types.structs.items()):
-            if st['pkg'] != pkg or not st['fields']:
-                continue
-            first = st['fields'][0]
-            is_list = any(f.go_type.endswith('.ListMeta') for f in st['fields'])
-            if first.embedded and first.go_type.endswith('.TypeMeta') and 'inline' in first.options and not is_list \
-                    and any('protobuf' in f.tags for f in st['fields']):
-                kinds[f"{group + '/' if group else ''}{version} {full.split('.')[-1]}"] = full
-                queue(full)
+    for group, version, full, st in kind_structs(types, PACKAGES):
+        # Lists are sent as their items' messages; kinds without protobuf tags have no wire form.
+        if any(f.go_type.endswith('.ListMeta') for f in st['fields']) or not any('protobuf' in f.tags for f in st['fields']):
+            continue
+        kinds[f"{group + '/' if group else ''}{version} {full.split('.')[-1]}"] = full
+        queue(full)
     queue('meta.v1.DeleteOptions')
     while pending:
         name = pending.pop(0)

@@ -120,6 +120,22 @@ def group_name(pkg):
     return m.group(1)
 
 
+
+def kind_structs(types, packages):
+    """Loads each package and yields (group, version, struct id, struct) for its kinds: the structs
+    whose first field embeds TypeMeta inline, in declaration order. The structs are listed before
+    the caller's body runs, so it may load more packages."""
+    for pkg in packages:
+        types.load(pkg)
+        group = group_name(pkg)
+        version = pkg.split('.')[1]
+        for full, st in list(types.structs.items()):
+            if st['pkg'] != pkg or not st['fields']:
+                continue
+            first = st['fields'][0]
+            if first.embedded and first.go_type.endswith('.TypeMeta') and 'inline' in first.options:
+                yield group, version, full, st
+
 class Field:
     """One struct field. `name` is the Go field name ('' for an embedded field), `json` the tag's
     name part ('' when absent or empty), `options` the tag's options (omitempty, inline, ...)."""
