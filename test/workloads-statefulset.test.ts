@@ -146,14 +146,19 @@ describe('StatefulSet OnDelete', () => {
       k8s.setHeaderOptions('Content-Type', k8s.PatchStrategy.StrategicMergePatch),
     );
   const images = async () => Object.fromEntries((await core.listNamespacedPod({ namespace })).items.map((p) => [p.metadata!.name!, p.spec!.containers[0]!.image]));
-
-  it('leaves the pods of the old template running after an update', async () => {
+  /** Starts the cluster, creates the OnDelete set, settles, updates its template, settles; answers the revision it started from. */
+  const startAndUpdateTemplate = async () => {
     await start();
     await apps.createNamespacedStatefulSet({ namespace, body: onDelete() });
     await cluster.settle();
     const first = (await apps.readNamespacedStatefulSet({ name: 'db', namespace })).status!.currentRevision;
     await update();
     await cluster.settle();
+    return first;
+  };
+
+  it('leaves the pods of the old template running after an update', async () => {
+    const first = await startAndUpdateTemplate();
     cluster.clock.advance(60_000);
     await cluster.settle();
     expect(await images()).toEqual({ 'db-0': 'postgres:16', 'db-1': 'postgres:16', 'db-2': 'postgres:16' });
@@ -164,12 +169,7 @@ describe('StatefulSet OnDelete', () => {
   });
 
   it('replaces a pod the user deletes with the update revision, and keeps reporting the revision it started from', async () => {
-    await start();
-    await apps.createNamespacedStatefulSet({ namespace, body: onDelete() });
-    await cluster.settle();
-    const first = (await apps.readNamespacedStatefulSet({ name: 'db', namespace })).status!.currentRevision;
-    await update();
-    await cluster.settle();
+    const first = await startAndUpdateTemplate();
     await core.deleteNamespacedPod({ name: 'db-1', namespace });
     await cluster.settle();
     cluster.clock.advance(30_000);
