@@ -11,6 +11,7 @@
 import type { UserInfo } from '../apis/options.ts';
 import { SERVICE_ACCOUNT_ISSUER, type ServiceAccountTokenClaims } from '../registry/subresources/serviceaccount-token.ts';
 import { goQuote } from '../errors/go-format.ts';
+import { authenticatedServiceAccount } from './service-account-user.ts';
 
 /** --api-audiences: the API server's own audiences (its service account issuer, as kubeadm sets it). */
 export const API_AUDIENCES: readonly string[] = [SERVICE_ACCOUNT_ISSUER];
@@ -121,9 +122,7 @@ export function validateServiceAccountToken(claims: ServiceAccountTokenClaims, r
     if (node.uid) extra[NODE_UID_KEY] = [node.uid];
   }
   const user: UserInfo = {
-    username: `system:serviceaccount:${namespace}:${saName}`,
-    uid: saRef.uid ?? '',
-    groups: ['system:serviceaccounts', `system:serviceaccounts:${namespace}`, 'system:authenticated'],
+    ...authenticatedServiceAccount(namespace, saName, saRef.uid),
     // A Go map on the wire (TokenReview, SelfSubjectReview): keys sorted.
     ...(Object.keys(extra).length ? { extra: Object.fromEntries(Object.entries(extra).sort(([a], [b]) => (a < b ? -1 : 1))) } : {}),
   };
