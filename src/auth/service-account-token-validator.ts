@@ -45,7 +45,7 @@ const CREDENTIAL_ID_KEY = 'authentication.kubernetes.io/credential-id';
 const INVALIDATED = 'service account token has been invalidated';
 
 /** Go's `%q` of a []string (authenticator.Audiences): each quoted, space-separated, in brackets. */
-const quotedList = (values: string[]) => `[${values.map(goQuote).join(' ')}]`;
+const quotedList = (values: readonly string[]) => `[${values.map(goQuote).join(' ')}]`;
 
 /** `deletionTimestamp.Before(now - leeway)`: deleted long enough ago that its tokens are done. */
 function deletedBefore(obj: TokenObject, now: Date): boolean {
@@ -57,11 +57,11 @@ function deletedBefore(obj: TokenObject, now: Date): boolean {
  * The user a verified service account token authenticates as for `requestedAudiences` (the API
  * server's own when the request names none), or the error that refuses it.
  */
-export function validateServiceAccountToken(claims: ServiceAccountTokenClaims, requestedAudiences: string[], now: Date, objects: TokenObjectGetter): TokenAuthentication {
+export function validateServiceAccountToken(claims: ServiceAccountTokenClaims, requestedAudiences: readonly string[], now: Date, objects: TokenObjectGetter): TokenAuthentication {
   // checkAudiences: a token without audiences is for the API server's (implicitAuds); the granted
   // ones are authenticator.Audiences.Intersect's: the requested audiences the token has, in the
   // request's order and as often as requested.
-  const tokenAudiences = claims.aud?.length ? claims.aud : [...API_AUDIENCES];
+  const tokenAudiences = claims.aud?.length ? claims.aud : API_AUDIENCES;
   const audiences = requestedAudiences.filter((a) => tokenAudiences.includes(a));
   if (audiences.length === 0) return { error: `token audiences ${quotedList(tokenAudiences)} is invalid for the target audiences ${quotedList(requestedAudiences)}` };
 
