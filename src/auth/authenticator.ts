@@ -6,6 +6,7 @@
 import { randomBytes } from 'node:crypto';
 import type { UserInfo } from '../apis/options.ts';
 import { API_AUDIENCES, type TokenAuthentication } from './service-account-token-validator.ts';
+import { ALL_AUTHENTICATED, authenticatedServiceAccount } from './service-account-user.ts';
 
 /** Whom a kubeconfig speaks for: a user with groups, or a service account `namespace/name`. */
 export type Identity = { user: string; groups?: string[]; uid?: string; extra?: Record<string, string[]> } | { serviceAccount: string };
@@ -13,24 +14,8 @@ export type Identity = { user: string; groups?: string[]; uid?: string; extra?: 
 export const ANONYMOUS: UserInfo = { username: 'system:anonymous', groups: ['system:unauthenticated'] };
 export const ADMIN_IDENTITY: Identity = { user: 'kubefake-admin', groups: ['system:masters'] };
 
-const ALL_AUTHENTICATED = 'system:authenticated';
-
 /** bearertoken.invalidToken: the error when a bearer token is presented and no authenticator knows it. */
 const INVALID_BEARER_TOKEN = 'invalid bearer token';
-
-/**
- * serviceaccount.UserInfo: a service account's user name (MakeUsername) and groups
- * (MakeGroupNames), before authentication's group adder puts system:authenticated after them.
- */
-export function serviceAccountUser(namespace: string, name: string, uid?: string): UserInfo {
-  return { username: `system:serviceaccount:${namespace}:${name}`, ...(uid ? { uid } : {}), groups: ['system:serviceaccounts', `system:serviceaccounts:${namespace}`] };
-}
-
-/** A service account's user as a token authenticates it: in system:authenticated too. */
-export function authenticatedServiceAccount(namespace: string, name: string, uid?: string): UserInfo {
-  const user = serviceAccountUser(namespace, name, uid);
-  return { ...user, groups: [...user.groups!, ALL_AUTHENTICATED] };
-}
 
 /** The user an identity authenticates as (groups as the real authenticators add them). */
 export function userOf(identity: Identity): UserInfo {

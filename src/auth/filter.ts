@@ -9,7 +9,8 @@ import { errorResponse } from '../http/responses.ts';
 import { clientCertificateUser, rememberRequestUser } from '../http/request-user.ts';
 import { isDNS1123Label, isDNS1123Subdomain } from '../validation/names.ts';
 import { forbiddenMessage, type AuthorizationAttributes } from './attributes.ts';
-import { ANONYMOUS, serviceAccountUser, type TokenAuthenticator } from './authenticator.ts';
+import { ANONYMOUS, type TokenAuthenticator } from './authenticator.ts';
+import { serviceAccountUser } from './service-account-user.ts';
 import type { PermissionLog } from './permissions.ts';
 import type { RbacAuthorizer } from './rbac-authorizer.ts';
 

@@ -11,6 +11,7 @@
 import type { UserInfo } from '../apis/options.ts';
 import { SERVICE_ACCOUNT_ISSUER, type ServiceAccountTokenClaims } from '../registry/subresources/serviceaccount-token.ts';
 import { goQuote } from '../errors/go-format.ts';
+import { authenticatedServiceAccount } from './service-account-user.ts';
 
 /** --api-audiences: the API server's own audiences (its service account issuer, as kubeadm sets it). */
 export const API_AUDIENCES: readonly string[] = [SERVICE_ACCOUNT_ISSUER];
@@ -44,7 +45,7 @@ const CREDENTIAL_ID_KEY = 'authentication.kubernetes.io/credential-id';
 const INVALIDATED = 'service account token has been invalidated';
 
 /** Go's `%q` of a []string (authenticator.Audiences): each quoted, space-separated, in brackets. */
-const quotedList = (values: string[]) => `[${values.map(goQuote).join(' ')}]`;
+const quotedList = (values: readonly string[]) => `[${values.map(goQuote).join(' ')}]`;
 
 /** `deletionTimestamp.Before(now - leeway)`: deleted long enough ago that its tokens are done. */
 function deletedBefore(obj: TokenObject, now: Date): boolean {
@@ -56,11 +57,11 @@ function deletedBefore(obj: TokenObject, now: Date): boolean {
  * The user a verified service account token authenticates as for `requestedAudiences` (the API
  * server's own when the request names none), or the error that refuses it.
  */
-export function validateServiceAccountToken(claims: ServiceAccountTokenClaims, requestedAudiences: string[], now: Date, objects: TokenObjectGetter): TokenAuthentication {
+export function validateServiceAccountToken(claims: ServiceAccountTokenClaims, requestedAudiences: readonly string[], now: Date, objects: TokenObjectGetter): TokenAuthentication {
   // checkAudiences: a token without audiences is for the API server's (implicitAuds); the granted
   // ones are authenticator.Audiences.Intersect's: the requested audiences the token has, in the
   // request's order and as often as requested.
-  const tokenAudiences = claims.aud?.length ? claims.aud : [...API_AUDIENCES];
+  const tokenAudiences = claims.aud?.length ? claims.aud : API_AUDIENCES;
   const audiences = requestedAudiences.filter((a) => tokenAudiences.includes(a));
   if (audiences.length === 0) return { error: `token audiences ${quotedList(tokenAudiences)} is invalid for the target audiences ${quotedList(requestedAudiences)}` };
 
@@ -121,9 +122,7 @@ export function validateServiceAccountToken(claims: ServiceAccountTokenClaims, r
     if (node.uid) extra[NODE_UID_KEY] = [node.uid];
   }
   const user: UserInfo = {
-    username: `system:serviceaccount:${namespace}:${saName}`,
-    uid: saRef.uid ?? '',
-    groups: ['system:serviceaccounts', `system:serviceaccounts:${namespace}`, 'system:authenticated'],
+    ...authenticatedServiceAccount(namespace, saName, saRef.uid),
     // A Go map on the wire (TokenReview, SelfSubjectReview): keys sorted.
     ...(Object.keys(extra).length ? { extra: Object.fromEntries(Object.entries(extra).sort(([a], [b]) => (a < b ? -1 : 1))) } : {}),
   };

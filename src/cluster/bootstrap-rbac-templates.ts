@@ -6,7 +6,7 @@
 import { STRIPPED } from '../apply/field-manager.ts';
 import { builtinSchema } from '../apply/builtin-schema.ts';
 import { compare, toFieldSet } from '../apply/typed.ts';
-import { aggregatedRules } from '../controllers/clusterrole-aggregation.ts';
+import { AGGREGATION_CONTROLLER, aggregatedRules } from '../controllers/clusterrole-aggregation.ts';
 import { deepEqual } from '../util/deep-equal.ts';
 import type { BootstrapManagedFields, BootstrapTemplate } from '../generated/bootstrap-rbac.ts';
 
@@ -14,8 +14,6 @@ const GROUP = 'rbac.authorization.k8s.io';
 const API_VERSION = `${GROUP}/v1`;
 /** The field manager of the apiserver's own writes: its loopback client's user agent, `kube-apiserver/v1.36.0 (…)`. */
 const APISERVER_MANAGER = 'kube-apiserver';
-/** What fills admin, edit and view (src/controllers/clusterrole-aggregation.ts). */
-const AGGREGATION_MANAGER = 'clusterrole-aggregation-controller';
 
 /** The upstream policy, as scripts/upstream/v1.36/rbac/ holds it. */
 export interface BootstrapPolicy {
@@ -45,9 +43,7 @@ function appliedFieldsV1(kind: string, config: Record<string, unknown>): Record<
   return toFieldSet(builtinSchema(GROUP, 'v1', kind)!, config).difference(STRIPPED).toFieldsV1();
 }
 
-type ManagedEntry = BootstrapManagedFields;
-
-function managedEntry(manager: string, operation: 'Update' | 'Apply', fieldsV1: Record<string, unknown>): ManagedEntry {
+function managedEntry(manager: string, operation: 'Update' | 'Apply', fieldsV1: Record<string, unknown>): BootstrapManagedFields {
   return { manager, operation, apiVersion: API_VERSION, fieldsType: 'FieldsV1', fieldsV1 };
 }
 
@@ -68,7 +64,7 @@ export function bootstrapTemplates(policy: BootstrapPolicy): BootstrapTemplate[]
     if (selectors) {
       // Then the aggregation controller's forced apply of `rules` alone (Apply entries sort first).
       finalRules = aggregated.get(metadata.name)!;
-      if (finalRules.length > 0) managedFields.unshift(managedEntry(AGGREGATION_MANAGER, 'Apply', appliedFieldsV1('ClusterRole', { rules: finalRules })));
+      if (finalRules.length > 0) managedFields.unshift(managedEntry(AGGREGATION_CONTROLLER, 'Apply', appliedFieldsV1('ClusterRole', { rules: finalRules })));
     }
     const object: Record<string, unknown> = { apiVersion: API_VERSION, kind: 'ClusterRole', metadata: { name: metadata.name, labels: metadata.labels, annotations: metadata.annotations } };
     if (finalRules && finalRules.length > 0) object.rules = finalRules;

@@ -46,7 +46,7 @@ export function clusterAuth(store: VersionedStore, registryOf: (resource: TokenR
   const authenticator = new TokenAuthenticator((token, audiences) => {
     const verified = serviceAccountTokenClaims(registryOf('serviceaccounts'), token);
     if (!verified || 'error' in verified) return verified;
-    return validateServiceAccountToken(verified.claims, [...audiences], clock.now(), objects);
+    return validateServiceAccountToken(verified.claims, audiences, clock.now(), objects);
   });
   authenticator.register(ADMIN_TOKEN, ADMIN_IDENTITY);
   return { authenticator, authorizer: new RbacAuthorizer(store), permissions: new PermissionLog() };

@@ -16,8 +16,11 @@ interface AggregationRule {
   clusterRoleSelectors?: unknown[];
 }
 
+/** The controller's name, and the field manager of its apply of an aggregated role's rules. */
+export const AGGREGATION_CONTROLLER = 'clusterrole-aggregation-controller';
+
 export class ClusterRoleAggregationController extends QueueController {
-  readonly name = 'clusterrole-aggregation-controller';
+  readonly name = AGGREGATION_CONTROLLER;
 
   override start(): void {
     super.start();

@@ -316,7 +316,8 @@ export class GenericRegistry {
     delete meta.resourceVersion;
     const finish = this.finisher(obj);
     try {
-      this.type.strategy.prepareForCreate?.(obj, { user: options.user, dryRun: isDryRun(options.dryRun) });
+      const request = { user: options.user, dryRun: isDryRun(options.dryRun) };
+      this.type.strategy.prepareForCreate?.(obj, request);
       // The name prepareForCreate saw; a later one (a plugin's, a retry's draw) is passed on to the strategy.
       let preparedName = meta.name;
       const named = () => {
@@ -337,7 +338,7 @@ export class GenericRegistry {
       // generateName a plugin changed is the one drawn from.
       const admitted = obj.metadata ?? {};
       const generate = !admitted.name && !!admitted.generateName;
-      this.type.strategy.beginCreate?.(obj, { user: options.user, dryRun: isDryRun(options.dryRun) });
+      this.type.strategy.beginCreate?.(obj, request);
       for (let attempt = 1; ; attempt++) {
         // Every attempt is of the same object (an attempt refused for its name changed nothing
         // else): the strategy's finishWrite and its validation know the write by that object.
@@ -570,7 +571,8 @@ export class GenericRegistry {
     const dryRun = isDryRun(options.dryRun);
     const finish = this.finisher(obj);
     try {
-      this.type.strategy.prepareForUpdate?.(obj, existing, { user: options.user, dryRun });
+      const request = { user: options.user, dryRun };
+      this.type.strategy.prepareForUpdate?.(obj, existing, request);
       if (!applied) recordUpdateManager(this.type, this.ctx.clock, existing, obj, this.managerOf(options));
       // As in createOnce: mutating admission after the field manager, validating after validation,
       // both inside the retry loop of the callers (GuaranteedUpdate re-runs them on a conflict).
@@ -581,7 +583,7 @@ export class GenericRegistry {
         // The mutated view (a Scale) goes back into the object.
         if (view) view.apply(obj, admission.object!);
       }
-      this.type.strategy.beginUpdate?.(obj, existing, { user: options.user, dryRun });
+      this.type.strategy.beginUpdate?.(obj, existing, request);
       const mutatingWarnings = admission?.warnings.length ?? 0;
       ignoreManagedFieldsTimestamps(obj, existing);
       const typeErrors = this.type.strategy.validateTypeMeta?.(obj) ?? [];

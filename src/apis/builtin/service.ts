@@ -73,7 +73,7 @@ export function serviceStrategy(ctx: BuiltinContext): Strategy {
     return txn.ctx;
   };
   return {
-    prepareForCreate(obj, request) {
+    prepareForCreate(obj) {
       obj.status = {};
       const spec = child(obj, 'spec');
       normalizeClusterIPs(undefined, spec);

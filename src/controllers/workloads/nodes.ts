@@ -131,12 +131,10 @@ export async function registerNodes(ctx: ControllerContext, count: number, kubel
       node.status = status;
       return true;
     });
-    // The node lifecycle controller takes off the not-ready taint TaintNodesByCondition put on at
-    // create once the node reports Ready (pkg/controller/nodelifecycle, doNoScheduleTaintingPass).
     // kube-controller-manager's node controllers, as one patch of the node: the TTL controller's
     // annotation (pkg/controller/ttl), nodeipam's pod range (PatchNodeCIDRs), and the node
     // lifecycle controller taking off the not-ready taint TaintNodesByCondition put on at create
-    // once the node reports Ready (doNoScheduleTaintingPass, RemoveTaintOffNode).
+    // once the node reports Ready (pkg/controller/nodelifecycle: doNoScheduleTaintingPass, RemoveTaintOffNode).
     registry.systemUpdate(
       undefined,
       nodeName(i),
