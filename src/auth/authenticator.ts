@@ -6,7 +6,7 @@
 import { randomBytes } from 'node:crypto';
 import type { UserInfo } from '../apis/options.ts';
 import { API_AUDIENCES, type TokenAuthentication } from './service-account-token-validator.ts';
-import { ALL_AUTHENTICATED, authenticatedServiceAccount } from './service-account-user.ts';
+import { ALL_AUTHENTICATED, authenticatedServiceAccount } from '../apis/service-account-user.ts';
 
 /** Whom a kubeconfig speaks for: a user with groups, or a service account `namespace/name`. */
 export type Identity = { user: string; groups?: string[]; uid?: string; extra?: Record<string, string[]> } | { serviceAccount: string };

@@ -10,7 +10,7 @@ import { clientCertificateUser, rememberRequestUser } from '../http/request-user
 import { isDNS1123Label, isDNS1123Subdomain } from '../validation/names.ts';
 import { forbiddenMessage, type AuthorizationAttributes } from './attributes.ts';
 import { ANONYMOUS, type TokenAuthenticator } from './authenticator.ts';
-import { serviceAccountUser } from './service-account-user.ts';
+import { serviceAccountUser } from '../apis/service-account-user.ts';
 import type { PermissionLog } from './permissions.ts';
 import type { RbacAuthorizer } from './rbac-authorizer.ts';
 

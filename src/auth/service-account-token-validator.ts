@@ -11,7 +11,7 @@
 import type { UserInfo } from '../apis/options.ts';
 import { SERVICE_ACCOUNT_ISSUER, type ServiceAccountTokenClaims } from '../registry/subresources/serviceaccount-token.ts';
 import { goQuote } from '../errors/go-format.ts';
-import { authenticatedServiceAccount } from './service-account-user.ts';
+import { authenticatedServiceAccount } from '../apis/service-account-user.ts';
 
 /** --api-audiences: the API server's own audiences (its service account issuer, as kubeadm sets it). */
 export const API_AUDIENCES: readonly string[] = [SERVICE_ACCOUNT_ISSUER];

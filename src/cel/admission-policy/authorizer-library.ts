@@ -10,6 +10,7 @@ import type { UserInfo } from '../../apis/options.ts';
 import type { AccessQuestion, AccessReviewer } from '../../apis/resource-type.ts';
 import { isDNS1123Label, isDNS1123Subdomain } from '../../validation/names.ts';
 import { chargeCall } from '../library/ip.ts';
+import { serviceAccountUser } from '../../apis/service-account-user.ts';
 
 export const AUTHORIZER_TYPE = 'kubernetes.authorization.Authorizer';
 const PATH_CHECK = 'kubernetes.authorization.PathCheck';
@@ -102,11 +103,6 @@ function checkPath(c: CelPathCheck, verb: string): CelDecision {
 /** resourceCheckVal.Authorize: APIVersion "*". */
 function checkResource(c: CelResourceCheck, verb: string): CelDecision {
   return decide(c.authorizer, { verb, isResourceRequest: true, path: '', apiGroup: c.group, apiVersion: '*', resource: c.resource, subresource: c.subresource, namespace: c.namespace, name: c.name });
-}
-
-/** serviceaccount.ServiceAccountInfo.UserInfo. */
-function serviceAccountUser(namespace: string, name: string): UserInfo {
-  return { username: `system:serviceaccount:${namespace}:${name}`, groups: ['system:serviceaccounts', `system:serviceaccounts:${namespace}`] };
 }
 
 export function registerAuthorizerLibrary(env: Environment): void {

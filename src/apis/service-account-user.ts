@@ -1,6 +1,6 @@
 // The user a service account is (apiserver/pkg/authentication/serviceaccount/util.go): shared by
-// the token authenticator, the service account token validator and impersonation.
-import type { UserInfo } from '../apis/options.ts';
+// the token authenticator, the service account token validator, impersonation and the CEL authorizer library.
+import type { UserInfo } from './options.ts';
 
 /** user.AllAuthenticated: the group the authenticator chain's group adder puts every authenticated user in. */
 export const ALL_AUTHENTICATED = 'system:authenticated';
